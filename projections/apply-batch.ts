@@ -1,0 +1,50 @@
+import type { Knex } from 'knex';
+import { comparePositions, type Position, type RecordedEvent } from '../domain/event-store/port';
+import { positionOf, type CheckpointRow } from './checkpoints';
+import { projectionContext, type Projector } from './projector';
+
+/** Another runner (or a rebuild's switch-over) moved the checkpoint: re-read from the stored one. */
+export class CheckpointMovedError extends Error {
+  constructor(readonly stored: Position) {
+    super('projection checkpoint moved');
+  }
+}
+
+/**
+ * Applies a batch and moves the checkpoint in one transaction. The checkpoint row is locked
+ * and compared first, so a batch is applied once even if two runners ever race.
+ */
+export async function applyBatch(
+  db: Knex | Knex.Transaction,
+  projector: Projector,
+  target: { schema: string; checkpoint: string },
+  from: Position,
+  batch: RecordedEvent[],
+): Promise<Position> {
+  const handled = new Set(projector.eventTypes);
+  const last = batch[batch.length - 1].position;
+  const run = async (trx: Knex.Transaction) => {
+    const row = await trx<CheckpointRow>('projection_checkpoints').where({ name: target.checkpoint }).forUpdate().first();
+    if (!row) throw new Error(`no checkpoint row ${target.checkpoint}`);
+    const stored = positionOf(row);
+    if (comparePositions(stored, from) !== 0) throw new CheckpointMovedError(stored);
+    const context = projectionContext(trx, target.schema);
+    let applied = 0;
+    for (const event of batch) {
+      if (!handled.has(event.type)) continue;
+      await projector.apply(context, event);
+      applied++;
+    }
+    await trx('projection_checkpoints')
+      .where({ name: target.checkpoint })
+      .update({
+        commit_position: last.commit.toString(),
+        prepare_position: last.prepare.toString(),
+        events_applied: trx.raw('events_applied + ?', [applied]),
+        updated_at: trx.fn.now(),
+      });
+  };
+  if (db.isTransaction) await run(db as Knex.Transaction);
+  else await (db as Knex).transaction(run);
+  return last;
+}

@@ -1,0 +1,20 @@
+import type { Knex } from 'knex';
+import * as infrastructure from './0001-infrastructure';
+
+/**
+ * Knex migrations, listed here rather than discovered on disk so they run the same under
+ * tsx, jest and a bundle. Append new ones; never edit a released one.
+ */
+const migrations: Record<string, Knex.Migration> = {
+  '0001-infrastructure': infrastructure,
+};
+
+const source: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name],
+};
+
+export async function migrateToLatest(db: Knex): Promise<void> {
+  await db.migrate.latest({ migrationSource: source });
+}

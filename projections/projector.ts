@@ -1,0 +1,37 @@
+import type { Knex } from 'knex';
+import type { RecordedEvent } from '../domain/event-store/port';
+
+/** Where a projector writes: its tables inside the schema being built (public, or a rebuild's). */
+export interface ProjectionContext {
+  trx: Knex.Transaction;
+  schema: string;
+  /** A query builder on one of the projector's tables in that schema. */
+  table(name: string): Knex.QueryBuilder;
+  /** The quoted, schema-qualified name, for raw SQL. */
+  ref(name: string): string;
+}
+
+/**
+ * A projector builds one read model from events. It owns `tables`, creates them in any schema
+ * (so a rebuild can build beside the live copy) and is idempotent: applying an event twice
+ * leaves the same rows.
+ */
+export interface Projector {
+  name: string;
+  /** Bump when the tables or their meaning change: the read model is then rebuilt. */
+  version: number;
+  tables: string[];
+  /** Event types it reads; every other event only moves its checkpoint. */
+  eventTypes: string[];
+  createTables(db: Knex, schema: string): Promise<void>;
+  apply(context: ProjectionContext, event: RecordedEvent): Promise<void>;
+}
+
+export function projectionContext(trx: Knex.Transaction, schema: string): ProjectionContext {
+  return {
+    trx,
+    schema,
+    table: (name) => trx.withSchema(schema).table(name),
+    ref: (name) => `"${schema}"."${name}"`,
+  };
+}
