@@ -1,0 +1,51 @@
+import path from 'node:path';
+import cookieParser from 'cookie-parser';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { AppDependencies } from './dependencies';
+import { apiNotFound, errorHandler } from './http/errors';
+import { originCheck } from './http/origin-check';
+import { requestContext } from './http/request-context';
+import { createApi, type Api } from './kit';
+import { routeModules } from './routes';
+
+/** The express app: /api routes, and the built web client on the same origin. */
+export function createApp(deps: AppDependencies): { app: Express; api: Api } {
+  const api = createApi(deps);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.trustProxy);
+  app.use(requestContext(deps.logger));
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+          'media-src': ["'self'", 'blob:', 'https:'],
+          'connect-src': ["'self'", 'ws:', 'wss:'],
+          'upgrade-insecure-requests': null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      hsts: deps.trustProxy,
+    }),
+  );
+
+  const apiRouter = express.Router();
+  apiRouter.use(express.json({ limit: '100kb' }));
+  apiRouter.use(cookieParser());
+  apiRouter.use(originCheck(deps.allowedOrigins));
+  apiRouter.use(api.sessions.middleware());
+  for (const module of routeModules) apiRouter.use(module(api));
+  apiRouter.use(apiNotFound);
+  app.use('/api', apiRouter);
+
+  if (deps.webRoot) {
+    const index = path.join(deps.webRoot, 'index.html');
+    app.use(express.static(deps.webRoot, { index: false, maxAge: '1h' }));
+    // Client-side routes: every other GET gets the app shell.
+    app.get(/^(?!\/api\/|\/ws\/).*/, (_req, res) => res.sendFile(index));
+  }
+  app.use(errorHandler);
+  return { app, api };
+}

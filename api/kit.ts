@@ -1,0 +1,33 @@
+import type { Request, RequestHandler } from 'express';
+import type { Position } from '../domain/event-store/port';
+import type { CommandContext } from '../domain/shared/command-handler';
+import { refuse } from '../domain/shared/errors';
+import { waitForProjections } from '../projections/read-your-writes';
+import type { AppDependencies } from './dependencies';
+import { commandContext } from './http/command-context';
+import { SessionStore } from './http/sessions';
+
+/** What every route module gets: the dependencies and the shared request helpers. */
+export interface Api {
+  deps: AppDependencies;
+  sessions: SessionStore;
+  /** The command context of a request (actor, request and client ids, the clock's now). */
+  context(req: Request): CommandContext;
+  /** Waits (bounded) until the read models have applied a command's position. */
+  readYourWrites(position: Position | null): Promise<boolean>;
+  /** 401 'Unauthorized' unless signed in. */
+  requireUser: RequestHandler;
+  /** Whether cookies must be Secure for this request (served over TLS). */
+  secure(req: Request): boolean;
+}
+
+export function createApi(deps: AppDependencies): Api {
+  return {
+    deps,
+    sessions: new SessionStore(deps.db),
+    context: (req) => commandContext(req, deps.clock()),
+    readYourWrites: (position) => waitForProjections(deps.db, deps.projectionNames, position, 2000),
+    requireUser: (req, _res, next) => next(req.userId ? undefined : refuse.unauthorized()),
+    secure: (req) => req.secure,
+  };
+}

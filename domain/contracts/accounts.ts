@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/** HTTP payloads of the accounts context (SPEC §3 payloads, §5 messages), shared by API and web. */
+
+export const emailField = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(254, 'Invalid email address')
+  .pipe(z.email('Invalid email address'));
+
+export const passwordRules = z
+  .string({ error: 'Password is required' })
+  .min(8, 'Password must be at least 8 characters')
+  .max(200, 'Password too long')
+  .regex(/(?=.*[a-z])(?=.*[A-Z])(?=.*\d)/, 'Password must contain at least one lowercase letter, one uppercase letter, and one number');
+
+export const loginSchema = z.object({
+  email: emailField,
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password too long'),
+});
+export type LoginRequest = z.infer<typeof loginSchema>;
+
+/** Payment tokens from the card provider, or the client's development placeholder (`dev_tok_…`). */
+export const paymentTokenField = z.string({ error: 'Payment information is required' }).trim().min(1, 'Payment information is required').max(200, 'Invalid payment token');
+
+export const registerFormSchema = z
+  .object({
+    firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'First name too long'),
+    lastName: z.string({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'Last name too long'),
+    email: emailField,
+    password: passwordRules,
+    confirmPassword: z.string({ error: "Passwords don't match" }),
+  })
+  .refine((form) => form.password === form.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
+
+/** The shared signup schema: the form, the email lowercased, and a payment token. */
+export const registerSchema = z
+  .object({
+    firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'First name too long'),
+    lastName: z.string({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'Last name too long'),
+    email: emailField.transform((email) => email.toLowerCase()),
+    password: passwordRules,
+    confirmPassword: z.string({ error: "Passwords don't match" }),
+    paymentToken: paymentTokenField,
+  })
+  .refine((form) => form.password === form.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
+export type RegisterRequest = z.infer<typeof registerSchema>;
+
+export const resetRequestSchema = z.object({ email: emailField });
+
+export const resetPasswordSchema = z
+  .object({
+    token: z.string({ error: 'Reset token is required' }).trim().min(1, 'Reset token is required').max(200, 'Invalid reset token'),
+    password: passwordRules,
+    confirmPassword: z.string({ error: "Passwords don't match" }),
+  })
+  .refine((form) => form.password === form.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
+
+/** The manual card fallback's checks (SPEC §5), run in the browser before a token is made. */
+export const manualCardSchema = z
+  .object({
+    cardNumber: z.string().trim(),
+    expiry: z.string().trim(),
+    cvv: z.string().trim(),
+  })
+  .superRefine((card, ctx) => {
+    if (!card.cardNumber || !card.expiry || !card.cvv) {
+      ctx.addIssue({ code: 'custom', message: 'Please complete all payment fields', path: ['cardNumber'] });
+      return;
+    }
+    if (card.cardNumber.replace(/\s/g, '').length < 13) ctx.addIssue({ code: 'custom', message: 'Please enter a valid card number', path: ['cardNumber'] });
+    if (!/^\d{2}\/\d{2}$/.test(card.expiry)) ctx.addIssue({ code: 'custom', message: 'Please enter expiration in MM/YY format', path: ['expiry'] });
+    if (card.cvv.length < 3) ctx.addIssue({ code: 'custom', message: 'Please enter a valid CVV', path: ['cvv'] });
+  });
+
+/** GET /api/auth/user. */
+export interface CurrentUser {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  profileImageUrl: string | null;
+  role: 'admin' | 'creator' | 'subscriber';
+  isCreator: boolean;
+  ageVerified: boolean;
+  subscriptionStatus: string;
+  lastPaymentDate: string | null;
+  subscriptionEndDate: string | null;
+}
+
+/** Prefix of the browser's development placeholder payment tokens (SPEC §4). */
+export const DEV_TOKEN_PREFIX = 'dev_tok_';

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+
+/** POST /api/logs/client: a log entry from the browser (SPEC §9 logging). */
+export const clientLogSchema = z.object({
+  level: z.enum(logLevels).default('info'),
+  message: z.string().min(1, 'Message is required').max(4000, 'Message too long'),
+  context: z.record(z.string(), z.unknown()).optional(),
+  time: z.string().max(64).optional(),
+});
+export type ClientLog = z.infer<typeof clientLogSchema>;

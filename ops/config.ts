@@ -1,0 +1,36 @@
+/** Configuration from the environment; every variable is documented in the README. */
+export interface Config {
+  port: number;
+  host: string;
+  realtimePort: number;
+  /** PostgreSQL for the event log and read models; unset: embedded PostgreSQL in dataDir. */
+  databaseUrl: string | null;
+  embeddedPostgresPort: number;
+  dataDir: string;
+  eventStoreConnectionString: string | null;
+  allowedOrigins: string[];
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+function integer(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
+  return parsed;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: integer(env.PORT, 3000, 'PORT'),
+    host: env.HOST || '0.0.0.0',
+    realtimePort: integer(env.REALTIME_PORT, 3001, 'REALTIME_PORT'),
+    databaseUrl: env.DATABASE_URL || null,
+    embeddedPostgresPort: integer(env.EMBEDDED_POSTGRES_PORT, 5433, 'EMBEDDED_POSTGRES_PORT'),
+    dataDir: env.LIVELY_DATA_DIR || '.data',
+    eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || null,
+    allowedOrigins: (env.PUBLIC_ORIGIN ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    trustProxy: env.TRUST_PROXY === 'true',
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+}

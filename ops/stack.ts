@@ -1,0 +1,113 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import httpProxy from 'http-proxy';
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { createApp } from '../api/app';
+import type { AppDependencies } from '../api/dependencies';
+import { createLogger } from '../api/logger';
+import { openEventStore } from '../domain/event-store';
+import type { EventStore } from '../domain/event-store/port';
+import type { ProcessManager } from '../domain/shared/process-manager';
+import { openReadDatabase } from '../projections/database';
+import { migrateToLatest } from '../projections/migrations';
+import { processManagerFollower } from '../projections/process-managers';
+import { allProjectors } from '../projections/registry';
+import { ProjectionRunner } from '../projections/runner';
+import { startRealtimeServer, type RealtimeServer } from '../realtime/server';
+import { allProcessManagers, createPorts } from './wiring';
+
+export interface StackOptions {
+  databaseUrl: string;
+  eventStoreConnectionString?: string | null;
+  port: number;
+  host?: string;
+  realtimePort: number;
+  webRoot?: string;
+  allowedOrigins?: string[];
+  trustProxy?: boolean;
+  logger?: Logger;
+  clock?: () => Date;
+  /** Extra or replacement ports (tests inject sandbox settings here). */
+  ports?: Record<string, unknown>;
+}
+
+export interface Stack {
+  url: string;
+  port: number;
+  store: EventStore;
+  db: Knex;
+  deps: AppDependencies;
+  realtime: RealtimeServer;
+  runner: ProjectionRunner;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole product in one process: event store, migrations, projectors and process
+ * managers, the realtime service, and the HTTP server (API + web client) that forwards
+ * WebSocket upgrades on /ws/ to the realtime service.
+ */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const logger = options.logger ?? createLogger();
+  const clock = options.clock ?? (() => new Date());
+  const store = await openEventStore({ databaseUrl: options.databaseUrl, eventStoreConnectionString: options.eventStoreConnectionString ?? undefined });
+  const db = openReadDatabase(options.databaseUrl, 20);
+  await migrateToLatest(db);
+
+  const ports = { ...createPorts({ db, logger }), ...options.ports };
+  const managers: ProcessManager[] = allProcessManagers(ports);
+  const followers = [...allProjectors, ...managers.map((m) => processManagerFollower(m, store, clock))];
+  const runner = new ProjectionRunner(store, db, followers, {
+    databaseUrl: options.databaseUrl,
+    log: (message, fields) => logger.info({ ...fields, component: 'projections' }, message),
+  });
+  await runner.start();
+
+  const realtime = await startRealtimeServer({ port: options.realtimePort });
+  const deps: AppDependencies = {
+    store,
+    db,
+    logger,
+    clock,
+    projectionNames: allProjectors.map((p) => p.name),
+    allowedOrigins: options.allowedOrigins ?? [],
+    webRoot: options.webRoot,
+    trustProxy: options.trustProxy ?? false,
+    ports,
+  };
+  const { app } = createApp(deps);
+  const server = http.createServer(app);
+  const proxy = httpProxy.createProxyServer({ target: `http://127.0.0.1:${realtime.port}`, ws: true, xfwd: true });
+  proxy.on('error', (_error, _req, socket) => {
+    if ('destroy' in socket) socket.destroy();
+  });
+  server.on('upgrade', (req, socket, head) => {
+    if (req.url?.startsWith('/ws/')) proxy.ws(req, socket, head);
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(options.port, options.host ?? '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      // Stop taking requests, let in-flight ones finish, then stop followers and close the stores.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const deadline = setTimeout(() => server.closeAllConnections(), 5000);
+      await closed;
+      clearTimeout(deadline);
+      proxy.close();
+      await realtime.close();
+      await runner.stop();
+      await db.destroy();
+      await store.close();
+    })());
+
+  return { url, port, store, db, deps, realtime, runner, stop };
+}
+
+export const defaultWebRoot = path.resolve(__dirname, '../web/dist');
