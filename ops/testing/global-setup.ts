@@ -10,7 +10,10 @@ export default async function globalSetup(): Promise<void> {
     process.env.LIVELY_TEST_ADMIN_URL = process.env.DATABASE_URL;
     return;
   }
-  const postgres = await startEmbeddedPostgres({ dataDir: '.data/test-postgres', port: await freePort() });
+  // A folder per run: several test runs on one machine never share a server.
+  const dataDir = `.data/test-postgres-${process.pid}`;
+  const postgres = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+  (globalThis as { livelyTestDataDir?: string }).livelyTestDataDir = dataDir;
   process.env.LIVELY_TEST_ADMIN_URL = postgres.url('postgres');
   (globalThis as { livelyTestPostgres?: unknown }).livelyTestPostgres = postgres;
 }

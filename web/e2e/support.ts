@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startTestStack, type TestStack } from '../../ops/testing/harness';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const WEB_ROOT = path.resolve(__dirname, '../dist');
+
+/**
+ * Browser journeys need Debian's chromium. Without it they are skipped with one loud line,
+ * except under CI=true, where a missing browser fails the run.
+ */
+export function describeInBrowser(name: string, body: () => void): void {
+  if (existsSync(CHROMIUM)) {
+    describe(name, body);
+    return;
+  }
+  if (process.env.CI === 'true') {
+    it(`${name}: needs chromium`, () => {
+      throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium)`);
+    });
+    return;
+  }
+  console.warn(`\n*** BROWSER TESTS SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium) ***\n`);
+  it.skip(name, () => undefined);
+}
+
+export async function launchBrowser(options: { fakeMedia?: boolean } = {}): Promise<Browser> {
+  const args = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+  ];
+  if (options.fakeMedia) args.push('--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream');
+  return chromium.launch({ executablePath: CHROMIUM, args });
+}
+
+/** The real product (built web client included) on a fresh database, for one journey file. */
+export async function startE2EStack(): Promise<TestStack> {
+  if (!existsSync(path.join(WEB_ROOT, 'index.html'))) throw new Error('web/dist is missing: run `npm run build` first');
+  return startTestStack({ webRoot: WEB_ROOT });
+}
+
+/** A page whose console errors and failed requests are collected, for clearer failures. */
+export async function newPage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return page;
+}
+
+let screenshotCount = 0;
+/** Saves a screenshot under .data/screenshots (for looking at what a journey showed). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const file = path.resolve(__dirname, '../../.data/screenshots', `${String(++screenshotCount).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
