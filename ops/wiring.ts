@@ -1,13 +1,18 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { ProcessManager } from '../domain/shared/process-manager';
+import { DevelopmentEmailSender } from '../domain/notifications/dev-email';
+import { createSandboxGateway } from '../domain/payments/sandbox-gateway';
 
 /**
  * The composition root: which adapter serves each port and which process managers run.
  * Each bounded context adds its own here.
  */
-export function createPorts(_infrastructure: { db: Knex; logger: Logger }): Record<string, unknown> {
-  return {};
+export function createPorts(infrastructure: { db: Knex; logger: Logger }): Record<string, unknown> {
+  return {
+    paymentGateway: createSandboxGateway(),
+    email: new DevelopmentEmailSender(infrastructure.db, infrastructure.logger),
+  };
 }
 
 export function allProcessManagers(_ports: Record<string, unknown>): ProcessManager[] {

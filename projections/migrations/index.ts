@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as infrastructure from './0001-infrastructure';
+import * as emailOutbox from './0002-email-outbox';
 
 /**
  * Knex migrations, listed here rather than discovered on disk so they run the same under
@@ -7,6 +8,7 @@ import * as infrastructure from './0001-infrastructure';
  */
 const migrations: Record<string, Knex.Migration> = {
   '0001-infrastructure': infrastructure,
+  '0002-email-outbox': emailOutbox,
 };
 
 const source: Knex.MigrationSource<string> = {

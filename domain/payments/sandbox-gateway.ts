@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { PaymentDeclinedError, type CardOnFile, type ChargeRequest, type ChargeResult, type PaymentGateway } from './gateway';
+
+/**
+ * The built-in sandbox card processor. It accepts the browser's development placeholder
+ * tokens (SPEC §4: `dev_tok_` followed by a random suffix) and refuses every other token as
+ * invalid. Documented tokens (the suffix may continue after the keyword, e.g. `dev_tok_decline_x1`):
+ *
+ * - `dev_tok_<anything else>`     a good card: the customer is created and every charge succeeds.
+ * - `dev_tok_decline…`            the card is refused when saved: 'Your card was declined.'
+ * - `dev_tok_insufficient…`       the customer is created, every charge declines: 'Insufficient funds'.
+ * - `dev_tok_renewal_fails…`      the customer is created and the first charge (the sign-up charge,
+ *                                 idempotency key starting with `signup:`) succeeds; every later
+ *                                 charge declines ('Your card was declined.'): for testing renewals.
+ * - a suffix ending in `_1234` (four digits) sets the card's last 4; otherwise they are 4242.
+ *
+ * Stateless, so it survives restarts: the behaviour and last 4 are encoded in the customer id
+ * (`cus_sbx_<behaviour>_<last4>_<nonce>`), and ids are derived from the idempotency key, so the
+ * same key always gets the same answer.
+ */
+
+export const SANDBOX_DECLINED = 'Your card was declined.';
+export const SANDBOX_INSUFFICIENT = 'Insufficient funds';
+export const SANDBOX_INVALID_TOKEN = 'Invalid payment token';
+/** Idempotency-key prefix of the first charge of a new customer (see `dev_tok_renewal_fails`). */
+export const FIRST_CHARGE_KEY_PREFIX = 'signup:';
+
+type Behaviour = 'ok' | 'insufficient' | 'renewalfails';
+
+const TOKEN = /^dev_tok_([A-Za-z0-9_-]{1,120})$/;
+const CUSTOMER = /^cus_sbx_(ok|insufficient|renewalfails)_(\d{4})_([0-9a-f]{16})$/;
+
+const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 16);
+
+function parseToken(paymentToken: string): { behaviour: Behaviour | 'decline'; last4: string } {
+  const match = TOKEN.exec(paymentToken.trim());
+  if (!match) throw new PaymentDeclinedError(SANDBOX_INVALID_TOKEN);
+  const suffix = match[1];
+  const last4 = /_(\d{4})$/.exec(suffix)?.[1] ?? '4242';
+  if (suffix.startsWith('decline')) return { behaviour: 'decline', last4 };
+  if (suffix.startsWith('insufficient')) return { behaviour: 'insufficient', last4 };
+  if (suffix.startsWith('renewal_fails')) return { behaviour: 'renewalfails', last4 };
+  return { behaviour: 'ok', last4 };
+}
+
+function parseCustomer(customerId: string): { behaviour: Behaviour; last4: string } | null {
+  const match = CUSTOMER.exec(customerId);
+  return match ? { behaviour: match[1] as Behaviour, last4: match[2] } : null;
+}
+
+export class SandboxGateway implements PaymentGateway {
+  async createCustomer(input: { email: string; name: string; paymentToken: string; idempotencyKey: string }): Promise<CardOnFile> {
+    return this.saveCard(input.paymentToken, input.idempotencyKey);
+  }
+
+  async updateCard(input: { customerId: string; paymentToken: string; idempotencyKey: string }): Promise<CardOnFile> {
+    // The behaviour lives in the id, so a new card gets a new customer id: store the returned one.
+    return this.saveCard(input.paymentToken, `${input.customerId}:${input.idempotencyKey}`);
+  }
+
+  async authorize(input: { customerId: string; idempotencyKey: string }): Promise<ChargeResult> {
+    const customer = parseCustomer(input.customerId);
+    const transactionId = `auth_sbx_${digest('authorize', input.idempotencyKey)}`;
+    if (!customer) return { status: 'declined', transactionId, cardLast4: '0000', failureReason: 'No such customer', raw: { sandbox: true } };
+    return { status: 'succeeded', transactionId, cardLast4: customer.last4, raw: { sandbox: true, amountCents: 0 } };
+  }
+
+  async charge(request: ChargeRequest): Promise<ChargeResult> {
+    const transactionId = `ch_sbx_${digest('charge', request.idempotencyKey)}`;
+    const raw = { sandbox: true, amountCents: request.amountCents, currency: request.currency, description: request.description, customerId: request.customerId };
+    const customer = parseCustomer(request.customerId);
+    if (!customer) return { status: 'declined', transactionId, cardLast4: '0000', failureReason: 'No such customer', raw };
+    if (!Number.isInteger(request.amountCents) || request.amountCents <= 0) {
+      return { status: 'declined', transactionId, cardLast4: customer.last4, failureReason: 'Invalid amount', raw };
+    }
+    const failureReason =
+      customer.behaviour === 'insufficient' ? SANDBOX_INSUFFICIENT
+      : customer.behaviour === 'renewalfails' && !request.idempotencyKey.startsWith(FIRST_CHARGE_KEY_PREFIX) ? SANDBOX_DECLINED
+      : null;
+    if (failureReason) return { status: 'declined', transactionId, cardLast4: customer.last4, failureReason, raw };
+    return { status: 'succeeded', transactionId, cardLast4: customer.last4, raw };
+  }
+
+  async refund(input: { transactionId: string; amountCents: number; idempotencyKey: string }): Promise<ChargeResult> {
+    const transactionId = `re_sbx_${digest('refund', input.idempotencyKey)}`;
+    return { status: 'succeeded', transactionId, cardLast4: '0000', raw: { sandbox: true, refunded: input.transactionId, amountCents: input.amountCents } };
+  }
+
+  private saveCard(paymentToken: string, idempotencyKey: string): CardOnFile {
+    const { behaviour, last4 } = parseToken(paymentToken);
+    if (behaviour === 'decline') throw new PaymentDeclinedError(SANDBOX_DECLINED);
+    return { customerId: `cus_sbx_${behaviour}_${last4}_${digest('customer', paymentToken, idempotencyKey)}`, cardLast4: last4, cardBrand: 'Visa' };
+  }
+}
+
+export function createSandboxGateway(): PaymentGateway {
+  return new SandboxGateway();
+}
