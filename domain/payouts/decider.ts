@@ -1,0 +1,251 @@
+import type { Decider } from '../shared/command-handler';
+import { refuse } from '../shared/errors';
+import type { CreatorAccountEvent, EarningsSource, PaymentAccountType, PayoutStatus } from './events';
+import { availableAtFor, payoutFee, splitEarnings } from './money';
+
+/** The write model of one creator's account: earnings, payment accounts and payouts. */
+
+export interface EarningState {
+  creatorShareCents: number;
+  platformFeeCents: number;
+  availableAt: string;
+  reversed: boolean;
+}
+
+export interface PaymentAccountState {
+  paymentAccountId: string;
+  type: PaymentAccountType;
+  isDefault: boolean;
+  isVerified: boolean;
+}
+
+export interface PayoutState {
+  payoutId: string;
+  paymentAccountId: string;
+  amountCents: number;
+  status: PayoutStatus;
+  gatewayTransactionId: string | null;
+}
+
+export interface CreatorAccountState {
+  earnings: Record<string, EarningState>;
+  paymentAccounts: Record<string, PaymentAccountState>;
+  payouts: Record<string, PayoutState>;
+}
+
+export type CreatorAccountCommand =
+  | { type: 'CreditEarnings'; creatorId: string; source: EarningsSource; reference: string; payerId: string | null; grossCents: number; occurredAt: Date }
+  | { type: 'ReverseEarnings'; creatorId: string; reference: string; reason: string; now: Date }
+  | {
+      type: 'AddPaymentAccount';
+      creatorId: string;
+      paymentAccountId: string;
+      accountType: PaymentAccountType;
+      accountHolderName: string;
+      bankAccountLast4: string | null;
+      routingNumber: string | null;
+      stripeAccountId: string | null;
+      makeDefault: boolean;
+      isVerified: boolean;
+      now: Date;
+    }
+  | { type: 'RequestPayout'; creatorId: string; payoutId: string; paymentAccountId: string; amountCents: number; now: Date }
+  | { type: 'StartPayoutProcessing'; creatorId: string; payoutId: string; gatewayTransactionId: string; staffId: string | null; now: Date }
+  | { type: 'CompletePayout'; creatorId: string; payoutId: string; staffId: string | null; now: Date }
+  | { type: 'FailPayout'; creatorId: string; payoutId: string; reason: string; staffId: string | null; now: Date }
+  | { type: 'CancelPayout'; creatorId: string; payoutId: string; reason: string; staffId: string | null; now: Date };
+
+export const initialCreatorAccount: CreatorAccountState = { earnings: {}, paymentAccounts: {}, payouts: {} };
+
+/** A payout that still holds its amount (not failed or cancelled). */
+const holdsFunds = (payout: PayoutState) => payout.status !== 'failed' && payout.status !== 'cancelled';
+
+export interface CreatorBalances {
+  availableCents: number;
+  pendingCents: number;
+  totalEarningsCents: number;
+  /** When the next pending earnings become available; null when nothing is pending. */
+  nextAvailableAt: string | null;
+}
+
+/** Balances at `now`: earnings past their hold, minus what payouts hold, are available. */
+export function balancesAt(state: CreatorAccountState, now: Date): CreatorBalances {
+  const nowIso = now.toISOString();
+  let released = 0;
+  let pendingCents = 0;
+  let totalEarningsCents = 0;
+  let nextAvailableAt: string | null = null;
+  for (const earning of Object.values(state.earnings)) {
+    if (earning.reversed) continue;
+    totalEarningsCents += earning.creatorShareCents;
+    if (earning.availableAt <= nowIso) released += earning.creatorShareCents;
+    else {
+      pendingCents += earning.creatorShareCents;
+      if (nextAvailableAt === null || earning.availableAt < nextAvailableAt) nextAvailableAt = earning.availableAt;
+    }
+  }
+  const held = Object.values(state.payouts).filter(holdsFunds).reduce((sum, payout) => sum + payout.amountCents, 0);
+  return { availableCents: released - held, pendingCents, totalEarningsCents, nextAvailableAt };
+}
+
+function evolve(state: CreatorAccountState, event: CreatorAccountEvent): CreatorAccountState {
+  switch (event.type) {
+    case 'EarningsCredited': {
+      const { reference, creatorShareCents, platformFeeCents, availableAt } = event.data;
+      return { ...state, earnings: { ...state.earnings, [reference]: { creatorShareCents, platformFeeCents, availableAt, reversed: false } } };
+    }
+    case 'EarningsReversed': {
+      const earning = state.earnings[event.data.reference];
+      if (!earning) return state;
+      return { ...state, earnings: { ...state.earnings, [event.data.reference]: { ...earning, reversed: true } } };
+    }
+    case 'PaymentAccountAdded': {
+      const { paymentAccountId, type, isDefault, isVerified } = event.data;
+      const accounts: Record<string, PaymentAccountState> = {};
+      for (const [id, account] of Object.entries(state.paymentAccounts)) accounts[id] = isDefault ? { ...account, isDefault: false } : account;
+      accounts[paymentAccountId] = { paymentAccountId, type, isDefault, isVerified };
+      return { ...state, paymentAccounts: accounts };
+    }
+    case 'PayoutRequested': {
+      const { payoutId, paymentAccountId, amountCents } = event.data;
+      return { ...state, payouts: { ...state.payouts, [payoutId]: { payoutId, paymentAccountId, amountCents, status: 'pending', gatewayTransactionId: null } } };
+    }
+    case 'PayoutProcessingStarted':
+      return withPayout(state, event.data.payoutId, { status: 'processing', gatewayTransactionId: event.data.gatewayTransactionId });
+    case 'PayoutCompleted':
+      return withPayout(state, event.data.payoutId, { status: 'completed' });
+    case 'PayoutFailed':
+      return withPayout(state, event.data.payoutId, { status: 'failed' });
+    case 'PayoutCancelled':
+      return withPayout(state, event.data.payoutId, { status: 'cancelled' });
+    default:
+      return state;
+  }
+}
+
+function withPayout(state: CreatorAccountState, payoutId: string, change: Partial<PayoutState>): CreatorAccountState {
+  const payout = state.payouts[payoutId];
+  if (!payout) return state;
+  return { ...state, payouts: { ...state.payouts, [payoutId]: { ...payout, ...change } } };
+}
+
+function payoutIn(state: CreatorAccountState, payoutId: string, allowed: PayoutStatus[], action: string): PayoutState {
+  const payout = state.payouts[payoutId];
+  if (!payout) throw refuse.notFound('Payout not found');
+  if (!allowed.includes(payout.status)) throw refuse.conflict(`A ${payout.status} payout cannot be ${action}`, { status: payout.status });
+  return payout;
+}
+
+function decide(command: CreatorAccountCommand, state: CreatorAccountState): CreatorAccountEvent[] {
+  const creatorId = command.creatorId;
+  switch (command.type) {
+    case 'CreditEarnings': {
+      if (state.earnings[command.reference]) return []; // already credited: idempotent by reference
+      if (!Number.isSafeInteger(command.grossCents) || command.grossCents <= 0) throw refuse.validation('Earnings must be a positive number of cents');
+      const { creatorShareCents, platformFeeCents } = splitEarnings(command.grossCents);
+      return [
+        {
+          type: 'EarningsCredited',
+          data: {
+            creatorId,
+            source: command.source,
+            reference: command.reference,
+            payerId: command.payerId,
+            grossCents: command.grossCents,
+            creatorShareCents,
+            platformFeeCents,
+            occurredAt: command.occurredAt.toISOString(),
+            availableAt: availableAtFor(command.occurredAt).toISOString(),
+          },
+        },
+      ];
+    }
+    case 'ReverseEarnings': {
+      const earning = state.earnings[command.reference];
+      if (!earning) throw refuse.notFound('Earnings not found');
+      if (earning.reversed) return [];
+      return [
+        {
+          type: 'EarningsReversed',
+          data: {
+            creatorId,
+            reference: command.reference,
+            creatorShareCents: earning.creatorShareCents,
+            platformFeeCents: earning.platformFeeCents,
+            reason: command.reason,
+            occurredAt: command.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'AddPaymentAccount': {
+      if (state.paymentAccounts[command.paymentAccountId]) return [];
+      const first = Object.keys(state.paymentAccounts).length === 0;
+      return [
+        {
+          type: 'PaymentAccountAdded',
+          data: {
+            creatorId,
+            paymentAccountId: command.paymentAccountId,
+            type: command.accountType,
+            accountHolderName: command.accountHolderName,
+            bankAccountLast4: command.bankAccountLast4,
+            routingNumber: command.routingNumber,
+            stripeAccountId: command.stripeAccountId,
+            isDefault: first || command.makeDefault,
+            isVerified: command.isVerified,
+            addedAt: command.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'RequestPayout': {
+      const account = state.paymentAccounts[command.paymentAccountId];
+      if (!account) throw refuse.forbidden('This payment account does not belong to you');
+      if (!account.isVerified) throw refuse.validation('This payment account is pending verification', { paymentAccountId: 'Payment account is pending verification' });
+      const { availableCents } = balancesAt(state, command.now);
+      if (availableCents <= 0) throw refuse.validation('No available balance to withdraw', { amount: 'No available balance to withdraw' });
+      if (command.amountCents !== availableCents) {
+        throw refuse.validation('The payout amount must be the entire available balance', { amount: 'The payout amount must be the entire available balance' });
+      }
+      const { processingFeeCents, netAmountCents } = payoutFee(availableCents);
+      return [
+        {
+          type: 'PayoutRequested',
+          data: {
+            creatorId,
+            payoutId: command.payoutId,
+            paymentAccountId: command.paymentAccountId,
+            amountCents: availableCents,
+            processingFeeCents,
+            netAmountCents,
+            currency: 'USD',
+            requestedAt: command.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'StartPayoutProcessing': {
+      payoutIn(state, command.payoutId, ['pending'], 'processed');
+      return [{ type: 'PayoutProcessingStarted', data: { creatorId, payoutId: command.payoutId, gatewayTransactionId: command.gatewayTransactionId, staffId: command.staffId, startedAt: command.now.toISOString() } }];
+    }
+    case 'CompletePayout': {
+      const payout = payoutIn(state, command.payoutId, ['processing'], 'completed');
+      return [{ type: 'PayoutCompleted', data: { creatorId, payoutId: command.payoutId, gatewayTransactionId: payout.gatewayTransactionId, staffId: command.staffId, processedAt: command.now.toISOString() } }];
+    }
+    case 'FailPayout': {
+      payoutIn(state, command.payoutId, ['processing'], 'failed');
+      return [{ type: 'PayoutFailed', data: { creatorId, payoutId: command.payoutId, reason: command.reason, staffId: command.staffId, failedAt: command.now.toISOString() } }];
+    }
+    case 'CancelPayout': {
+      payoutIn(state, command.payoutId, ['pending', 'processing'], 'cancelled');
+      return [{ type: 'PayoutCancelled', data: { creatorId, payoutId: command.payoutId, reason: command.reason, staffId: command.staffId, cancelledAt: command.now.toISOString() } }];
+    }
+  }
+}
+
+export const creatorAccountDecider: Decider<CreatorAccountCommand, CreatorAccountState, CreatorAccountEvent> = {
+  initialState: initialCreatorAccount,
+  evolve,
+  decide,
+};

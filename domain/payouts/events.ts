@@ -1,0 +1,112 @@
+/**
+ * Events of a creator's account: one stream per creator (`creatorAccount-<creatorId>`), so the
+ * balance that can be withdrawn lives on one stream and optimistic concurrency forbids paying
+ * it out twice. Amounts are integer cents.
+ */
+
+export const creatorAccountStream = (creatorId: string): string => `creatorAccount-${creatorId}`;
+export const CREATOR_ACCOUNT_PREFIX = 'creatorAccount-';
+
+export type EarningsSource = 'subscription' | 'message_unlock';
+export type PaymentAccountType = 'stripe' | 'bank_account';
+export type PayoutStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
+
+export interface EarningsCreditedData {
+  creatorId: string;
+  source: EarningsSource;
+  /** The sale behind the earnings (tier charge, message unlock): credited once per reference. */
+  reference: string;
+  payerId: string | null;
+  grossCents: number;
+  creatorShareCents: number;
+  platformFeeCents: number;
+  occurredAt: string;
+  /** End of the chargeback hold: pending until then, available after. */
+  availableAt: string;
+}
+
+export interface EarningsReversedData {
+  creatorId: string;
+  reference: string;
+  creatorShareCents: number;
+  platformFeeCents: number;
+  reason: string;
+  occurredAt: string;
+}
+
+export interface PaymentAccountAddedData {
+  creatorId: string;
+  paymentAccountId: string;
+  type: PaymentAccountType;
+  accountHolderName: string;
+  bankAccountLast4: string | null;
+  routingNumber: string | null;
+  stripeAccountId: string | null;
+  isDefault: boolean;
+  isVerified: boolean;
+  addedAt: string;
+}
+
+export interface PayoutRequestedData {
+  creatorId: string;
+  payoutId: string;
+  paymentAccountId: string;
+  amountCents: number;
+  processingFeeCents: number;
+  netAmountCents: number;
+  currency: 'USD';
+  requestedAt: string;
+}
+
+export interface PayoutProcessingStartedData {
+  creatorId: string;
+  payoutId: string;
+  gatewayTransactionId: string;
+  staffId: string | null;
+  startedAt: string;
+}
+
+export interface PayoutCompletedData {
+  creatorId: string;
+  payoutId: string;
+  gatewayTransactionId: string | null;
+  staffId: string | null;
+  processedAt: string;
+}
+
+export interface PayoutFailedData {
+  creatorId: string;
+  payoutId: string;
+  reason: string;
+  staffId: string | null;
+  failedAt: string;
+}
+
+export interface PayoutCancelledData {
+  creatorId: string;
+  payoutId: string;
+  reason: string;
+  staffId: string | null;
+  cancelledAt: string;
+}
+
+export type CreatorAccountEvent =
+  | { type: 'EarningsCredited'; data: EarningsCreditedData }
+  | { type: 'EarningsReversed'; data: EarningsReversedData }
+  | { type: 'PaymentAccountAdded'; data: PaymentAccountAddedData }
+  | { type: 'PayoutRequested'; data: PayoutRequestedData }
+  | { type: 'PayoutProcessingStarted'; data: PayoutProcessingStartedData }
+  | { type: 'PayoutCompleted'; data: PayoutCompletedData }
+  | { type: 'PayoutFailed'; data: PayoutFailedData }
+  | { type: 'PayoutCancelled'; data: PayoutCancelledData };
+
+export const creatorAccountEventTypes: CreatorAccountEvent['type'][] = [
+  'EarningsCredited',
+  'EarningsReversed',
+  'PaymentAccountAdded',
+  'PayoutRequested',
+  'PayoutProcessingStarted',
+  'PayoutCompleted',
+  'PayoutFailed',
+  'PayoutCancelled',
+];

@@ -1,0 +1,40 @@
+/** The payout money rules in one place: the 90/10 split, the hold, the processing fee. */
+
+export const CREATOR_SHARE_PERCENT = 90;
+export const PLATFORM_FEE_PERCENT = 10;
+/** Chargeback hold: earnings stay pending this long before they can be withdrawn. */
+export const EARNINGS_HOLD_DAYS = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Payout processing fee: 1% of the amount, rounded half up to the cent. */
+export const PAYOUT_FEE_BASIS_POINTS = 100;
+
+/** Integer split of a sale: the platform fee is 10% rounded half up, the creator gets the rest. */
+export function splitEarnings(grossCents: number): { creatorShareCents: number; platformFeeCents: number } {
+  const platformFeeCents = Math.floor((grossCents * PLATFORM_FEE_PERCENT + 50) / 100);
+  return { creatorShareCents: grossCents - platformFeeCents, platformFeeCents };
+}
+
+export function payoutFee(amountCents: number): { processingFeeCents: number; netAmountCents: number } {
+  const processingFeeCents = Math.floor((amountCents * PAYOUT_FEE_BASIS_POINTS + 5000) / 10000);
+  return { processingFeeCents, netAmountCents: amountCents - processingFeeCents };
+}
+
+export function availableAtFor(occurredAt: Date): Date {
+  return new Date(occurredAt.getTime() + EARNINGS_HOLD_DAYS * DAY_MS);
+}
+
+/** Integer cents as the HTTP edge shows them: "12.34". */
+export function formatCents(cents: number | bigint | string): string {
+  const value = BigInt(cents);
+  const sign = value < 0n ? '-' : '';
+  const abs = value < 0n ? -value : value;
+  return `${sign}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+}
+
+/** "12.34" / "12.3" / "12" → cents; null for anything else (more than 2 decimals, signs, floats). */
+export function parseCents(text: string): number | null {
+  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
