@@ -1,0 +1,55 @@
+import type { ExperienceLevel, GenderIdentity, RelationshipType, SexualOrientation } from '../contracts/chat';
+import type { DomainEvent } from '../shared/command-handler';
+
+/** Events of Lively Chat. Streams: `chatMember-<userId>` (profile, preferences, blocks), `chatSession-<roomId>`. */
+
+export const memberStream = (userId: string) => `chatMember-${userId}`;
+export const sessionStream = (roomId: string) => `chatSession-${roomId}`;
+
+export interface ProfileData {
+  displayName: string;
+  age: number;
+  location: string;
+  genderIdentity: GenderIdentity;
+  sexualOrientation: SexualOrientation;
+  relationshipType: RelationshipType[];
+  bio: string;
+  interests: string[];
+}
+
+export interface PreferencesData {
+  sexualActivities: string[];
+  kinks: string[];
+  rolePreferences: string[];
+  experienceLevel: ExperienceLevel | null;
+  ageRangeMin: number;
+  ageRangeMax: number;
+  maxDistance: number;
+  lookingForGenders: string[];
+  dealBreakers: string[];
+  mustHaves: string[];
+  isPrivate: boolean;
+}
+
+export type ChatProfileSaved = DomainEvent<'ChatProfileSaved', ProfileData & { userId: string; savedAt: string }>;
+export type ChatPreferencesSaved = DomainEvent<'ChatPreferencesSaved', PreferencesData & { userId: string; savedAt: string }>;
+export type ChatUserBlocked = DomainEvent<'ChatUserBlocked', { blockerId: string; blockedId: string; reason: string | null; blockedAt: string }>;
+export type MemberEvent = ChatProfileSaved | ChatPreferencesSaved | ChatUserBlocked;
+
+export type ChatEndReason = 'skipped' | 'left' | 'disconnected' | 'rejoined';
+
+export type ChatSessionStarted = DomainEvent<
+  'ChatSessionStarted',
+  { roomId: string; user1Id: string; user2Id: string; mode: 'standard' | 'random'; compatibilityScore: number; startedAt: string }
+>;
+export type ChatSessionEnded = DomainEvent<
+  'ChatSessionEnded',
+  { roomId: string; user1Id: string; user2Id: string; endedBy: string | null; reason: ChatEndReason; endedAt: string; durationSeconds: number }
+>;
+export type ChatSessionReported = DomainEvent<'ChatSessionReported', { roomId: string; reporterId: string; reportedUserId: string; reason: string; reportedAt: string }>;
+export type SessionEvent = ChatSessionStarted | ChatSessionEnded | ChatSessionReported;
+
+export const CHAT_EVENT_TYPES = {
+  member: ['ChatProfileSaved', 'ChatPreferencesSaved', 'ChatUserBlocked'],
+  session: ['ChatSessionStarted', 'ChatSessionEnded', 'ChatSessionReported'],
+} as const;

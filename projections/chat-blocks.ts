@@ -1,0 +1,24 @@
+import type { Knex } from 'knex';
+import type { ChatUserBlocked } from '../domain/chat/events';
+import type { Projector } from './projector';
+
+/** user_blocks (SPEC §3): who blocked whom, and why. */
+export const chatBlocksProjector: Projector = {
+  name: 'user_blocks',
+  version: 1,
+  tables: ['user_blocks'],
+  eventTypes: ['ChatUserBlocked'],
+  async createTables(db: Knex, schema: string) {
+    await db.schema.withSchema(schema).createTable('user_blocks', (t) => {
+      t.text('blocker_id').notNullable();
+      t.text('blocked_id').notNullable().index();
+      t.text('reason');
+      t.timestamp('created_at', { useTz: true }).notNullable();
+      t.primary(['blocker_id', 'blocked_id']);
+    });
+  },
+  async apply({ table }, event) {
+    const d = (event as unknown as ChatUserBlocked).data;
+    await table('user_blocks').insert({ blocker_id: d.blockerId, blocked_id: d.blockedId, reason: d.reason, created_at: d.blockedAt }).onConflict(['blocker_id', 'blocked_id']).ignore();
+  },
+};
