@@ -2,12 +2,13 @@ import { chatBlocksProjector } from './chat-blocks';
 import { chatSessionsProjector } from './chat-sessions';
 import { paymentsProjector } from './payments';
 import type { Projector } from './projector';
+import { walletBalancesProjector } from './wallet-balances';
 import { userPreferencesProjector } from './user-preferences';
 import { userProfilesProjector } from './user-profiles';
 import { usersProjector } from './users';
 
 /** Every read model of the product. Add a projector here and the runner builds and keeps it. */
-export const allProjectors: Projector[] = [usersProjector, paymentsProjector, userProfilesProjector, userPreferencesProjector, chatSessionsProjector, chatBlocksProjector];
+export const allProjectors: Projector[] = [usersProjector, paymentsProjector, userProfilesProjector, userPreferencesProjector, chatSessionsProjector, chatBlocksProjector, walletBalancesProjector];
 
 export function findProjector(name: string): Projector | undefined {
   return allProjectors.find((projector) => projector.name === name);

@@ -1,0 +1,38 @@
+import type { Knex } from 'knex';
+import { PostgresEventStore } from '../domain/event-store/postgres-event-store';
+import { creditBalance, spendBalance } from '../domain/wallet/balance';
+import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
+import { openReadDatabase } from './database';
+import { replayTwice } from './replay-twice';
+import { walletBalancesProjector } from './wallet-balances';
+
+let database: TestDatabase;
+let store: PostgresEventStore;
+let db: Knex;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  store = new PostgresEventStore({ connectionString: database.url });
+  await store.migrate();
+  db = openReadDatabase(database.url);
+});
+afterAll(async () => {
+  await db.destroy();
+  await store.close();
+  await database.drop();
+});
+
+it('wallet_balances is idempotent and matches the stream', async () => {
+  const context = { actorId: 't', now: new Date('2026-01-01T00:00:00Z') };
+  await creditBalance(store, 'a', { amountCents: 1940, reason: 'conversion', reference: 'c1' }, context);
+  await spendBalance(store, 'a', { amountCents: 1194, reason: 'site plan', reference: 'p1' }, context);
+  await creditBalance(store, 'b', { amountCents: 100, reason: 'conversion', reference: 'c2' }, context);
+  const { once, twice } = await replayTwice(db, walletBalancesProjector, await store.readAll());
+  expect(twice).toEqual(once);
+  const rows = await db.withSchema('replay_once_wallet_balances').table('wallet_balances').orderBy('user_id');
+  expect(rows.map((r) => [r.user_id, r.balance_cents, r.credits, r.debits])).toEqual([
+    ['a', '746', 1, 1],
+    ['b', '100', 1, 0],
+  ]);
+  expect(once.wallet_entries).toHaveLength(3);
+});
