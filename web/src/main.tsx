@@ -1,17 +1,21 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-
-function App() {
-  return (
-    <main>
-      <h1>Lively</h1>
-      <p>Premium creators, verified adults, live chat.</p>
-    </main>
-  );
-}
+import { Provider } from 'react-redux';
+import { BrowserRouter } from 'react-router-dom';
+import { Toaster } from './components/toast';
+import { AppRoutes } from './app/routes';
+import { store } from './app/store';
+import { AppThemeProvider } from './app/theme';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <Provider store={store}>
+      <AppThemeProvider>
+        <BrowserRouter>
+          <AppRoutes />
+          <Toaster />
+        </BrowserRouter>
+      </AppThemeProvider>
+    </Provider>
   </StrictMode>,
 );

@@ -1,0 +1,162 @@
+import Box from '@mui/material/Box';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
+import type { CurrentUser } from '../../../domain/contracts/accounts';
+import { PageSpinner } from '../components/page-spinner';
+import { TopNav } from '../components/top-nav';
+import { useCurrentUser, type AccessState } from './current-user';
+
+/** `element` for a lazily loaded page exported by name from a feature module. */
+export function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string, props: Record<string, unknown> = {}): ReactNode {
+  const Page = lazy(async () => ({ default: (await load())[name] as ComponentType<Record<string, unknown>> }));
+  return <Page {...props} />;
+}
+
+export interface MemberRoute {
+  path: string;
+  element: ReactNode;
+  /** Also open to signed-in users WITHOUT an active subscription (SPEC §2: only /wallet). */
+  withoutSubscription?: boolean;
+}
+
+/**
+ * EXTENSION POINT: the pages of signed-in members (SPEC §2 "Logged in with an active
+ * subscription"). Features append one line each, e.g.
+ *   { path: '/chat', element: lazyPage(() => import('../features/chat/chat-page'), 'ChatPage') },
+ * Home belongs here too, as two entries: '/' and '/home'. '/subscribe', the policy pages,
+ * '/landing', '/reset-password' and unknown paths are handled below; do not list them.
+ */
+export const memberRoutes: MemberRoute[] = [
+];
+
+/** Pages the access rules place; replaced by stand-ins in the router's tests. */
+export interface ShellPages {
+  landing: ReactNode;
+  login: ReactNode;
+  register: ReactNode;
+  forgotPassword: ReactNode;
+  resetPassword: ReactNode;
+  subscribe: ReactNode;
+  notFound: ReactNode;
+  communityGuidelines: ReactNode;
+  copyrightPolicy: ReactNode;
+  privacyPolicy: ReactNode;
+  termsOfService: ReactNode;
+}
+
+const legal = (document: string) => lazyPage(() => import('../features/legal/legal-page'), 'LegalPage', { document });
+
+export const shellPages: ShellPages = {
+  landing: lazyPage(() => import('../features/landing/landing-page'), 'LandingPage'),
+  login: lazyPage(() => import('../features/auth/login-page'), 'LoginPage'),
+  register: lazyPage(() => import('../features/auth/register-page'), 'RegisterPage'),
+  forgotPassword: lazyPage(() => import('../features/auth/forgot-password-page'), 'ForgotPasswordPage'),
+  resetPassword: lazyPage(() => import('../features/auth/reset-password-page'), 'ResetPasswordPage'),
+  subscribe: lazyPage(() => import('../features/subscribe/subscribe-page'), 'SubscribePage'),
+  notFound: lazyPage(() => import('../components/not-found'), 'NotFoundPage'),
+  communityGuidelines: legal('community-guidelines'),
+  copyrightPolicy: legal('copyright-policy'),
+  privacyPolicy: legal('privacy-policy'),
+  termsOfService: legal('terms-of-service'),
+};
+
+function PublicLayout() {
+  return (
+    <Suspense fallback={<PageSpinner />}>
+      <Outlet />
+    </Suspense>
+  );
+}
+
+function MemberLayout({ user }: { user: CurrentUser }) {
+  return (
+    <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
+      <TopNav user={user} />
+      <Suspense fallback={<PageSpinner />}>
+        <Outlet />
+      </Suspense>
+    </Box>
+  );
+}
+
+function policyRoutes(pages: ShellPages) {
+  return [
+    <Route key="cg" path="/community-guidelines" element={pages.communityGuidelines} />,
+    <Route key="cp" path="/copyright-policy" element={pages.copyrightPolicy} />,
+    <Route key="pp" path="/privacy-policy" element={pages.privacyPolicy} />,
+    <Route key="tos" path="/terms-of-service" element={pages.termsOfService} />,
+  ];
+}
+
+export interface AccessRoutesProps {
+  state: AccessState;
+  user: CurrentUser | null;
+  pages?: ShellPages;
+  routes?: MemberRoute[];
+}
+
+/** SPEC §2 "Access by state", one route table per state. */
+export function AccessRoutes({ state, user, pages = shellPages, routes = memberRoutes }: AccessRoutesProps) {
+  if (state === 'loading' || state === 'visitor' || !user) {
+    // Still loading counts as signed out for the public pages; pages that would send a visitor
+    // to /login wait for the answer so a signed-in reload is not bounced to /login.
+    const toLogin = state === 'loading' ? <PageSpinner /> : <Navigate to="/login" replace />;
+    return (
+      <Routes>
+        <Route element={<PublicLayout />}>
+          <Route path="/" element={pages.landing} />
+          <Route path="/landing" element={pages.landing} />
+          <Route path="/login" element={pages.login} />
+          <Route path="/register" element={pages.register} />
+          <Route path="/forgot-password" element={pages.forgotPassword} />
+          <Route path="/reset-password" element={pages.resetPassword} />
+          {policyRoutes(pages)}
+          <Route path="/subscribe" element={toLogin} />
+          <Route path="/home" element={toLogin} />
+          <Route path="/profile-setup" element={toLogin} />
+          <Route path="*" element={state === 'loading' ? <PageSpinner /> : pages.landing} />
+        </Route>
+      </Routes>
+    );
+  }
+
+  if (state === 'unsubscribed') {
+    return (
+      <Routes>
+        <Route element={<MemberLayout user={user} />}>
+          {routes
+            .filter((route) => route.withoutSubscription)
+            .map((route) => (
+              <Route key={route.path} path={route.path} element={route.element} />
+            ))}
+          {policyRoutes(pages)}
+          <Route path="/reset-password" element={pages.resetPassword} />
+          <Route path="/landing" element={<Navigate to="/subscribe" replace />} />
+          {/* /subscribe, /, /home and every other path */}
+          <Route path="*" element={pages.subscribe} />
+        </Route>
+      </Routes>
+    );
+  }
+
+  return (
+    <Routes>
+      <Route element={<MemberLayout user={user} />}>
+        <Route path="/subscribe" element={pages.subscribe} />
+        {routes.map((route) => (
+          <Route key={route.path} path={route.path} element={route.element} />
+        ))}
+        {policyRoutes(pages)}
+        <Route path="/reset-password" element={pages.resetPassword} />
+        <Route path="/landing" element={<Navigate to="/home" replace />} />
+        <Route path="*" element={pages.notFound} />
+      </Route>
+    </Routes>
+  );
+}
+
+/** The app's routes for the current user's state. */
+export function AppRoutes() {
+  const { user, state } = useCurrentUser();
+  return <AccessRoutes state={state} user={user} />;
+}

@@ -1,0 +1,41 @@
+import CssBaseline from '@mui/material/CssBaseline';
+import { createTheme, ThemeProvider } from '@mui/material/styles';
+import type { ReactNode } from 'react';
+
+/** localStorage key of the chosen theme (SPEC §2 "Other"). */
+export const THEME_STORAGE_KEY = 'theme';
+
+/**
+ * Light and dark schemes as CSS variables; the scheme is applied as a `dark`/`light` class on
+ * <html> (SPEC §4). With nothing stored, the system preference decides.
+ */
+export const theme = createTheme({
+  cssVariables: { colorSchemeSelector: 'class' },
+  colorSchemes: {
+    light: {
+      palette: {
+        primary: { main: '#d6336c' },
+        secondary: { main: '#7048e8' },
+        background: { default: '#fafafa', paper: '#ffffff' },
+      },
+    },
+    dark: {
+      palette: {
+        primary: { main: '#f06595' },
+        secondary: { main: '#9775fa' },
+        background: { default: '#0f0f14', paper: '#1a1a22' },
+      },
+    },
+  },
+  shape: { borderRadius: 10 },
+  typography: { fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', button: { textTransform: 'none', fontWeight: 600 } },
+});
+
+export function AppThemeProvider({ children }: { children: ReactNode }) {
+  return (
+    <ThemeProvider theme={theme} modeStorageKey={THEME_STORAGE_KEY} defaultMode="system" disableTransitionOnChange>
+      <CssBaseline />
+      {children}
+    </ThemeProvider>
+  );
+}

@@ -1,0 +1,125 @@
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Snackbar from '@mui/material/Snackbar';
+import { useCallback, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+
+/** Toasts (SPEC §4, §9): one visible at a time, default or destructive, 5 s, swipe right, F8. */
+export type ToastVariant = 'default' | 'destructive';
+
+export interface ToastInput {
+  title?: ReactNode;
+  description?: ReactNode;
+  variant?: ToastVariant;
+  /** Milliseconds before it closes by itself. */
+  duration?: number;
+}
+
+export interface ToastItem extends ToastInput {
+  id: string;
+  open: boolean;
+}
+
+export const TOAST_LIMIT = 1;
+export const TOAST_DURATION_MS = 5000;
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
+const SWIPE_THRESHOLD_PX = 50;
+
+// A module-level store so toasts can be raised outside React (e.g. the base query's 401 handling).
+let toasts: ToastItem[] = [];
+let counter = 0;
+const listeners = new Set<() => void>();
+const removalTimers = new Map<string, ReturnType<typeof setTimeout>>();
+
+function emit(next: ToastItem[]): void {
+  toasts = next;
+  for (const listener of listeners) listener();
+}
+
+function scheduleRemoval(id: string): void {
+  if (removalTimers.has(id)) return;
+  removalTimers.set(
+    id,
+    setTimeout(() => {
+      removalTimers.delete(id);
+      removeToast(id);
+    }, TOAST_REMOVE_DELAY_MS),
+  );
+}
+
+export function dismissToast(id?: string): void {
+  for (const t of toasts) if (id === undefined || t.id === id) scheduleRemoval(t.id);
+  emit(toasts.map((t) => (id === undefined || t.id === id ? { ...t, open: false } : t)));
+}
+
+export function removeToast(id?: string): void {
+  emit(id === undefined ? [] : toasts.filter((t) => t.id !== id));
+}
+
+export function updateToast(id: string, patch: ToastInput): void {
+  emit(toasts.map((t) => (t.id === id ? { ...t, ...patch } : t)));
+}
+
+/** Shows a toast (replacing the one on screen) and returns handles to change or close it. */
+export function toast(input: ToastInput): { id: string; dismiss: () => void; update: (patch: ToastInput) => void } {
+  const id = String(++counter);
+  const item: ToastItem = { variant: 'default', ...input, id, open: true };
+  emit([item, ...toasts].slice(0, TOAST_LIMIT));
+  return { id, dismiss: () => dismissToast(id), update: (patch) => updateToast(id, patch) };
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useToast() {
+  const current = useSyncExternalStore(subscribe, () => toasts, () => toasts);
+  return { toasts: current, toast, dismiss: dismissToast };
+}
+
+/** Renders the visible toast; mount once near the root. */
+export function Toaster() {
+  const { toasts: items } = useToast();
+  const regionRef = useRef<HTMLDivElement>(null);
+  const swipeStart = useRef<number | null>(null);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'F8') regionRef.current?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const item = items[0];
+  const close = useCallback(() => item && dismissToast(item.id), [item]);
+  return (
+    <div ref={regionRef} tabIndex={-1} aria-label="Notifications (F8)" role="region">
+      {item && (
+        <Snackbar
+          key={item.id}
+          open={item.open}
+          autoHideDuration={item.duration ?? TOAST_DURATION_MS}
+          onClose={(_event, reason) => reason !== 'clickaway' && close()}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+          onPointerDown={(event) => (swipeStart.current = event.clientX)}
+          onPointerUp={(event) => {
+            if (swipeStart.current !== null && event.clientX - swipeStart.current > SWIPE_THRESHOLD_PX) close();
+            swipeStart.current = null;
+          }}
+        >
+          <Alert
+            role="status"
+            onClose={close}
+            severity={item.variant === 'destructive' ? 'error' : 'success'}
+            variant={item.variant === 'destructive' ? 'filled' : 'standard'}
+            sx={{ width: '100%', maxWidth: 420, boxShadow: 3 }}
+          >
+            {item.title && <AlertTitle>{item.title}</AlertTitle>}
+            {item.description}
+          </Alert>
+        </Snackbar>
+      )}
+    </div>
+  );
+}

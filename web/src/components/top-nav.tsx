@@ -1,0 +1,118 @@
+import AccountBalanceWalletOutlined from '@mui/icons-material/AccountBalanceWalletOutlined';
+import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutlineOutlined';
+import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
+import Logout from '@mui/icons-material/Logout';
+import MailOutline from '@mui/icons-material/MailOutlineOutlined';
+import NotificationsNone from '@mui/icons-material/NotificationsNone';
+import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
+import PersonOutline from '@mui/icons-material/PersonOutlineOutlined';
+import Search from '@mui/icons-material/Search';
+import AppBar from '@mui/material/AppBar';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Toolbar from '@mui/material/Toolbar';
+import Tooltip from '@mui/material/Tooltip';
+import { useState, type ReactNode } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import type { CurrentUser } from '../../../domain/contracts/accounts';
+import { Logo } from './logo';
+import { ThemeToggle } from './theme-toggle';
+
+export interface UserMenuItem {
+  label: string;
+  icon: ReactNode;
+  to: (user: CurrentUser) => string;
+  /** Omitted: shown to every signed-in user. */
+  visible?: (user: CurrentUser) => boolean;
+}
+
+/**
+ * The user menu (SPEC §2 "Top navigation"). Features append entries here (e.g. Admin for
+ * role admin); Logout always comes last and is not part of this list.
+ */
+export const userMenuItems: UserMenuItem[] = [
+  { label: 'Profile', icon: <PersonOutline fontSize="small" />, to: (user) => `/creator/${user.id}` },
+  { label: 'Crypto Wallet', icon: <AccountBalanceWalletOutlined fontSize="small" />, to: () => '/wallet' },
+  { label: 'Dashboard', icon: <DashboardOutlined fontSize="small" />, to: () => '/dashboard', visible: (user) => user.isCreator },
+  { label: 'Payouts', icon: <PaymentsOutlined fontSize="small" />, to: () => '/payouts', visible: (user) => user.isCreator },
+];
+
+function initials(user: CurrentUser): string {
+  const letters = `${user.firstName?.[0] ?? ''}${user.lastName?.[0] ?? ''}`;
+  return (letters || user.email[0] || '?').toUpperCase();
+}
+
+/** Navigation for signed-in users only. */
+export function TopNav({ user }: { user: CurrentUser }) {
+  const navigate = useNavigate();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const close = () => setAnchor(null);
+  return (
+    <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+      <Toolbar sx={{ gap: 2 }}>
+        <Box component={RouterLink} to="/" aria-label="Lively home" sx={{ color: 'inherit', textDecoration: 'none' }}>
+          <Logo />
+        </Box>
+        <TextField
+          size="small"
+          placeholder="Search creators..."
+          aria-label="Search creators"
+          sx={{ flex: 1, maxWidth: 420, display: { xs: 'none', sm: 'block' } }}
+          slotProps={{ input: { startAdornment: <InputAdornment position="start"><Search fontSize="small" /></InputAdornment> } }}
+        />
+        <Box sx={{ flex: 1 }} />
+        <ThemeToggle />
+        <Tooltip title="Notifications">
+          <IconButton aria-label="Notifications" color="inherit">
+            <NotificationsNone />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title="Messages">
+          <IconButton aria-label="Messages" color="inherit" component={RouterLink} to="/messages">
+            <MailOutline />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title="Chat">
+          <IconButton aria-label="Chat" color="inherit" component={RouterLink} to="/chat">
+            <ChatBubbleOutline />
+          </IconButton>
+        </Tooltip>
+        <IconButton aria-label="User menu" onClick={(event) => setAnchor(event.currentTarget)} sx={{ p: 0.5 }}>
+          <Avatar src={user.profileImageUrl ?? undefined} sx={{ width: 34, height: 34, bgcolor: 'primary.main' }}>
+            {initials(user)}
+          </Avatar>
+        </IconButton>
+        <Menu anchorEl={anchor} open={anchor !== null} onClose={close} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+          {userMenuItems
+            .filter((item) => item.visible?.(user) ?? true)
+            .map((item) => (
+              <MenuItem
+                key={item.label}
+                onClick={() => {
+                  close();
+                  navigate(item.to(user));
+                }}
+              >
+                <ListItemIcon>{item.icon}</ListItemIcon>
+                {item.label}
+              </MenuItem>
+            ))}
+          <Divider />
+          <MenuItem onClick={() => window.location.assign('/api/auth/logout')}>
+            <ListItemIcon>
+              <Logout fontSize="small" />
+            </ListItemIcon>
+            Logout
+          </MenuItem>
+        </Menu>
+      </Toolbar>
+    </AppBar>
+  );
+}

@@ -1,0 +1,89 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import { loginSchema } from '../../../../domain/contracts/accounts';
+import { errorMessage } from '../../app/api';
+import { toast } from '../../components/toast';
+import { AuthCard } from './auth-card';
+import { useLoginMutation } from './auth-api';
+import { loginErrorText } from './error-messages';
+import { fieldErrors } from './field-errors';
+import { PasswordField } from './password-field';
+
+/** SPEC §2 Login ('Welcome Back'). Success: toast, then a full page load of /. */
+export function LoginPage({ afterLogin = () => window.location.assign('/') }: { afterLogin?: () => void }) {
+  const [login, { isLoading }] = useLoginMutation();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setFormError(null);
+    const parsed = loginSchema.safeParse({ email, password });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    try {
+      await login(parsed.data).unwrap();
+      toast({ title: 'Welcome back!', description: "You've been logged in successfully." });
+      afterLogin();
+    } catch (error) {
+      setFormError(loginErrorText(errorMessage(error)));
+    }
+  }
+
+  return (
+    <AuthCard title="Welcome Back" subtitle="Sign in to your Lively account">
+      <Box component="form" noValidate onSubmit={onSubmit}>
+        <Stack spacing={2}>
+          {formError && <Alert severity="error">{formError}</Alert>}
+          <TextField
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            error={!!errors.email}
+            helperText={errors.email}
+            fullWidth
+          />
+          <PasswordField
+            label="Password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={!!errors.password}
+            helperText={errors.password}
+            fullWidth
+          />
+          <Box sx={{ textAlign: 'right' }}>
+            <Link component={RouterLink} to="/forgot-password" variant="body2">
+              Forgot your password?
+            </Link>
+          </Box>
+          <Button type="submit" variant="contained" size="large" disabled={isLoading} fullWidth>
+            {isLoading ? 'Signing In...' : 'Sign In'}
+          </Button>
+          <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+            Don&apos;t have an account?{' '}
+            <Link component={RouterLink} to="/register">
+              Create one
+            </Link>
+          </Typography>
+        </Stack>
+      </Box>
+    </AuthCard>
+  );
+}
