@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+/** HTTP payloads of creators, tiers and creator subscriptions (SPEC §3, §5, §9), shared by API and web. */
+
+export const DEFAULT_CREATOR_BIO = 'Content creator sharing amazing experiences';
+/** The price label of a creator without tiers (SPEC §9). */
+export const DEFAULT_CREATOR_PRICE = '12.99';
+export const CREATOR_SHARE_PERCENT = 90;
+
+const optionalUrl = (message: string) =>
+  z
+    .string()
+    .trim()
+    .max(2000, message)
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .pipe(z.url(message).optional());
+
+export const registerCreatorSchema = z.object({
+  bio: z.string({ error: 'Bio is required' }).trim().min(1, 'Bio is required').max(2000, 'Bio too long'),
+  coverImageUrl: optionalUrl('Cover image must be a valid URL'),
+});
+export type RegisterCreatorRequest = z.input<typeof registerCreatorSchema>;
+
+/** USD with at most 2 decimals, from a string or number: becomes integer cents. */
+export const usdPriceField = z
+  .union([z.string(), z.number()], { error: 'Price is required' })
+  .transform((value) => String(value).trim())
+  .pipe(z.string().regex(/^\d{1,6}(\.\d{1,2})?$/, 'Price must be an amount like 9.99'))
+  .transform((value) => Math.round(Number(value) * 100))
+  .pipe(z.number().int().min(100, 'Price must be at least 1.00').max(99_999_99, 'Price too high'));
+
+export const tierSchema = z.object({
+  name: z.string({ error: 'Tier name is required' }).trim().min(1, 'Tier name is required').max(60, 'Tier name too long'),
+  description: z.string().trim().max(500, 'Description too long').optional().default(''),
+  price: usdPriceField,
+  features: z.array(z.string().trim().min(1).max(120, 'Feature too long')).max(20, 'At most 20 features').optional().default([]),
+});
+export type TierRequest = z.input<typeof tierSchema>;
+
+export const subscribeSchema = z.object({
+  creatorId: z.string({ error: 'Creator is required' }).trim().min(1, 'Creator is required').max(100),
+  tierId: z.string({ error: 'Tier is required' }).trim().min(1, 'Tier is required').max(100),
+});
+export type SubscribeRequest = z.infer<typeof subscribeSchema>;
+
+export interface Creator {
+  id: string;
+  name: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  bio: string;
+  coverImageUrl: string | null;
+  profileImageUrl: string | null;
+  /** Cheapest tier, else the default label: USD string with 2 decimals. */
+  price: string;
+  postCount: number;
+  subscriberCount: number;
+}
+
+export interface Tier {
+  id: string;
+  creatorId: string;
+  name: string;
+  description: string;
+  price: string;
+  features: string[];
+  popular: boolean;
+  /** A fallback tier shown while the creator has none (SPEC §9). */
+  isDefault: boolean;
+}
+
+export interface CreatorStats {
+  totalEarnings: string;
+  subscriberCount: number;
+  postCount: number;
+  /** Percent with one decimal; see ENGAGEMENT_RATE_DEFINITION. */
+  engagementRate: number;
+}
+
+export const ENGAGEMENT_RATE_DEFINITION =
+  'Engagement = likes + comments on your posts ÷ (posts × subscribers) × 100; 0% when you have no posts or no subscribers.';
+
+export interface SubscriptionCheck {
+  subscribed: boolean;
+  tierId?: string | null;
+  endDate?: string | null;
+}
+
+export interface CreatorSubscription {
+  id: string;
+  subscriberId: string;
+  creatorId: string;
+  tierId: string;
+  price: string;
+  status: string;
+  startDate: string;
+  endDate: string;
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+/** HTTP payloads of posts, likes, comments and the feed (SPEC §3, §5), shared by API and web. */
+
+export const createPostSchema = z.object({
+  title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(200, 'Title too long'),
+  content: z.string({ error: 'Content is required' }).trim().min(1, 'Content is required').max(10_000, 'Content too long'),
+  mediaUrl: z
+    .string()
+    .trim()
+    .max(2000, 'Media URL must be a valid URL')
+    .optional()
+    .nullable()
+    .transform((value) => (value ? value : undefined))
+    .pipe(z.url('Media URL must be a valid URL').optional()),
+  isPublic: z.boolean({ error: 'isPublic must be true or false' }).optional().default(false),
+});
+export type CreatePostRequest = z.input<typeof createPostSchema>;
+
+export const commentSchema = z.object({
+  content: z.string({ error: 'Comment is required' }).trim().min(1, 'Comment is required').max(2000, 'Comment too long'),
+});
+
+export const FEED_PAGE_SIZE = 20;
+export const feedQuerySchema = z.object({
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(50).optional().default(FEED_PAGE_SIZE),
+});
+
+export interface PostAuthor {
+  id: string;
+  name: string;
+  profileImageUrl: string | null;
+}
+
+/** A post as a viewer sees it: locked posts carry neither content nor media URL. */
+export interface Post {
+  id: string;
+  creatorId: string;
+  creator: PostAuthor;
+  title: string;
+  content: string | null;
+  mediaUrl: string | null;
+  mediaType: string | null;
+  hasMedia: boolean;
+  isPublic: boolean;
+  locked: boolean;
+  likeCount: number;
+  commentCount: number;
+  liked: boolean;
+  createdAt: string;
+}
+
+export interface FeedPage {
+  posts: Post[];
+  nextCursor: string | null;
+}
+
+export interface LikeResult {
+  liked: boolean;
+  count: number;
+}
+
+export interface Comment {
+  id: string;
+  postId: string;
+  userId: string;
+  userName: string;
+  content: string;
+  createdAt: string;
+}

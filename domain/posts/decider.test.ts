@@ -1,0 +1,31 @@
+import { postDecider, mediaTypeOf } from './decider';
+import type { PostEvent } from './events';
+
+const at = new Date('2026-01-01T00:00:00Z');
+const published: PostEvent = {
+  type: 'PostPublished',
+  data: { postId: 'p1', creatorId: 'c1', title: 'T', content: 'C', mediaUrl: null, mediaType: null, isPublic: false, publishedAt: at.toISOString() },
+};
+
+describe('post decider', () => {
+  it('toggles a like per user', () => {
+    let state = postDecider.evolve(postDecider.initialState, published);
+    const like = { type: 'ToggleLike' as const, postId: 'p1', userId: 'm1', at };
+    const [first] = postDecider.decide(like, state);
+    expect(first.type).toBe('PostLiked');
+    state = postDecider.evolve(state, first);
+    expect(postDecider.decide(like, state)[0].type).toBe('PostUnliked');
+    expect(postDecider.decide({ ...like, userId: 'm2' }, state)[0].type).toBe('PostLiked');
+  });
+
+  it('refuses likes and comments on unknown posts', () => {
+    expect(() => postDecider.decide({ type: 'ToggleLike', postId: 'x', userId: 'm1', at }, postDecider.initialState)).toThrow('Post not found');
+    expect(() => postDecider.decide({ type: 'CommentOnPost', postId: 'x', commentId: 'k', userId: 'm1', content: 'hi', at }, postDecider.initialState)).toThrow('Post not found');
+  });
+
+  it('derives the media type from the URL', () => {
+    expect(mediaTypeOf('https://x.test/a.MP4?x=1')).toBe('video');
+    expect(mediaTypeOf('https://x.test/a.jpg')).toBe('image');
+    expect(mediaTypeOf(null)).toBeNull();
+  });
+});

@@ -1,0 +1,44 @@
+import type { CreatorSubscriptionStarted } from '../domain/creators/events';
+import type { Projector } from './projector';
+
+/** Members' subscriptions to creators: who may read whose locked posts, and the feed's sources. */
+export const creatorSubscriptionsProjector: Projector = {
+  name: 'creator-subscriptions',
+  version: 1,
+  tables: ['creator_subscriptions'],
+  eventTypes: ['CreatorSubscriptionStarted'],
+  async createTables(db, schema) {
+    await db.schema.withSchema(schema).createTable('creator_subscriptions', (t) => {
+      t.text('id').primary();
+      t.text('subscriber_id').notNullable();
+      t.text('creator_id').notNullable();
+      t.text('tier_id').notNullable();
+      t.text('tier_name').notNullable();
+      t.integer('price_cents').notNullable();
+      t.text('status').notNullable().defaultTo('active');
+      t.timestamp('start_date', { useTz: true }).notNullable();
+      t.timestamp('end_date', { useTz: true }).notNullable();
+      t.text('transaction_id').notNullable();
+      t.index(['subscriber_id', 'end_date', 'creator_id']);
+      t.index(['creator_id', 'end_date']);
+    });
+  },
+  async apply({ table }, event) {
+    const data = event.data as CreatorSubscriptionStarted['data'];
+    await table('creator_subscriptions')
+      .insert({
+        id: data.subscriptionId,
+        subscriber_id: data.subscriberId,
+        creator_id: data.creatorId,
+        tier_id: data.tierId,
+        tier_name: data.tierName,
+        price_cents: data.priceCents,
+        status: 'active',
+        start_date: data.startDate,
+        end_date: data.endDate,
+        transaction_id: data.transactionId,
+      })
+      .onConflict('id')
+      .ignore();
+  },
+};
