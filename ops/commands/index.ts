@@ -1,0 +1,6 @@
+import type { OpsCommand } from './command';
+import { rebuildCommand } from './rebuild';
+import { statusCommand } from './status';
+
+/** Every `npm run ops` command, in the order help lists them. Other contexts add theirs here. */
+export const opsCommands: OpsCommand[] = [statusCommand, rebuildCommand];
