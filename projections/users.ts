@@ -11,6 +11,7 @@ import type {
 } from '../domain/accounts/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { MembershipActivatedData } from '../domain/membership/events';
+import type { CreatorRegistered } from '../domain/creators/events';
 import type { ProjectionContext, Projector } from './projector';
 
 /**
@@ -79,6 +80,10 @@ export const userHandlers: Record<string, UserEventHandler> = {
   async UserDeactivated(context, event) {
     const d = event.data as UserDeactivatedData;
     await update(context, event, d.userId, { is_active: false });
+  },
+  async CreatorRegistered(context, event) {
+    const d = event.data as CreatorRegistered['data'];
+    await update(context, event, d.userId, { is_creator: true, role: 'creator', bio: d.bio, cover_image_url: d.coverImageUrl });
   },
   async MembershipActivated(context, event) {
     const d = event.data as MembershipActivatedData;
