@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ProcessManager } from '../domain/shared/process-manager';
 import { DevelopmentEmailSender } from '../domain/notifications/dev-email';
 import { createSandboxGateway } from '../domain/payments/sandbox-gateway';
+import { creatorEarningsProcess } from '../domain/creators/earnings-process';
 
 /**
  * The composition root: which adapter serves each port and which process managers run.
@@ -16,5 +17,5 @@ export function createPorts(infrastructure: { db: Knex; logger: Logger }): Recor
 }
 
 export function allProcessManagers(_ports: Record<string, unknown>): ProcessManager[] {
-  return [];
+  return [creatorEarningsProcess];
 }

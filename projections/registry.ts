@@ -2,13 +2,17 @@ import { chatBlocksProjector } from './chat-blocks';
 import { chatSessionsProjector } from './chat-sessions';
 import { paymentsProjector } from './payments';
 import type { Projector } from './projector';
+import { creatorsProjector } from './creators';
+import { creatorSubscriptionsProjector } from './creator-subscriptions';
+import { postsProjector } from './posts';
+import { messagesProjector } from './messages';
 import { walletBalancesProjector } from './wallet-balances';
 import { userPreferencesProjector } from './user-preferences';
 import { userProfilesProjector } from './user-profiles';
 import { usersProjector } from './users';
 
 /** Every read model of the product. Add a projector here and the runner builds and keeps it. */
-export const allProjectors: Projector[] = [usersProjector, paymentsProjector, userProfilesProjector, userPreferencesProjector, chatSessionsProjector, chatBlocksProjector, walletBalancesProjector];
+export const allProjectors: Projector[] = [usersProjector, paymentsProjector, userProfilesProjector, userPreferencesProjector, chatSessionsProjector, chatBlocksProjector, walletBalancesProjector, creatorsProjector, creatorSubscriptionsProjector, postsProjector, messagesProjector];
 
 export function findProjector(name: string): Projector | undefined {
   return allProjectors.find((projector) => projector.name === name);
