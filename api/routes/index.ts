@@ -1,7 +1,11 @@
 import type { Router } from 'express';
 import type { Api } from '../kit';
+import { chatRoutes } from './chat';
 import { clientLogRoutes } from './client-logs';
+import { cryptoRoutes } from './crypto';
 import { healthRoutes } from './health';
+import { payoutRoutes } from './payouts';
+import { profileRoutes } from './profile';
 
 /** Every route module of the API, mounted under /api. Each bounded context adds its own. */
-export const routeModules: Array<(api: Api) => Router> = [healthRoutes, clientLogRoutes];
+export const routeModules: Array<(api: Api) => Router> = [healthRoutes, clientLogRoutes, profileRoutes, chatRoutes, cryptoRoutes, payoutRoutes];

@@ -1,0 +1,68 @@
+import { Router, type Request } from 'express';
+import { blockSchema, reportSchema } from '../../domain/contracts/chat';
+import { memberStream, sessionStream } from '../../domain/chat/events';
+import { memberDecider } from '../../domain/chat/member-decider';
+import { sessionDecider } from '../../domain/chat/session-decider';
+import { handleCommand } from '../../domain/shared/command-handler';
+import { refuse } from '../../domain/shared/errors';
+import { parseWith } from '../http/validate';
+import type { Api } from '../kit';
+
+const ROOM_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** Blocks and reports around Lively Chat (the socket itself is the realtime service's). */
+export function chatRoutes(api: Api): Router {
+  const router = Router();
+  const { store, db } = api.deps;
+  const userOf = (req: Request) => req.userId as string;
+
+  router.get('/chat/blocks', api.requireUser, async (req, res) => {
+    const rows = await db('user_blocks').where({ blocker_id: userOf(req) }).orderBy('created_at', 'desc').select('blocked_id', 'reason', 'created_at');
+    res.json(rows.map((r) => ({ userId: r.blocked_id, reason: r.reason, createdAt: new Date(r.created_at).toISOString() })));
+  });
+
+  router.post('/chat/blocks', api.requireUser, async (req, res) => {
+    const body = parseWith(blockSchema, req.body);
+    if (body.userId !== userOf(req)) {
+      const known = await db('users').where({ id: body.userId }).first('id');
+      if (!known) throw refuse.notFound('User not found');
+    }
+    const context = api.context(req);
+    const command = { type: 'BlockUser' as const, userId: userOf(req), blockedId: body.userId, reason: body.reason || null, now: context.now };
+    const result = await handleCommand(store, memberStream(userOf(req)), memberDecider, command, context);
+    await api.readYourWrites(result.position);
+    res.status(201).json({ message: 'User blocked', userId: body.userId });
+  });
+
+  /** The member's recent chats, newest first (what a report refers to). */
+  router.get('/chat/sessions', api.requireUser, async (req, res) => {
+    const me = userOf(req);
+    const rows = await db('chat_sessions')
+      .where((q) => q.where({ user1_id: me }).orWhere({ user2_id: me }))
+      .orderBy('started_at', 'desc')
+      .limit(20);
+    res.json(
+      rows.map((r) => ({
+        roomId: r.room_id,
+        partnerId: r.user1_id === me ? r.user2_id : r.user1_id,
+        status: r.status,
+        compatibilityScore: Number(r.compatibility_score),
+        startedAt: new Date(r.started_at).toISOString(),
+        endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
+        durationSeconds: r.duration_seconds,
+      })),
+    );
+  });
+
+  router.post('/chat/sessions/:roomId/report', api.requireUser, async (req, res) => {
+    const roomId = String(req.params.roomId);
+    if (!ROOM_ID.test(roomId)) throw refuse.notFound('Chat session not found');
+    const body = parseWith(reportSchema, req.body);
+    const context = api.context(req);
+    const result = await handleCommand(store, sessionStream(roomId), sessionDecider, { type: 'ReportSession', roomId, reporterId: userOf(req), reason: body.reason, now: context.now }, context);
+    await api.readYourWrites(result.position);
+    res.status(201).json({ message: 'Report received', roomId });
+  });
+
+  return router;
+}
