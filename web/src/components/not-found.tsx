@@ -16,7 +16,7 @@ export function NotFoundPage() {
               404 Page Not Found
             </Typography>
           </Box>
-          <Typography color="text.secondary">Did you forget to add the page to the router?</Typography>
+          <Typography color="textSecondary">Did you forget to add the page to the router?</Typography>
         </CardContent>
       </Card>
     </Box>

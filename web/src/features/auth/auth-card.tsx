@@ -33,7 +33,7 @@ export function AuthCard({ title, subtitle, children, maxWidth = 440 }: { title:
             {title}
           </Typography>
           {subtitle && (
-            <Typography color="text.secondary" sx={{ textAlign: 'center', mt: 1, mb: 3 }}>
+            <Typography color="textSecondary" sx={{ textAlign: 'center', mt: 1, mb: 3 }}>
               {subtitle}
             </Typography>
           )}

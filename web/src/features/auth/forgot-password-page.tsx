@@ -45,7 +45,7 @@ export function ForgotPasswordPage() {
       <AuthCard title="Check Your Email">
         <Stack spacing={3} sx={{ alignItems: 'center', mt: 2 }}>
           <MarkEmailReadOutlined color="primary" sx={{ fontSize: 56 }} />
-          <Typography color="text.secondary" sx={{ textAlign: 'center' }}>
+          <Typography color="textSecondary" sx={{ textAlign: 'center' }}>
             If an account exists with that email, we&apos;ve sent you a password reset link.
           </Typography>
           <Button component={RouterLink} to="/login" variant="contained" fullWidth>
@@ -75,7 +75,7 @@ export function ForgotPasswordPage() {
           <Button type="submit" variant="contained" size="large" disabled={isLoading} fullWidth>
             {isLoading ? 'Sending Reset Link...' : 'Send Reset Link'}
           </Button>
-          <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+          <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center' }}>
             Remember your password?{' '}
             <Link component={RouterLink} to="/login">
               Sign in

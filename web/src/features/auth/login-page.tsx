@@ -76,7 +76,7 @@ export function LoginPage({ afterLogin = () => window.location.assign('/') }: { 
           <Button type="submit" variant="contained" size="large" disabled={isLoading} fullWidth>
             {isLoading ? 'Signing In...' : 'Sign In'}
           </Button>
-          <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+          <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center' }}>
             Don&apos;t have an account?{' '}
             <Link component={RouterLink} to="/register">
               Create one

@@ -86,7 +86,7 @@ export function RegisterPage() {
           <PasswordField label="Confirm password" autoComplete="new-password" onChange={set('confirmPassword')} {...field('confirmPassword')} />
 
           <Divider sx={{ pt: 1 }}>
-            <Typography variant="overline" color="text.secondary" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
+            <Typography variant="overline" color="textSecondary" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
               <CreditCard fontSize="small" /> Payment information
             </Typography>
           </Divider>
@@ -102,13 +102,13 @@ export function RegisterPage() {
           <Button type="submit" variant="contained" size="large" disabled={pending} fullWidth>
             {pending ? 'Creating Account & Processing Payment...' : 'Create Account & Subscribe ($1.99/month)'}
           </Button>
-          <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+          <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center' }}>
             Already have an account?{' '}
             <Link component={RouterLink} to="/login">
               Sign in
             </Link>
           </Typography>
-          <Typography variant="caption" color="text.secondary" sx={{ textAlign: 'center' }}>
+          <Typography variant="caption" color="textSecondary" sx={{ textAlign: 'center' }}>
             By creating an account you agree to our{' '}
             <Link component={RouterLink} to="/terms-of-service">
               Terms of Service

@@ -53,7 +53,7 @@ export function ResetPasswordPage() {
       <AuthCard title="Password Updated">
         <Stack spacing={3} sx={{ alignItems: 'center', mt: 2 }}>
           <CheckCircleOutline color="success" sx={{ fontSize: 56 }} />
-          <Typography color="text.secondary" sx={{ textAlign: 'center' }}>
+          <Typography color="textSecondary" sx={{ textAlign: 'center' }}>
             Your password has been changed. You can now sign in with your new password.
           </Typography>
           <Button component={RouterLink} to="/login" variant="contained" fullWidth>
@@ -84,7 +84,7 @@ export function ResetPasswordPage() {
           <Button type="submit" variant="contained" size="large" disabled={isLoading} fullWidth>
             {isLoading ? 'Updating Password...' : 'Update Password'}
           </Button>
-          <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+          <Typography variant="body2" color="textSecondary" sx={{ textAlign: 'center' }}>
             <Link component={RouterLink} to="/forgot-password">
               Request a new link
             </Link>{' '}

@@ -97,7 +97,7 @@ export function LandingPage() {
               come alive
             </Box>
           </Typography>
-          <Typography variant="h6" component="p" color="text.secondary" sx={{ mt: 3, fontWeight: 400 }}>
+          <Typography variant="h6" component="p" color="textSecondary" sx={{ mt: 3, fontWeight: 400 }}>
             Lively is the premium platform for exclusive creator content and live 1:1 video chat. Creators keep 90% of what they earn. Credit card
             verification is required for age verification, so everyone here is a verified adult.
           </Typography>
@@ -116,7 +116,7 @@ export function LandingPage() {
         <Typography variant="h4" component="h2" sx={{ fontWeight: 800, textAlign: 'center', mb: 1 }}>
           Why Lively?
         </Typography>
-        <Typography color="text.secondary" sx={{ textAlign: 'center', mb: 5 }}>
+        <Typography color="textSecondary" sx={{ textAlign: 'center', mb: 5 }}>
           A safe, verified space built for creators and the people who support them.
         </Typography>
         <Grid container spacing={3}>
@@ -128,7 +128,7 @@ export function LandingPage() {
                   <Typography variant="h6" component="h3" sx={{ fontWeight: 700 }}>
                     {feature.title}
                   </Typography>
-                  <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+                  <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
                     {feature.text}
                   </Typography>
                 </CardContent>
@@ -168,7 +168,7 @@ export function LandingPage() {
           <Grid container spacing={4}>
             <Grid size={{ xs: 12, md: 3 }}>
               <Logo />
-              <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+              <Typography variant="body2" color="textSecondary" sx={{ mt: 1 }}>
                 Premium creator content and live video chat for verified adults.
               </Typography>
             </Grid>
@@ -179,7 +179,7 @@ export function LandingPage() {
                 </Typography>
                 <Stack spacing={0.75}>
                   {column.links.map(([label, to]) => (
-                    <Link key={label} component={RouterLink} to={to} color="text.secondary" underline="hover" variant="body2">
+                    <Link key={label} component={RouterLink} to={to} color="textSecondary" underline="hover" variant="body2">
                       {label}
                     </Link>
                   ))}
@@ -187,7 +187,7 @@ export function LandingPage() {
               </Grid>
             ))}
           </Grid>
-          <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 5, textAlign: 'center' }}>
+          <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 5, textAlign: 'center' }}>
             © 2025 Lively. All rights reserved. Adults 18+ only.
           </Typography>
         </Container>

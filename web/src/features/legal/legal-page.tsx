@@ -23,7 +23,7 @@ export function LegalPage({ document: id }: { document: LegalDocumentId }) {
       <Typography variant="h3" component="h1" sx={{ fontWeight: 800, fontSize: { xs: '2rem', md: '2.6rem' } }}>
         {doc.title}
       </Typography>
-      <Typography color="text.secondary" sx={{ mt: 1 }}>
+      <Typography color="textSecondary" sx={{ mt: 1 }}>
         Last updated {LEGAL_LAST_UPDATED}
       </Typography>
       <Divider sx={{ my: 3 }} />
@@ -34,7 +34,7 @@ export function LegalPage({ document: id }: { document: LegalDocumentId }) {
             {index + 1}. {section.heading}
           </Typography>
           {section.paragraphs.map((paragraph) => (
-            <Typography key={paragraph.slice(0, 40)} color="text.secondary" sx={{ mb: 1.5, lineHeight: 1.7 }}>
+            <Typography key={paragraph.slice(0, 40)} color="textSecondary" sx={{ mb: 1.5, lineHeight: 1.7 }}>
               {paragraph}
             </Typography>
           ))}

@@ -36,7 +36,7 @@ export function SubscribePage() {
               <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
                 Lively Membership
               </Typography>
-              <Typography color="text.secondary" sx={{ mt: 1 }}>
+              <Typography color="textSecondary" sx={{ mt: 1 }}>
                 $1.99 per month, billed automatically. Cancel at any time.
               </Typography>
             </Box>

@@ -31,13 +31,13 @@ export function SubscriptionStatusBox() {
       {active ? <CheckCircle color="success" /> : <ErrorOutline color="warning" />}
       <Box>
         <Typography sx={{ fontWeight: 700 }}>{active ? 'Active Subscription' : 'No Active Subscription'}</Typography>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           {active
             ? [lastPayment && `Last payment: ${lastPayment}`, renews && `Renews: ${renews}`].filter(Boolean).join(' · ') || 'Your membership is active.'
             : 'Subscribe to unlock creators, messages and live chat.'}
         </Typography>
         {!data.ageVerified && (
-          <Typography variant="body2" color="warning.main" sx={{ mt: 0.5 }}>
+          <Typography variant="body2" color="warning" sx={{ mt: 0.5 }}>
             Age verification pending: a card authorization is required.
           </Typography>
         )}
