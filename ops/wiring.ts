@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ProcessManager } from '../domain/shared/process-manager';
 import { DevelopmentEmailSender } from '../domain/notifications/dev-email';
 import { createSandboxGateway } from '../domain/payments/sandbox-gateway';
+import { createSandboxPayoutGateway } from '../domain/payouts/sandbox-payout-gateway';
 import { creatorEarningsProcess } from '../domain/creators/earnings-process';
 
 /**
@@ -12,6 +13,7 @@ import { creatorEarningsProcess } from '../domain/creators/earnings-process';
 export function createPorts(infrastructure: { db: Knex; logger: Logger }): Record<string, unknown> {
   return {
     paymentGateway: createSandboxGateway(),
+    payoutGateway: createSandboxPayoutGateway(),
     email: new DevelopmentEmailSender(infrastructure.db, infrastructure.logger),
   };
 }

@@ -10,9 +10,12 @@ import { walletBalancesProjector } from './wallet-balances';
 import { userPreferencesProjector } from './user-preferences';
 import { userProfilesProjector } from './user-profiles';
 import { usersProjector } from './users';
+import { payoutsProjector } from './payouts';
+import { paymentAccountsProjector } from './payment-accounts';
+import { creatorBalancesProjector } from './creator-balances';
 
 /** Every read model of the product. Add a projector here and the runner builds and keeps it. */
-export const allProjectors: Projector[] = [usersProjector, paymentsProjector, userProfilesProjector, userPreferencesProjector, chatSessionsProjector, chatBlocksProjector, walletBalancesProjector, creatorsProjector, creatorSubscriptionsProjector, postsProjector, messagesProjector];
+export const allProjectors: Projector[] = [usersProjector, paymentsProjector, userProfilesProjector, userPreferencesProjector, chatSessionsProjector, chatBlocksProjector, walletBalancesProjector, creatorsProjector, creatorSubscriptionsProjector, postsProjector, messagesProjector, payoutsProjector, paymentAccountsProjector, creatorBalancesProjector];
 
 export function findProjector(name: string): Projector | undefined {
   return allProjectors.find((projector) => projector.name === name);

@@ -12,6 +12,7 @@ import type {
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { MembershipActivatedData } from '../domain/membership/events';
 import type { CreatorRegistered } from '../domain/creators/events';
+import type { StaffRoleGrantedData } from '../domain/payouts/staff-role';
 import type { ProjectionContext, Projector } from './projector';
 
 /**
@@ -84,6 +85,10 @@ export const userHandlers: Record<string, UserEventHandler> = {
   async CreatorRegistered(context, event) {
     const d = event.data as CreatorRegistered['data'];
     await update(context, event, d.userId, { is_creator: true, role: 'creator', bio: d.bio, cover_image_url: d.coverImageUrl });
+  },
+  async StaffRoleGranted(context, event) {
+    const d = event.data as StaffRoleGrantedData;
+    await update(context, event, d.userId, { role: d.role });
   },
   async MembershipActivated(context, event) {
     const d = event.data as MembershipActivatedData;
