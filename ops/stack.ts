@@ -16,7 +16,8 @@ import { processManagerFollower } from '../projections/process-managers';
 import { allProjectors } from '../projections/registry';
 import { ProjectionRunner } from '../projections/runner';
 import { startRealtimeServer, type RealtimeServer } from '../realtime/server';
-import { allProcessManagers, createPorts } from './wiring';
+import { startTickers, type RunningTickers } from './tickers';
+import { allProcessManagers, allTickers, createPorts } from './wiring';
 
 export interface StackOptions {
   databaseUrl: string;
@@ -41,6 +42,8 @@ export interface Stack {
   deps: AppDependencies;
   realtime: RealtimeServer;
   runner: ProjectionRunner;
+  /** Clock-driven work (renewals, settlement checks); `runOnce()` lets tests drive it. */
+  tickers: RunningTickers;
   stop(): Promise<void>;
 }
 
@@ -64,6 +67,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     log: (message, fields) => logger.info({ ...fields, component: 'projections' }, message),
   });
   await runner.start();
+  const tickers = startTickers(allTickers(ports), { store, db, clock, logger });
 
   const realtime = await startRealtimeServer({ port: options.realtimePort });
   const deps: AppDependencies = {
@@ -102,12 +106,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       clearTimeout(deadline);
       proxy.close();
       await realtime.close();
+      await tickers.stop();
       await runner.stop();
       await db.destroy();
       await store.close();
     })());
 
-  return { url, port, store, db, deps, realtime, runner, stop };
+  return { url, port, store, db, deps, realtime, runner, tickers, stop };
 }
 
 export const defaultWebRoot = path.resolve(__dirname, '../web/dist');

@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { ProcessManager } from '../domain/shared/process-manager';
+import type { CryptoGateway } from '../domain/crypto/gateway';
+import { PegRatesProvider } from '../domain/crypto/rates';
+import { SandboxCryptoGateway } from '../domain/crypto/sandbox-gateway';
+import { checkSettlements, conversionCredit, conversionSubmission } from '../domain/crypto/settlement';
+import { processingConversions } from '../projections/crypto-transactions';
+import type { Ticker } from './tickers';
 import { DevelopmentEmailSender } from '../domain/notifications/dev-email';
 import { createSandboxGateway } from '../domain/payments/sandbox-gateway';
 import { createSandboxPayoutGateway } from '../domain/payouts/sandbox-payout-gateway';
@@ -15,9 +21,22 @@ export function createPorts(infrastructure: { db: Knex; logger: Logger }): Recor
     paymentGateway: createSandboxGateway(),
     payoutGateway: createSandboxPayoutGateway(),
     email: new DevelopmentEmailSender(infrastructure.db, infrastructure.logger),
+    cryptoRates: new PegRatesProvider(),
+    cryptoGateway: new SandboxCryptoGateway(),
   };
 }
 
-export function allProcessManagers(_ports: Record<string, unknown>): ProcessManager[] {
-  return [creatorEarningsProcess];
+export function allProcessManagers(ports: Record<string, unknown>): ProcessManager[] {
+  return [creatorEarningsProcess, conversionSubmission(ports.cryptoGateway as CryptoGateway), conversionCredit];
+}
+
+/** Clock-driven work: settlement checks of crypto conversions, membership renewals. */
+export function allTickers(ports: Record<string, unknown>): Ticker[] {
+  return [
+    {
+      name: 'crypto-settlement',
+      intervalMs: 500,
+      tick: async ({ store, db, now }) => void (await checkSettlements(store, ports.cryptoGateway as CryptoGateway, await processingConversions(db), now)),
+    },
+  ];
 }

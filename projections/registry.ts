@@ -7,6 +7,9 @@ import { creatorSubscriptionsProjector } from './creator-subscriptions';
 import { postsProjector } from './posts';
 import { messagesProjector } from './messages';
 import { walletBalancesProjector } from './wallet-balances';
+import { cryptoConversionsProjector } from './crypto-conversions';
+import { cryptoTransactionsProjector } from './crypto-transactions';
+import { cryptoWalletsProjector } from './crypto-wallets';
 import { userPreferencesProjector } from './user-preferences';
 import { userProfilesProjector } from './user-profiles';
 import { usersProjector } from './users';
@@ -15,7 +18,7 @@ import { paymentAccountsProjector } from './payment-accounts';
 import { creatorBalancesProjector } from './creator-balances';
 
 /** Every read model of the product. Add a projector here and the runner builds and keeps it. */
-export const allProjectors: Projector[] = [usersProjector, paymentsProjector, userProfilesProjector, userPreferencesProjector, chatSessionsProjector, chatBlocksProjector, walletBalancesProjector, creatorsProjector, creatorSubscriptionsProjector, postsProjector, messagesProjector, payoutsProjector, paymentAccountsProjector, creatorBalancesProjector];
+export const allProjectors: Projector[] = [usersProjector, paymentsProjector, userProfilesProjector, userPreferencesProjector, chatSessionsProjector, chatBlocksProjector, walletBalancesProjector, creatorsProjector, creatorSubscriptionsProjector, postsProjector, messagesProjector, payoutsProjector, paymentAccountsProjector, creatorBalancesProjector, cryptoWalletsProjector, cryptoTransactionsProjector, cryptoConversionsProjector];
 
 export function findProjector(name: string): Projector | undefined {
   return allProjectors.find((projector) => projector.name === name);

@@ -1,0 +1,69 @@
+import { parseCryptoUnits, type CryptoType } from '../contracts/money';
+import type { EventStore } from '../event-store/port';
+import { handleCommand, type CommandContext } from '../shared/command-handler';
+import { refuse } from '../shared/errors';
+import { newId } from '../shared/ids';
+import { computeConversion, toPreview } from './amounts';
+import { conversionDecider } from './conversion-decider';
+import { cryptoTransactionStream, cryptoWalletsStream } from './events';
+import type { RatesProvider } from './rates';
+import { cryptoWalletsDecider } from './wallets-decider';
+
+export const MINIMUM_CONVERSION_MESSAGE = 'Minimum conversion is $10 USD after fees. Please increase your crypto amount';
+
+export async function registerCryptoWallet(
+  store: EventStore,
+  input: { userId: string; cryptoType: CryptoType; walletAddress: string },
+  context: CommandContext,
+) {
+  const walletId = newId();
+  const result = await handleCommand(store, cryptoWalletsStream(input.userId), cryptoWalletsDecider, { type: 'RegisterCryptoWallet', walletId, ...input, now: context.now }, context);
+  return { walletId, position: result.position, event: result.events[0] };
+}
+
+/** Prices a conversion at the current rate (the preview, and the figures a conversion is made with). */
+export async function priceConversion(rates: RatesProvider, cryptoType: CryptoType, cryptoAmount: string, now: Date) {
+  const units = parseCryptoUnits(cryptoAmount);
+  if (units === null || units <= 0n) throw refuse.validation('Please enter a valid crypto amount', { cryptoAmount: 'Please enter a valid crypto amount' });
+  const table = await rates.current(now);
+  return computeConversion(cryptoType, units, table[cryptoType]);
+}
+
+/**
+ * Starts a conversion (pending). Below the $10 net minimum it is refused. The processor is
+ * called by the settlement process, not here, so a slow processor never holds the request.
+ */
+export async function requestConversion(
+  store: EventStore,
+  rates: RatesProvider,
+  input: { userId: string; cryptoType: CryptoType; cryptoAmount: string; walletAddress: string; walletId: string | null },
+  context: CommandContext,
+) {
+  const figures = await priceConversion(rates, input.cryptoType, input.cryptoAmount, context.now);
+  if (!figures.isValidMinimum) throw refuse.unprocessable(MINIMUM_CONVERSION_MESSAGE, { preview: toPreview(figures) });
+  const preview = toPreview(figures);
+  const transactionId = newId();
+  const result = await handleCommand(
+    store,
+    cryptoTransactionStream(transactionId),
+    conversionDecider,
+    {
+      type: 'RequestConversion',
+      transactionId,
+      conversionId: newId(),
+      userId: input.userId,
+      walletId: input.walletId,
+      walletAddress: input.walletAddress,
+      cryptoType: input.cryptoType,
+      cryptoAmount: preview.cryptoAmount,
+      exchangeRate: preview.exchangeRate,
+      grossCents: figures.grossCents,
+      feeCents: figures.feeCents,
+      feeBasisPoints: figures.feeBasisPoints,
+      netCents: figures.netCents,
+      requestedAt: context.now.toISOString(),
+    },
+    context,
+  );
+  return { transactionId, preview, position: result.position };
+}

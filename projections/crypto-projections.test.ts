@@ -1,0 +1,62 @@
+import type { Knex } from 'knex';
+import { handleCommand } from '../domain/shared/command-handler';
+import { conversionDecider } from '../domain/crypto/conversion-decider';
+import { registerCryptoWallet, requestConversion } from '../domain/crypto/commands';
+import { cryptoTransactionStream } from '../domain/crypto/events';
+import { FixedRatesProvider } from '../domain/crypto/rates';
+import { SandboxCryptoGateway } from '../domain/crypto/sandbox-gateway';
+import { checkSettlements, conversionSubmission } from '../domain/crypto/settlement';
+import { PostgresEventStore } from '../domain/event-store/postgres-event-store';
+import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
+import { cryptoConversionsProjector } from './crypto-conversions';
+import { cryptoTransactionsProjector } from './crypto-transactions';
+import { cryptoWalletsProjector } from './crypto-wallets';
+import { openReadDatabase } from './database';
+import { replayTwice } from './replay-twice';
+
+let database: TestDatabase;
+let store: PostgresEventStore;
+let db: Knex;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  store = new PostgresEventStore({ connectionString: database.url });
+  await store.migrate();
+  db = openReadDatabase(database.url);
+  const now = new Date('2026-03-01T12:00:00Z');
+  const context = { actorId: 'u1', now };
+  const rates = new FixedRatesProvider({ USDC: 10_001n, USDT: 9_999n });
+  const gateway = new SandboxCryptoGateway(0);
+  const { walletId } = await registerCryptoWallet(store, { userId: 'u1', cryptoType: 'USDC', walletAddress: '0xabc123' }, context);
+  const ok = await requestConversion(store, rates, { userId: 'u1', cryptoType: 'USDC', cryptoAmount: '25.5', walletAddress: '0xabc123', walletId }, context);
+  await requestConversion(store, rates, { userId: 'u1', cryptoType: 'USDT', cryptoAmount: '12', walletAddress: 'TFAIL', walletId: null }, context);
+  const submit = conversionSubmission(gateway);
+  for (const event of await store.readAll()) if (submit.eventTypes.includes(event.type)) await submit.handle(event, { store, now });
+  const processing = (await store.readAll()).filter((e) => e.type === 'CryptoConversionSubmitted').map((e) => e.data as { transactionId: string; gatewayTransactionId: string });
+  await checkSettlements(store, gateway, processing, now);
+  await handleCommand(store, cryptoTransactionStream(ok.transactionId), conversionDecider, { type: 'MarkUsedForSubscription', purchaseId: '7c9e6679-7425-40de-944b-e07fc1f90ae7', subscriptionMonths: 6, now }, context);
+});
+afterAll(async () => {
+  await db.destroy();
+  await store.close();
+  await database.drop();
+});
+
+describe('crypto read models replay idempotently', () => {
+  it.each([cryptoWalletsProjector, cryptoTransactionsProjector, cryptoConversionsProjector])('$name', async (projector) => {
+    const { once, twice } = await replayTwice(db, projector, await store.readAll());
+    expect(twice).toEqual(once);
+  });
+
+  it('shows the final state', async () => {
+    await replayTwice(db, cryptoConversionsProjector, await store.readAll());
+    const rows = await db.withSchema('replay_once_crypto_conversions').table('crypto_conversions').orderBy('crypto_amount', 'desc');
+    expect(rows.map((r) => [r.from_crypto_type, r.crypto_amount, r.status, r.used_for_subscription, r.subscription_months, r.net_amount_cents])).toEqual([
+      ['USDC', '25.50000000', 'completed', true, 6, '2473'], // 25.5 × 1.0001 = 25.50 gross, fee 0.77 (0.765 up), net 24.73
+      ['USDT', '12.00000000', 'failed', false, null, '1164'],
+    ]);
+    await replayTwice(db, cryptoWalletsProjector, await store.readAll());
+    const wallet = await db.withSchema('replay_once_crypto_wallets').table('crypto_wallets').first();
+    expect(wallet.balance).toBe('25.50000000');
+  });
+});

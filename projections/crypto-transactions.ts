@@ -1,0 +1,98 @@
+import { formatCents } from '../domain/contracts/money';
+import type {
+  CryptoConversionCompletedData,
+  CryptoConversionFailedData,
+  CryptoConversionRequestedData,
+  CryptoConversionSubmittedData,
+} from '../domain/crypto/events';
+import type { Projector } from './projector';
+
+/**
+ * `crypto_transactions` (SPEC §3): one row per conversion with its status
+ * (pending -> processing -> completed | failed). USD in integer cents. Status updates only
+ * move forward, so replays change nothing.
+ */
+export const cryptoTransactionsProjector: Projector = {
+  name: 'crypto_transactions',
+  version: 1,
+  tables: ['crypto_transactions'],
+  eventTypes: ['CryptoConversionRequested', 'CryptoConversionSubmitted', 'CryptoConversionCompleted', 'CryptoConversionFailed'],
+  async createTables(db, schema) {
+    await db.schema.withSchema(schema).createTable('crypto_transactions', (t) => {
+      t.uuid('id').primary();
+      t.text('user_id').notNullable().index();
+      t.uuid('wallet_id').nullable();
+      t.text('wallet_address').notNullable();
+      t.text('transaction_type').notNullable();
+      t.text('status').notNullable().index();
+      t.text('crypto_type').notNullable();
+      t.decimal('crypto_amount', 18, 8).notNullable();
+      t.bigInteger('usd_amount_cents').notNullable();
+      t.decimal('exchange_rate', 10, 4).notNullable();
+      t.bigInteger('service_fee_cents').notNullable();
+      t.decimal('service_fee_percent', 5, 2).notNullable();
+      t.bigInteger('net_usd_cents').notNullable();
+      t.text('transaction_hash').nullable();
+      t.text('gateway_transaction_id').nullable();
+      t.text('failure_reason').nullable();
+      t.timestamp('processed_at', { useTz: true }).nullable();
+      t.timestamp('created_at', { useTz: true }).notNullable().index();
+      t.timestamp('updated_at', { useTz: true }).notNullable();
+    });
+  },
+  async apply({ table }, event) {
+    switch (event.type) {
+      case 'CryptoConversionRequested': {
+        const d = event.data as CryptoConversionRequestedData;
+        await table('crypto_transactions')
+          .insert({
+            id: d.transactionId,
+            user_id: d.userId,
+            wallet_id: d.walletId,
+            wallet_address: d.walletAddress,
+            transaction_type: 'conversion',
+            status: 'pending',
+            crypto_type: d.cryptoType,
+            crypto_amount: d.cryptoAmount,
+            usd_amount_cents: d.grossCents,
+            exchange_rate: d.exchangeRate,
+            service_fee_cents: d.feeCents,
+            service_fee_percent: formatCents(d.feeBasisPoints),
+            net_usd_cents: d.netCents,
+            created_at: d.requestedAt,
+            updated_at: d.requestedAt,
+          })
+          .onConflict('id')
+          .ignore();
+        return;
+      }
+      case 'CryptoConversionSubmitted': {
+        const d = event.data as CryptoConversionSubmittedData;
+        await table('crypto_transactions')
+          .where({ id: d.transactionId, status: 'pending' })
+          .update({ status: 'processing', gateway_transaction_id: d.gatewayTransactionId, updated_at: d.submittedAt });
+        return;
+      }
+      case 'CryptoConversionCompleted': {
+        const d = event.data as CryptoConversionCompletedData;
+        await table('crypto_transactions')
+          .where({ id: d.transactionId })
+          .update({ status: 'completed', transaction_hash: d.transactionHash, processed_at: d.completedAt, updated_at: d.completedAt });
+        return;
+      }
+      case 'CryptoConversionFailed': {
+        const d = event.data as CryptoConversionFailedData;
+        await table('crypto_transactions')
+          .where({ id: d.transactionId })
+          .update({ status: 'failed', failure_reason: d.failureReason, processed_at: d.failedAt, updated_at: d.failedAt });
+        return;
+      }
+    }
+  },
+};
+
+/** Conversions handed to the processor and not settled yet (for the settlement check). */
+export async function processingConversions(db: import('knex').Knex): Promise<Array<{ transactionId: string; gatewayTransactionId: string }>> {
+  const rows = await db('crypto_transactions').where({ status: 'processing' }).whereNotNull('gateway_transaction_id').orderBy('created_at').limit(500);
+  return rows.map((row) => ({ transactionId: row.id, gatewayTransactionId: row.gateway_transaction_id }));
+}
