@@ -17,6 +17,10 @@ export interface PaymentAccountState {
   type: PaymentAccountType;
   isDefault: boolean;
   isVerified: boolean;
+  /** Where transfers go (handed to the payout gateway). */
+  stripeAccountId: string | null;
+  bankAccountLast4: string | null;
+  routingNumber: string | null;
 }
 
 export interface PayoutState {
@@ -100,10 +104,10 @@ function evolve(state: CreatorAccountState, event: CreatorAccountEvent): Creator
       return { ...state, earnings: { ...state.earnings, [event.data.reference]: { ...earning, reversed: true } } };
     }
     case 'PaymentAccountAdded': {
-      const { paymentAccountId, type, isDefault, isVerified } = event.data;
+      const { paymentAccountId, type, isDefault, isVerified, stripeAccountId, bankAccountLast4, routingNumber } = event.data;
       const accounts: Record<string, PaymentAccountState> = {};
       for (const [id, account] of Object.entries(state.paymentAccounts)) accounts[id] = isDefault ? { ...account, isDefault: false } : account;
-      accounts[paymentAccountId] = { paymentAccountId, type, isDefault, isVerified };
+      accounts[paymentAccountId] = { paymentAccountId, type, isDefault, isVerified, stripeAccountId, bankAccountLast4, routingNumber };
       return { ...state, paymentAccounts: accounts };
     }
     case 'PayoutRequested': {

@@ -1,0 +1,59 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { TestStack } from '../../ops/testing/harness';
+import { creditEarnings } from '../../domain/payouts/credit-earnings';
+import { grantStaffRole } from '../../domain/payouts/staff-role';
+
+/** Test people for the payouts and finance routes: members, creators and finance staff with sessions. */
+
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Waits until every read model exists and has caught up. */
+export async function ready(stack: TestStack) {
+  await eventually(() => stack.agent().get('/api/health'), (res) => res.body.ready === true, 30_000);
+}
+
+export type Kind = 'member' | 'creator' | 'admin';
+
+export async function person(stack: TestStack, kind: Kind) {
+  const userId = randomUUID();
+  const now = new Date().toISOString();
+  const context = { actorId: userId, now: new Date() };
+  await stack.store.append(`user-${userId}`, [
+    {
+      type: 'UserRegistered',
+      data: { userId, email: `${kind}-${userId}@example.com`, firstName: kind, lastName: 'Test', passwordHash: 'x', gatewayCustomerId: 'cus_test', cardLast4: '4242', registeredAt: now },
+    },
+  ], { expectedRevision: 'no_stream' });
+  if (kind === 'creator') {
+    await stack.store.append(`creator-${userId}`, [{ type: 'CreatorRegistered', data: { userId, bio: 'Bio', coverImageUrl: null, registeredAt: now } }], { expectedRevision: 'no_stream' });
+  }
+  if (kind === 'admin') await grantStaffRole(stack.store, userId, { ...context, actorId: null });
+  await eventually(
+    () => stack.db('users').where({ id: userId }).first(),
+    (row) => !!row && (kind !== 'creator' || row.is_creator) && (kind !== 'admin' || row.role === 'admin'),
+  );
+  const token = randomBytes(32).toString('base64url');
+  await stack.db('http_sessions').insert({ id: createHash('sha256').update(token).digest('hex'), user_id: userId, expires_at: new Date(Date.now() + 3_600_000) });
+  return { userId, agent: stack.agent().set('Cookie', `lively.sid=${token}`) };
+}
+
+const DAY = 86_400_000;
+
+/** Credits a sale to a creator `daysAgo` days ago (8+ days: past the hold, so available). */
+export async function earn(stack: TestStack, creatorId: string, grossCents: number, daysAgo: number) {
+  const result = await creditEarnings(
+    stack.store,
+    creatorId,
+    { grossCents, source: 'subscription', reference: randomUUID(), occurredAt: new Date(Date.now() - daysAgo * DAY), payerId: null },
+    { actorId: null, now: new Date() },
+  );
+  await eventually(() => stack.db('creator_earnings').where({ creator_id: creatorId }).count({ n: '*' }).first(), () => true, 0);
+  return result;
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/** Creator payouts over HTTP (SPEC §3 payment_accounts/payouts payloads, §5 rules), shared by API and web. */
+
+export const PAYMENT_ACCOUNT_TYPES = ['stripe', 'bank_account'] as const;
+export const PAYOUT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
+export type PayoutStatusName = (typeof PAYOUT_STATUSES)[number];
+
+/** Payout history shows the 5 most recent (SPEC §9). */
+export const PAYOUT_HISTORY_SHOWN = 5;
+
+/** An absent optional field: missing, null or blank. */
+const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
+
+export const paymentAccountSchema = z
+  .object({
+    type: z.enum(PAYMENT_ACCOUNT_TYPES, { error: 'Type must be stripe or bank_account' }).default('stripe'),
+    accountHolderName: z
+      .string({ error: 'Account holder name is required' })
+      .trim()
+      .min(1, 'Account holder name is required')
+      .max(100, 'Account holder name too long'),
+    bankAccountLast4: z.preprocess(
+      blankToUndefined,
+      z.string({ error: 'Last 4 digits must be text' }).trim().max(4, 'Last 4 digits must be at most 4 characters').regex(/^\d+$/, 'Last 4 digits must be digits').optional(),
+    ),
+    routingNumber: z.preprocess(
+      blankToUndefined,
+      z.string({ error: 'Routing number must be text' }).trim().regex(/^\d{9}$/, 'Routing number must be 9 digits').optional(),
+    ),
+    isDefault: z.boolean({ error: 'isDefault must be true or false' }).optional(),
+  })
+  .superRefine((form, ctx) => {
+    if (form.type !== 'bank_account' && form.routingNumber !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['routingNumber'], message: 'Routing number is only for bank accounts' });
+    }
+    if (form.type !== 'bank_account' && form.bankAccountLast4 !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['bankAccountLast4'], message: 'Bank account digits are only for bank accounts' });
+    }
+  });
+export type PaymentAccountRequest = z.input<typeof paymentAccountSchema>;
+
+/** USD with at most 2 decimals, as a string or a number ("12.34", 12.34). */
+export const usdAmountField = z.union([z.string(), z.number()], { error: 'Amount is required' }).transform((value, ctx) => {
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: 'Amount must be a positive USD amount with at most 2 decimals' });
+    return z.NEVER;
+  }
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+});
+
+export const payoutRequestSchema = z.object({
+  paymentAccountId: z.string({ error: 'Please select a payment account' }).trim().min(1, 'Please select a payment account').max(100, 'Invalid payment account'),
+  /** In cents after parsing; must be the whole available balance. */
+  amount: usdAmountField,
+});
+export type PayoutRequestBody = z.input<typeof payoutRequestSchema>;
+
+export interface PayoutDashboard {
+  availableBalance: string;
+  pendingBalance: string;
+  totalEarnings: string;
+  /** When pending earnings next become available (ISO), or null. */
+  nextPayoutDate: string | null;
+}
+
+export interface PaymentAccountView {
+  id: string;
+  type: (typeof PAYMENT_ACCOUNT_TYPES)[number];
+  accountHolderName: string;
+  bankAccountLast4: string | null;
+  /** Masked to its last 4 digits. */
+  routingNumber: string | null;
+  stripeAccountId: string | null;
+  isDefault: boolean;
+  isVerified: boolean;
+  createdAt: string;
+}
+
+export interface PayoutView {
+  id: string;
+  creatorId: string;
+  paymentAccountId: string;
+  /** Numeric strings with 2 decimals. */
+  amount: string;
+  processingFee: string;
+  netAmount: string;
+  currency: 'USD';
+  status: PayoutStatusName;
+  gatewayTransactionId: string | null;
+  failureReason: string | null;
+  processedAt: string | null;
+  createdAt: string;
+}

@@ -1,0 +1,87 @@
+import type { Knex } from 'knex';
+import type { EarningsCreditedData, EarningsReversedData } from '../domain/payouts/events';
+import type { Projector } from './projector';
+
+/**
+ * `creator_earnings`: one row per credited sale with its hold end. Balances depend on the
+ * clock (pending until available_at), so they are summed at read time (`creatorBalances`),
+ * together with what the creator's payouts hold (the `payouts` read model).
+ */
+
+async function createTables(db: Knex, schema: string): Promise<void> {
+  await db.schema.withSchema(schema).createTable('creator_earnings', (t) => {
+    t.text('creator_id').notNullable();
+    t.text('reference').notNullable();
+    t.text('source').notNullable();
+    t.text('payer_id').nullable();
+    t.bigInteger('gross_cents').notNullable();
+    t.bigInteger('creator_share_cents').notNullable();
+    t.bigInteger('platform_fee_cents').notNullable();
+    t.timestamp('occurred_at', { useTz: true }).notNullable();
+    t.timestamp('available_at', { useTz: true }).notNullable();
+    t.timestamp('reversed_at', { useTz: true }).nullable();
+    t.text('event_id').notNullable();
+    t.primary(['creator_id', 'reference']);
+    t.index(['creator_id', 'available_at']);
+  });
+}
+
+export const creatorBalancesProjector: Projector = {
+  name: 'creator_balances',
+  version: 1,
+  tables: ['creator_earnings'],
+  eventTypes: ['EarningsCredited', 'EarningsReversed'],
+  createTables,
+  async apply({ table }, event) {
+    if (event.type === 'EarningsCredited') {
+      const d = event.data as EarningsCreditedData;
+      await table('creator_earnings')
+        .insert({
+          creator_id: d.creatorId,
+          reference: d.reference,
+          source: d.source,
+          payer_id: d.payerId,
+          gross_cents: d.grossCents,
+          creator_share_cents: d.creatorShareCents,
+          platform_fee_cents: d.platformFeeCents,
+          occurred_at: d.occurredAt,
+          available_at: d.availableAt,
+          event_id: event.eventId,
+        })
+        .onConflict(['creator_id', 'reference'])
+        .ignore();
+    } else {
+      const d = event.data as EarningsReversedData;
+      await table('creator_earnings').where({ creator_id: d.creatorId, reference: d.reference }).update({ reversed_at: d.occurredAt });
+    }
+  },
+};
+
+export interface CreatorBalanceRow {
+  availableCents: number;
+  pendingCents: number;
+  totalEarningsCents: number;
+  nextAvailableAt: string | null;
+}
+
+/** Balances of one creator at `now`, from the read models. */
+export async function creatorBalances(db: Knex, creatorId: string, now: Date): Promise<CreatorBalanceRow> {
+  const earnings = await db('creator_earnings')
+    .where({ creator_id: creatorId })
+    .whereNull('reversed_at')
+    .select(
+      db.raw('coalesce(sum(creator_share_cents) filter (where available_at <= ?), 0)::text as released', [now]),
+      db.raw('coalesce(sum(creator_share_cents) filter (where available_at > ?), 0)::text as pending', [now]),
+      db.raw('coalesce(sum(creator_share_cents), 0)::text as total'),
+      db.raw('min(available_at) filter (where available_at > ?) as next_available_at', [now]),
+    )
+    .first();
+  const held = await db('payouts').where({ creator_id: creatorId }).whereIn('status', ['pending', 'processing', 'completed']).sum({ held: 'amount_cents' }).first();
+  const next = earnings?.next_available_at as Date | null;
+  return {
+    availableCents: Number(earnings?.released ?? 0) - Number(held?.held ?? 0),
+    pendingCents: Number(earnings?.pending ?? 0),
+    totalEarningsCents: Number(earnings?.total ?? 0),
+    nextAvailableAt: next ? new Date(next).toISOString() : null,
+  };
+}

@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+import { randomUUID } from 'node:crypto';
+import type { RecordedEvent } from '../domain/event-store/port';
+import { creatorAccountDecider, type CreatorAccountCommand } from '../domain/payouts/decider';
+import type { CreatorAccountEvent } from '../domain/payouts/events';
+import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
+import { creatorBalancesProjector } from './creator-balances';
+import { openReadDatabase } from './database';
+import { paymentAccountsProjector } from './payment-accounts';
+import { payoutsProjector } from './payouts';
+import { replayTwice } from './replay-twice';
+
+let database: TestDatabase;
+let db: Knex;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = openReadDatabase(database.url, 2);
+});
+afterAll(async () => {
+  await db.destroy();
+  await database.drop();
+});
+
+/** A creator's history through the decider: earnings, accounts, payouts in every end state. */
+function history(): RecordedEvent[] {
+  const t = (days: number) => new Date(Date.UTC(2026, 0, 1) + days * 86_400_000);
+  const commands: CreatorAccountCommand[] = [
+    { type: 'CreditEarnings', creatorId: 'c1', source: 'subscription', reference: 'a', payerId: 'm', grossCents: 1999, occurredAt: t(0) },
+    { type: 'CreditEarnings', creatorId: 'c1', source: 'message_unlock', reference: 'b', payerId: 'm', grossCents: 500, occurredAt: t(1) },
+    { type: 'AddPaymentAccount', creatorId: 'c1', paymentAccountId: 'pa1', accountType: 'bank_account', accountHolderName: 'C', bankAccountLast4: '1234', routingNumber: '110000000', stripeAccountId: null, makeDefault: false, isVerified: true, now: t(1) },
+    { type: 'AddPaymentAccount', creatorId: 'c1', paymentAccountId: 'pa2', accountType: 'stripe', accountHolderName: 'C', bankAccountLast4: null, routingNumber: null, stripeAccountId: 'acct_1', makeDefault: true, isVerified: true, now: t(1) },
+    { type: 'RequestPayout', creatorId: 'c1', payoutId: 'p1', paymentAccountId: 'pa1', amountCents: 1799, now: t(7) },
+    { type: 'CancelPayout', creatorId: 'c1', payoutId: 'p1', reason: 'oops', staffId: 's', now: t(7) },
+    { type: 'RequestPayout', creatorId: 'c1', payoutId: 'p2', paymentAccountId: 'pa2', amountCents: 2249, now: t(9) },
+    { type: 'StartPayoutProcessing', creatorId: 'c1', payoutId: 'p2', gatewayTransactionId: 'tr', staffId: 's', now: t(9) },
+    { type: 'CompletePayout', creatorId: 'c1', payoutId: 'p2', staffId: 's', now: t(10) },
+    { type: 'CreditEarnings', creatorId: 'c1', source: 'subscription', reference: 'c', payerId: 'm', grossCents: 100, occurredAt: t(10) },
+    { type: 'ReverseEarnings', creatorId: 'c1', reference: 'c', reason: 'refund', now: t(11) },
+  ];
+  let state = creatorAccountDecider.initialState;
+  const events: CreatorAccountEvent[] = [];
+  for (const command of commands) {
+    const decided = creatorAccountDecider.decide(command, state);
+    state = decided.reduce(creatorAccountDecider.evolve, state);
+    events.push(...decided);
+  }
+  return events.map((event, index) => ({
+    eventId: randomUUID(),
+    streamId: 'creatorAccount-c1',
+    revision: BigInt(index),
+    position: { commit: 1n, prepare: BigInt(index) },
+    type: event.type,
+    data: event.data,
+    metadata: {},
+    createdAt: new Date().toISOString(),
+  }));
+}
+
+describe('payout read models', () => {
+  it.each([payoutsProjector, paymentAccountsProjector, creatorBalancesProjector])('$name is idempotent', async (projector) => {
+    const { once, twice } = await replayTwice(db, projector, history());
+    expect(twice).toEqual(once);
+    expect(Object.values(once).some((rows) => rows.length > 0)).toBe(true);
+  });
+
+  it('keeps one default payment account and each payout in its end state', async () => {
+    await replayTwice(db, payoutsProjector, history());
+    await replayTwice(db, paymentAccountsProjector, history());
+    const payouts = await db.withSchema('replay_twice_payouts').table('payouts').orderBy('id');
+    expect(payouts.map((p) => [p.id, p.status, p.amount_cents])).toEqual([['p1', 'cancelled', '1799'], ['p2', 'completed', '2249']]);
+    const accounts = await db.withSchema('replay_twice_payment_accounts').table('payment_accounts').orderBy('id');
+    expect(accounts.map((a) => [a.id, a.is_default])).toEqual([['pa1', false], ['pa2', true]]);
+  });
+});

@@ -1,0 +1,85 @@
+import type { Knex } from 'knex';
+import type { RecordedEvent } from '../domain/event-store/port';
+import type {
+  PayoutCancelledData,
+  PayoutCompletedData,
+  PayoutFailedData,
+  PayoutProcessingStartedData,
+  PayoutRequestedData,
+} from '../domain/payouts/events';
+import type { ProjectionContext, Projector } from './projector';
+
+/**
+ * The `payouts` read model (SPEC §3 payouts): one row per payout with its current state,
+ * for the creator's history and the finance console. Every handler sets absolute values.
+ */
+
+const handlers: Record<string, (context: ProjectionContext, event: RecordedEvent) => Promise<void>> = {
+  async PayoutRequested({ table }, event) {
+    const d = event.data as PayoutRequestedData;
+    await table('payouts')
+      .insert({
+        id: d.payoutId,
+        creator_id: d.creatorId,
+        payment_account_id: d.paymentAccountId,
+        amount_cents: d.amountCents,
+        processing_fee_cents: d.processingFeeCents,
+        net_amount_cents: d.netAmountCents,
+        currency: d.currency,
+        status: 'pending',
+        stream_id: event.streamId,
+        created_at: d.requestedAt,
+        updated_at: d.requestedAt,
+      })
+      .onConflict('id')
+      .ignore();
+  },
+  async PayoutProcessingStarted({ table }, event) {
+    const d = event.data as PayoutProcessingStartedData;
+    await table('payouts').where({ id: d.payoutId }).update({ status: 'processing', gateway_transaction_id: d.gatewayTransactionId, staff_id: d.staffId, updated_at: d.startedAt });
+  },
+  async PayoutCompleted({ table }, event) {
+    const d = event.data as PayoutCompletedData;
+    await table('payouts').where({ id: d.payoutId }).update({ status: 'completed', processed_at: d.processedAt, staff_id: d.staffId, updated_at: d.processedAt });
+  },
+  async PayoutFailed({ table }, event) {
+    const d = event.data as PayoutFailedData;
+    await table('payouts').where({ id: d.payoutId }).update({ status: 'failed', failure_reason: d.reason, processed_at: d.failedAt, staff_id: d.staffId, updated_at: d.failedAt });
+  },
+  async PayoutCancelled({ table }, event) {
+    const d = event.data as PayoutCancelledData;
+    await table('payouts').where({ id: d.payoutId }).update({ status: 'cancelled', failure_reason: d.reason, processed_at: d.cancelledAt, staff_id: d.staffId, updated_at: d.cancelledAt });
+  },
+};
+
+async function createTables(db: Knex, schema: string): Promise<void> {
+  await db.schema.withSchema(schema).createTable('payouts', (t) => {
+    t.text('id').primary();
+    t.text('creator_id').notNullable().index();
+    t.text('payment_account_id').notNullable();
+    t.bigInteger('amount_cents').notNullable();
+    t.bigInteger('processing_fee_cents').notNullable();
+    t.bigInteger('net_amount_cents').notNullable();
+    t.text('currency').notNullable();
+    t.text('status').notNullable().index();
+    t.text('gateway_transaction_id').nullable();
+    t.text('failure_reason').nullable();
+    t.timestamp('processed_at', { useTz: true }).nullable();
+    /** The staff member who moved it last. */
+    t.text('staff_id').nullable();
+    t.text('stream_id').notNullable();
+    t.timestamp('created_at', { useTz: true }).notNullable().index();
+    t.timestamp('updated_at', { useTz: true }).notNullable();
+  });
+}
+
+export const payoutsProjector: Projector = {
+  name: 'payouts',
+  version: 1,
+  tables: ['payouts'],
+  eventTypes: Object.keys(handlers),
+  createTables,
+  async apply(context, event) {
+    await handlers[event.type]?.(context, event);
+  },
+};
