@@ -1,0 +1,160 @@
+import type { Decider } from '../shared/command-handler';
+import { DomainError, refuse } from '../shared/errors';
+import type { AccountEvent } from './events';
+
+/**
+ * The user account on `user-<userId>`: registration, sign-in attempts and lockout, password
+ * resets, deactivation. Pure: password hashes and verification results come in the command.
+ */
+
+export const MAX_FAILED_LOGINS = 5;
+export const LOCK_MINUTES = 15;
+export const RESET_TOKEN_MINUTES = 60;
+
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+export const ACCOUNT_LOCKED = 'Account temporarily locked';
+export const ACCOUNT_DEACTIVATED = 'Account has been deactivated';
+export const INVALID_RESET_TOKEN = 'Invalid or expired reset token';
+
+export interface AccountState {
+  exists: boolean;
+  userId: string | null;
+  email: string | null;
+  passwordHash: string | null;
+  isActive: boolean;
+  ageVerified: boolean;
+  failedAttempts: number;
+  lockedUntil: string | null;
+  resetTokenHash: string | null;
+  resetExpiresAt: string | null;
+}
+
+export interface RegisterUser {
+  type: 'RegisterUser';
+  userId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  passwordHash: string;
+  gatewayCustomerId: string;
+  cardLast4: string;
+  now: Date;
+}
+
+/** A sign-in attempt whose password was checked against `passwordHash` by the command layer. */
+export interface RecordLoginAttempt {
+  type: 'RecordLoginAttempt';
+  passwordMatched: boolean;
+  now: Date;
+}
+
+export interface RequestPasswordReset {
+  type: 'RequestPasswordReset';
+  tokenHash: string;
+  now: Date;
+}
+
+export interface ResetPassword {
+  type: 'ResetPassword';
+  tokenHash: string;
+  passwordHash: string;
+  now: Date;
+}
+
+export interface DeactivateUser {
+  type: 'DeactivateUser';
+  reason: string | null;
+  now: Date;
+}
+
+export type AccountCommand = RegisterUser | RecordLoginAttempt | RequestPasswordReset | ResetPassword | DeactivateUser;
+
+export const initialAccountState: AccountState = {
+  exists: false,
+  userId: null,
+  email: null,
+  passwordHash: null,
+  isActive: true,
+  ageVerified: false,
+  failedAttempts: 0,
+  lockedUntil: null,
+  resetTokenHash: null,
+  resetExpiresAt: null,
+};
+
+export const isLocked = (state: AccountState, now: Date) => state.lockedUntil !== null && new Date(state.lockedUntil) > now;
+
+export const lockedError = () => refuse.forbidden(ACCOUNT_LOCKED, { code: 'ACCOUNT_LOCKED' });
+export const invalidCredentials = () => refuse.unauthorized(INVALID_CREDENTIALS);
+const deactivatedError = () => refuse.forbidden(ACCOUNT_DEACTIVATED, { code: 'ACCOUNT_DEACTIVATED' });
+
+export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent> = {
+  initialState: initialAccountState,
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'UserRegistered':
+        return { ...state, exists: true, userId: event.data.userId, email: event.data.email, passwordHash: event.data.passwordHash };
+      case 'AgeVerified':
+        return { ...state, ageVerified: true };
+      case 'LoginSucceeded':
+        return { ...state, failedAttempts: 0, lockedUntil: null };
+      case 'LoginFailed':
+        return { ...state, failedAttempts: event.data.attempts };
+      case 'AccountLocked':
+        return { ...state, lockedUntil: event.data.lockedUntil };
+      case 'PasswordResetRequested':
+        return { ...state, resetTokenHash: event.data.tokenHash, resetExpiresAt: event.data.expiresAt };
+      case 'PasswordChanged':
+        return { ...state, passwordHash: event.data.passwordHash, resetTokenHash: null, resetExpiresAt: null, failedAttempts: 0, lockedUntil: null };
+      case 'UserDeactivated':
+        return { ...state, isActive: false };
+      default:
+        return state;
+    }
+  },
+
+  decide(command, state): AccountEvent[] {
+    const at = command.now.toISOString();
+    if (command.type === 'RegisterUser') {
+      if (state.exists) throw refuse.conflict('An account with this email already exists');
+      const { userId, email, firstName, lastName, passwordHash, gatewayCustomerId, cardLast4 } = command;
+      return [
+        { type: 'UserRegistered', data: { userId, email, firstName, lastName, passwordHash, gatewayCustomerId, cardLast4, registeredAt: at } },
+        // The sign-up card authorization is the age verification (SPEC §1).
+        { type: 'AgeVerified', data: { userId, method: 'card', cardLast4, verifiedAt: at } },
+      ];
+    }
+    if (!state.exists) throw command.type === 'RecordLoginAttempt' ? invalidCredentials() : refuse.notFound('User not found');
+    const userId = state.userId!;
+    switch (command.type) {
+      case 'RecordLoginAttempt': {
+        if (isLocked(state, command.now)) throw lockedError();
+        if (command.passwordMatched) {
+          if (!state.isActive) throw deactivatedError();
+          return [{ type: 'LoginSucceeded', data: { userId, at } }];
+        }
+        // After a lock has run out, counting starts again.
+        const attempts = (state.lockedUntil !== null ? 0 : state.failedAttempts) + 1;
+        const events: AccountEvent[] = [{ type: 'LoginFailed', data: { userId, attempts, at } }];
+        if (attempts >= MAX_FAILED_LOGINS) {
+          const lockedUntil = new Date(command.now.getTime() + LOCK_MINUTES * 60_000).toISOString();
+          events.push({ type: 'AccountLocked', data: { userId, lockedUntil, at } });
+        }
+        return events;
+      }
+      case 'RequestPasswordReset': {
+        if (!state.isActive) return [];
+        const expiresAt = new Date(command.now.getTime() + RESET_TOKEN_MINUTES * 60_000).toISOString();
+        return [{ type: 'PasswordResetRequested', data: { userId, tokenHash: command.tokenHash, expiresAt, at } }];
+      }
+      case 'ResetPassword': {
+        const valid = state.isActive && state.resetTokenHash !== null && state.resetTokenHash === command.tokenHash && new Date(state.resetExpiresAt!) > command.now;
+        if (!valid) throw new DomainError('validation', INVALID_RESET_TOKEN, { fields: { token: INVALID_RESET_TOKEN } });
+        return [{ type: 'PasswordChanged', data: { userId, passwordHash: command.passwordHash, via: 'reset', at } }];
+      }
+      case 'DeactivateUser':
+        return state.isActive ? [{ type: 'UserDeactivated', data: { userId, reason: command.reason, at } }] : [];
+    }
+  },
+};
