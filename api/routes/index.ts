@@ -6,6 +6,10 @@ import { cryptoRoutes } from './crypto';
 import { healthRoutes } from './health';
 import { payoutRoutes } from './payouts';
 import { profileRoutes } from './profile';
+import { creatorRoutes } from './creators';
+import { postRoutes } from './posts';
+import { subscriptionRoutes } from './subscriptions';
+import { messageRoutes } from './messages';
 
 /** Every route module of the API, mounted under /api. Each bounded context adds its own. */
-export const routeModules: Array<(api: Api) => Router> = [healthRoutes, clientLogRoutes, profileRoutes, chatRoutes, cryptoRoutes, payoutRoutes];
+export const routeModules: Array<(api: Api) => Router> = [healthRoutes, clientLogRoutes, profileRoutes, chatRoutes, cryptoRoutes, payoutRoutes, creatorRoutes, postRoutes, subscriptionRoutes, messageRoutes];

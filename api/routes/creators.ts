@@ -1,0 +1,93 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { registerCreatorSchema, tierSchema } from '../../domain/contracts/creators';
+import { creatorDecider } from '../../domain/creators/decider';
+import { creatorStream } from '../../domain/creators/events';
+import { handleCommand } from '../../domain/shared/command-handler';
+import { refuse } from '../../domain/shared/errors';
+import { newId } from '../../domain/shared/ids';
+import { creatorStats, creatorTiers, findCreator, isUserId, listCreators } from '../../projections/creators-read';
+import { creatorPosts } from '../../projections/feed';
+import { requireActiveSubscription } from '../http/access';
+import { parseWith } from '../http/validate';
+import type { Api } from '../kit';
+
+const listQuery = z.object({
+  q: z.string().max(200, 'Search is too long').optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+
+/** Creators: registration, list and search, profile, tiers, posts, stats (SPEC §2, §7). */
+export function creatorRoutes(api: Api): Router {
+  const router = Router();
+  const { db, store } = api.deps;
+  const member = requireActiveSubscription(db);
+  const now = () => api.deps.clock();
+
+  const creatorOr404 = async (id: string) => {
+    const creator = await findCreator(db, now(), id);
+    if (!creator) throw refuse.notFound('Creator not found');
+    return creator;
+  };
+
+  router.get('/creators', member, async (req, res) => {
+    const query = parseWith(listQuery, req.query);
+    res.json(await listCreators(db, now(), { q: query.q, limit: query.limit }));
+  });
+
+  router.post('/creators/register', member, async (req, res) => {
+    const body = parseWith(registerCreatorSchema, req.body);
+    const userId = req.userId!;
+    const result = await handleCommand(store, creatorStream(userId), creatorDecider, { type: 'RegisterCreator', userId, bio: body.bio, coverImageUrl: body.coverImageUrl ?? null, at: now() }, api.context(req));
+    await api.readYourWrites(result.position);
+    res.status(201).json(await findCreator(db, now(), userId));
+  });
+
+  router.get('/creators/:id', member, async (req, res) => {
+    res.json(await creatorOr404(String(req.params.id)));
+  });
+
+  router.get('/creators/:id/tiers', member, async (req, res) => {
+    const creator = await creatorOr404(String(req.params.id));
+    res.json(await creatorTiers(db, creator.id));
+  });
+
+  // Tier management: the creator's own tiers only.
+  const ownTiers = (req: { userId: string | null; params: Record<string, unknown> }) => {
+    const creatorId = String(req.params.id);
+    if (!isUserId(creatorId)) throw refuse.notFound('Creator not found');
+    if (creatorId !== req.userId) throw refuse.forbidden('You can only manage your own tiers');
+    return creatorId;
+  };
+
+  router.post('/creators/:id/tiers', member, async (req, res) => {
+    const creatorId = ownTiers(req);
+    const body = parseWith(tierSchema, req.body);
+    const tierId = newId();
+    const result = await handleCommand(store, creatorStream(creatorId), creatorDecider, { type: 'CreateTier', creatorId, tierId, ...body, priceCents: body.price, at: now() }, api.context(req));
+    await api.readYourWrites(result.position);
+    res.status(201).json((await creatorTiers(db, creatorId)).find((tier) => tier.id === tierId));
+  });
+
+  router.put('/creators/:id/tiers/:tierId', member, async (req, res) => {
+    const creatorId = ownTiers(req);
+    const body = parseWith(tierSchema, req.body);
+    const tierId = String(req.params.tierId);
+    const result = await handleCommand(store, creatorStream(creatorId), creatorDecider, { type: 'UpdateTier', creatorId, tierId, ...body, priceCents: body.price, at: now() }, api.context(req));
+    await api.readYourWrites(result.position);
+    res.json((await creatorTiers(db, creatorId)).find((tier) => tier.id === tierId));
+  });
+
+  router.get('/creators/:id/posts', member, async (req, res) => {
+    const creator = await creatorOr404(String(req.params.id));
+    res.json(await creatorPosts(db, now(), req.userId!, creator.id));
+  });
+
+  router.get('/creators/:id/stats', member, async (req, res) => {
+    const creator = await creatorOr404(String(req.params.id));
+    if (creator.id !== req.userId) throw refuse.forbidden('Only the creator can see these stats');
+    res.json(await creatorStats(db, now(), creator.id));
+  });
+
+  return router;
+}

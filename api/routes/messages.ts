@@ -1,0 +1,62 @@
+import { Router } from 'express';
+import { sendMessageSchema } from '../../domain/contracts/messages';
+import { messageDecider } from '../../domain/messaging/decider';
+import { messageStream } from '../../domain/messaging/events';
+import { unlockMessage } from '../../domain/messaging/unlock';
+import { handleCommand } from '../../domain/shared/command-handler';
+import { refuse } from '../../domain/shared/errors';
+import { newId } from '../../domain/shared/ids';
+import { isCreator, isUserId } from '../../projections/creators-read';
+import { chatUser, conversations, findMessage, thread } from '../../projections/messages-read';
+import { requireActiveSubscription } from '../http/access';
+import { idempotency } from '../http/idempotency';
+import { parseWith } from '../http/validate';
+import type { Api } from '../kit';
+
+/** Direct messages, paid ones locked until their receiver unlocks them (SPEC §2 Messages, §7). */
+export function messageRoutes(api: Api): Router {
+  const router = Router();
+  const { db, store } = api.deps;
+  const member = requireActiveSubscription(db);
+
+  const userOr404 = async (id: string) => {
+    const user = isUserId(id) ? await chatUser(db, id) : null;
+    if (!user) throw refuse.notFound('User not found');
+    return user;
+  };
+
+  router.post('/messages', member, async (req, res) => {
+    const body = parseWith(sendMessageSchema, req.body);
+    const receiver = await userOr404(body.receiverId);
+    const senderId = req.userId!;
+    const messageId = newId();
+    const result = await handleCommand(
+      store,
+      messageStream(messageId),
+      messageDecider,
+      { type: 'SendMessage', messageId, senderId, senderIsCreator: await isCreator(db, senderId), receiverId: receiver.id, content: body.content, priceCents: body.price ?? null, at: api.deps.clock() },
+      api.context(req),
+    );
+    await api.readYourWrites(result.position);
+    res.status(201).json(await findMessage(db, senderId, messageId));
+  });
+
+  router.get('/conversations', member, async (req, res) => {
+    res.json(await conversations(db, req.userId!));
+  });
+
+  router.get('/messages/:userId', member, async (req, res) => {
+    const other = await userOr404(String(req.params.userId));
+    res.json(await thread(db, req.userId!, other.id));
+  });
+
+  router.post('/messages/:id/unlock', member, idempotency(db), async (req, res) => {
+    const messageId = String(req.params.id);
+    if (!isUserId(messageId)) throw refuse.notFound('Message not found');
+    const result = await unlockMessage(store, req.userId!, messageId, api.context(req));
+    await api.readYourWrites(result.position);
+    res.json(await findMessage(db, req.userId!, messageId));
+  });
+
+  return router;
+}

@@ -1,0 +1,70 @@
+import { Router, type Request } from 'express';
+import { commentSchema, createPostSchema, feedQuerySchema } from '../../domain/contracts/posts';
+import { postDecider } from '../../domain/posts/decider';
+import { postStream } from '../../domain/posts/events';
+import { publishPost } from '../../domain/posts/publish';
+import { handleCommand } from '../../domain/shared/command-handler';
+import { refuse } from '../../domain/shared/errors';
+import { newId } from '../../domain/shared/ids';
+import { feedPage, findPost, postComments } from '../../projections/feed';
+import { requireActiveSubscription } from '../http/access';
+import { parseWith } from '../http/validate';
+import type { Api } from '../kit';
+
+/** Posts, the feed, likes and comments (SPEC §7). Locked posts never carry content or media. */
+export function postRoutes(api: Api): Router {
+  const router = Router();
+  const { db, store } = api.deps;
+  const member = requireActiveSubscription(db);
+  const now = () => api.deps.clock();
+
+  /** The post if the viewer may read it: 404 unknown, 403 locked (subscribe first). */
+  const readablePost = async (req: Request) => {
+    const post = await findPost(db, now(), req.userId!, String(req.params.id));
+    if (!post) throw refuse.notFound('Post not found');
+    if (post.locked) throw refuse.forbidden('Subscribe to this creator to interact with this post');
+    return post;
+  };
+
+  router.post('/posts', member, async (req, res) => {
+    const body = parseWith(createPostSchema, req.body);
+    const postId = newId();
+    const result = await publishPost(store, { creatorId: req.userId!, title: body.title, content: body.content, mediaUrl: body.mediaUrl ?? null, isPublic: body.isPublic }, api.context(req), postId);
+    await api.readYourWrites(result.position);
+    res.status(201).json(await findPost(db, now(), req.userId!, postId));
+  });
+
+  router.get('/posts/feed', member, async (req, res) => {
+    const query = parseWith(feedQuerySchema, req.query);
+    res.json(await feedPage(db, now(), req.userId!, { cursor: query.cursor, limit: query.limit }));
+  });
+
+  router.get('/posts/:id', member, async (req, res) => {
+    const post = await findPost(db, now(), req.userId!, String(req.params.id));
+    if (!post) throw refuse.notFound('Post not found');
+    res.json(post);
+  });
+
+  router.post('/posts/:id/like', member, async (req, res) => {
+    const post = await readablePost(req);
+    const result = await handleCommand(store, postStream(post.id), postDecider, { type: 'ToggleLike', postId: post.id, userId: req.userId!, at: now() }, api.context(req));
+    await api.readYourWrites(result.position);
+    res.json({ liked: result.state.likers.has(req.userId!), count: result.state.likers.size });
+  });
+
+  router.get('/posts/:id/comments', member, async (req, res) => {
+    const post = await readablePost(req);
+    res.json(await postComments(db, post.id));
+  });
+
+  router.post('/posts/:id/comments', member, async (req, res) => {
+    const post = await readablePost(req);
+    const body = parseWith(commentSchema, req.body);
+    const commentId = newId();
+    const result = await handleCommand(store, postStream(post.id), postDecider, { type: 'CommentOnPost', postId: post.id, commentId, userId: req.userId!, content: body.content, at: now() }, api.context(req));
+    await api.readYourWrites(result.position);
+    res.status(201).json((await postComments(db, post.id)).find((comment) => comment.id === commentId));
+  });
+
+  return router;
+}

@@ -1,0 +1,50 @@
+import { Router } from 'express';
+import { subscribeSchema, type SubscriptionCheck } from '../../domain/contracts/creators';
+import { subscribeToCreator } from '../../domain/creators/subscribe';
+import type { PaymentGateway } from '../../domain/payments/gateway';
+import { formatCents } from '../../domain/payouts/money';
+import { refuse } from '../../domain/shared/errors';
+import { activeSubscription, findCreator } from '../../projections/creators-read';
+import { findUserRow, requireActiveSubscription } from '../http/access';
+import { idempotency } from '../http/idempotency';
+import { parseWith } from '../http/validate';
+import type { Api } from '../kit';
+
+/** Creator tier subscriptions: charged to the card on file, one month each (SPEC §7). */
+export function subscriptionRoutes(api: Api): Router {
+  const router = Router();
+  const { db, store } = api.deps;
+  const member = requireActiveSubscription(db);
+  const gateway = () => api.deps.ports.paymentGateway as PaymentGateway;
+
+  router.post('/subscriptions', member, idempotency(db), async (req, res) => {
+    const body = parseWith(subscribeSchema, req.body);
+    const now = api.deps.clock();
+    if (!(await findCreator(db, now, body.creatorId))) throw refuse.notFound('Creator not found');
+    const user = await findUserRow(db, req.userId!);
+    const customerId = (user?.gateway_customer_id as string | null | undefined) ?? null;
+    const result = await subscribeToCreator(store, gateway(), { subscriberId: req.userId!, creatorId: body.creatorId, tierId: body.tierId, customerId }, api.context(req));
+    await api.readYourWrites(result.position);
+    const started = result.events[0].data;
+    res.status(201).json({
+      id: started.subscriptionId,
+      subscriberId: started.subscriberId,
+      creatorId: started.creatorId,
+      tierId: started.tierId,
+      price: formatCents(started.priceCents),
+      status: 'active',
+      startDate: started.startDate,
+      endDate: started.endDate,
+    });
+  });
+
+  router.get('/subscriptions/check/:creatorId', member, async (req, res) => {
+    const creator = await findCreator(db, api.deps.clock(), String(req.params.creatorId));
+    if (!creator) throw refuse.notFound('Creator not found');
+    const row = await activeSubscription(db, api.deps.clock(), req.userId!, creator.id);
+    const answer: SubscriptionCheck = row ? { subscribed: true, tierId: row.tier_id, endDate: new Date(row.end_date).toISOString() } : { subscribed: false, tierId: null, endDate: null };
+    res.json(answer);
+  });
+
+  return router;
+}

@@ -1,0 +1,139 @@
+import type { Knex } from 'knex';
+import type { Comment, FeedPage, Post } from '../domain/contracts/posts';
+import { displayName, isUserId, readableCreatorIds } from './creators-read';
+
+/**
+ * Posts as a viewer sees them. A non-public post is locked for viewers who are neither its
+ * creator nor subscribed to the creator; a locked post is sent without content and media URL.
+ */
+
+export interface PostRow {
+  id: string;
+  creator_id: string;
+  title: string;
+  content: string;
+  media_url: string | null;
+  media_type: string | null;
+  is_public: boolean;
+  created_at: Date;
+  like_count: number;
+  comment_count: number;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  profile_image_url: string | null;
+  liked: boolean;
+}
+
+export function postView(row: PostRow, readable: Set<string>): Post {
+  const locked = !row.is_public && !readable.has(row.creator_id);
+  return {
+    id: row.id,
+    creatorId: row.creator_id,
+    creator: {
+      id: row.creator_id,
+      name: row.email ? displayName({ first_name: row.first_name, last_name: row.last_name, email: row.email }) : 'Creator',
+      profileImageUrl: row.profile_image_url,
+    },
+    title: row.title,
+    content: locked ? null : row.content,
+    mediaUrl: locked ? null : row.media_url,
+    mediaType: row.media_type,
+    hasMedia: Boolean(row.media_url),
+    isPublic: row.is_public,
+    locked,
+    likeCount: row.like_count,
+    commentCount: row.comment_count,
+    liked: row.liked,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** Columns of a post row with its author and whether the viewer liked it (`f` is the post alias). */
+const DECORATE = `f.id, f.creator_id, f.title, f.content, f.media_url, f.media_type, f.is_public, f.created_at,
+  f.like_count, f.comment_count, u.first_name, u.last_name, u.email, u.profile_image_url,
+  EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = f.id AND l.user_id = ?) AS liked`;
+
+interface Cursor {
+  at: string;
+  id: string;
+}
+export const encodeCursor = (cursor: Cursor) => Buffer.from(`${cursor.at}|${cursor.id}`).toString('base64url');
+export function decodeCursor(text: string | undefined): Cursor | null {
+  if (!text) return null;
+  const [at, id] = Buffer.from(text, 'base64url').toString().split('|');
+  return at && id && !Number.isNaN(Date.parse(at)) ? { at: new Date(at).toISOString(), id } : null;
+}
+
+/**
+ * The feed: posts of subscribed creators (and the viewer's own) plus public posts, newest
+ * first, keyset-paginated on (created_at, id). Two index range scans bounded by the page size
+ * (public posts; each readable creator's posts), merged and cut, so a page costs the same on
+ * page 1 and page 1,000 and does not grow with the number of posts.
+ */
+export async function feedPage(db: Knex, now: Date, viewerId: string, options: { cursor?: string; limit: number }): Promise<FeedPage> {
+  // Readable ids are uuids (sessions, subscriptions): safe inside a Postgres array literal.
+  const readable = await readableCreatorIds(db, now, viewerId);
+  const cursor = decodeCursor(options.cursor);
+  const limit = options.limit;
+  const before = cursor ? 'AND (p.created_at, p.id) < (?::timestamptz, ?)' : '';
+  const beforeArgs = cursor ? [cursor.at, cursor.id] : [];
+  const result = await db.raw(
+    `SELECT ${DECORATE}
+     FROM (
+       (SELECT p.* FROM posts p WHERE p.is_public ${before} ORDER BY p.created_at DESC, p.id DESC LIMIT ?)
+       UNION ALL
+       (SELECT q.* FROM unnest(?::text[]) AS c(creator_id)
+          CROSS JOIN LATERAL (
+            SELECT p.* FROM posts p WHERE p.creator_id = c.creator_id AND NOT p.is_public ${before}
+            ORDER BY p.created_at DESC, p.id DESC LIMIT ?) q)
+       ORDER BY created_at DESC, id DESC LIMIT ?
+     ) f
+     LEFT JOIN users u ON u.id = f.creator_id::uuid
+     ORDER BY f.created_at DESC, f.id DESC`,
+    [viewerId, ...beforeArgs, limit, `{${[...readable].join(',')}}`, ...beforeArgs, limit, limit + 1],
+  );
+  const rows = result.rows as PostRow[];
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    posts: page.map((row) => postView(row, readable)),
+    nextCursor: rows.length > limit && last ? encodeCursor({ at: new Date(last.created_at).toISOString(), id: last.id }) : null,
+  };
+}
+
+function decorated(db: Knex, viewerId: string) {
+  return db('posts as f').leftJoin('users as u', 'u.id', db.raw('f.creator_id::uuid')).select(db.raw(DECORATE, [viewerId]));
+}
+
+/** A creator's posts, newest first (locked ones without content for non-subscribers). */
+export async function creatorPosts(db: Knex, now: Date, viewerId: string, creatorId: string): Promise<Post[]> {
+  if (!isUserId(creatorId)) return [];
+  const readable = await readableCreatorIds(db, now, viewerId);
+  const rows = (await decorated(db, viewerId).where('f.creator_id', creatorId).orderBy([{ column: 'f.created_at', order: 'desc' }, { column: 'f.id', order: 'desc' }]).limit(500)) as PostRow[];
+  return rows.map((row) => postView(row, readable));
+}
+
+/** One post as the viewer sees it; null when unknown. */
+export async function findPost(db: Knex, now: Date, viewerId: string, postId: string): Promise<Post | null> {
+  if (!isUserId(postId)) return null;
+  const row = (await decorated(db, viewerId).where('f.id', postId).first()) as PostRow | undefined;
+  return row ? postView(row, await readableCreatorIds(db, now, viewerId)) : null;
+}
+
+export async function postComments(db: Knex, postId: string): Promise<Comment[]> {
+  const rows = await db('post_comments as c')
+    .leftJoin('users as u', 'u.id', db.raw('c.user_id::uuid'))
+    .where('c.post_id', postId)
+    .orderBy([{ column: 'c.created_at' }, { column: 'c.id' }])
+    .limit(500)
+    .select('c.*', 'u.first_name', 'u.last_name', 'u.email');
+  return rows.map((row) => ({
+    id: row.id,
+    postId: row.post_id,
+    userId: row.user_id,
+    userName: row.email ? displayName(row) : 'Member',
+    content: row.content,
+    createdAt: new Date(row.created_at).toISOString(),
+  }));
+}
