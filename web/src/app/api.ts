@@ -30,6 +30,8 @@ export interface ApiExtraOptions {
 }
 
 export const UNAUTHORIZED_REDIRECT_MS = 500;
+/** Full page loads go through here (so tests can watch them; jsdom cannot navigate). */
+export const browser = { assign: (url: string) => window.location.assign(url) };
 let redirecting = false;
 
 function handleUnauthorized(): void {
@@ -38,7 +40,7 @@ function handleUnauthorized(): void {
   toast({ title: 'Unauthorized', description: 'You are logged out. Logging in again...', variant: 'destructive' });
   setTimeout(() => {
     redirecting = false;
-    window.location.href = '/api/login';
+    browser.assign('/api/login');
   }, UNAUTHORIZED_REDIRECT_MS);
 }
 

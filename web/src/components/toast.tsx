@@ -67,6 +67,11 @@ export function toast(input: ToastInput): { id: string; dismiss: () => void; upd
   return { id, dismiss: () => dismissToast(id), update: (patch) => updateToast(id, patch) };
 }
 
+/** The toasts as they stand (for code outside React and tests). */
+export function getToasts(): readonly ToastItem[] {
+  return toasts;
+}
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);

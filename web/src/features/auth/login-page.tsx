@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { loginSchema } from '../../../../domain/contracts/accounts';
-import { errorMessage } from '../../app/api';
+import { browser, errorMessage } from '../../app/api';
 import { toast } from '../../components/toast';
 import { AuthCard } from './auth-card';
 import { useLoginMutation } from './auth-api';
@@ -17,7 +17,7 @@ import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';
 
 /** SPEC §2 Login ('Welcome Back'). Success: toast, then a full page load of /. */
-export function LoginPage({ afterLogin = () => window.location.assign('/') }: { afterLogin?: () => void }) {
+export function LoginPage({ afterLogin = () => browser.assign('/') }: { afterLogin?: () => void }) {
   const [login, { isLoading }] = useLoginMutation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');

@@ -1,0 +1,50 @@
+import '../test-support/jsdom-setup';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import type { CurrentUser } from '../../../domain/contracts/accounts';
+import { renderWithApp } from '../test-support/render';
+import { TopNav } from './top-nav';
+
+const member: CurrentUser = {
+  id: 'u-42',
+  email: 'bo@example.com',
+  firstName: 'Bo',
+  lastName: null,
+  profileImageUrl: null,
+  role: 'subscriber',
+  isCreator: false,
+  ageVerified: true,
+  subscriptionStatus: 'active',
+  lastPaymentDate: null,
+  subscriptionEndDate: null,
+};
+
+function openMenu(user: CurrentUser) {
+  renderWithApp(<TopNav user={user} />);
+  fireEvent.click(screen.getByLabelText('User menu'));
+  return screen.getAllByRole('menuitem').map((item) => item.textContent);
+}
+
+jest.setTimeout(30_000);
+afterEach(cleanup);
+
+it('members see Profile, Crypto Wallet and Logout, not the creator items', () => {
+  expect(openMenu(member)).toEqual(['Profile', 'Crypto Wallet', 'Logout']);
+});
+
+it('creators also see Dashboard and Payouts', () => {
+  expect(openMenu({ ...member, isCreator: true, role: 'creator' })).toEqual(['Profile', 'Crypto Wallet', 'Dashboard', 'Payouts', 'Logout']);
+});
+
+it('Profile opens the own creator page', () => {
+  openMenu(member);
+  fireEvent.click(screen.getByRole('menuitem', { name: 'Profile' }));
+  expect(screen.getByTestId('location').textContent).toBe('/creator/u-42');
+});
+
+it('has the search box, notifications, messages and chat', () => {
+  renderWithApp(<TopNav user={member} />);
+  expect(screen.getByPlaceholderText('Search creators...')).toBeTruthy();
+  expect(screen.getByLabelText('Notifications')).toBeTruthy();
+  expect(screen.getByLabelText('Messages').getAttribute('href')).toBe('/messages');
+  expect(screen.getByLabelText('Chat').getAttribute('href')).toBe('/chat');
+});

@@ -1,0 +1,79 @@
+import '../../test-support/jsdom-setup';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { installFakeFetch, type FakeAnswer } from '../../test-support/fake-fetch';
+import { renderWithApp } from '../../test-support/render';
+import { LoginPage } from './login-page';
+
+function fill(email: string, password: string) {
+  fireEvent.change(screen.getByLabelText('Email'), { target: { value: email } });
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: password } });
+  fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+}
+
+jest.setTimeout(30_000);
+afterEach(cleanup);
+
+describe('login form', () => {
+  it('says which fields are missing', async () => {
+    const calls = installFakeFetch(() => ({ status: 200, body: {} }));
+    renderWithApp(<LoginPage afterLogin={() => undefined} />);
+    expect(screen.getByRole('heading', { name: 'Welcome Back' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('Email is required')).toBeTruthy();
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('rejects an invalid email', async () => {
+    installFakeFetch(() => ({ status: 200, body: {} }));
+    renderWithApp(<LoginPage afterLogin={() => undefined} />);
+    fill('not-an-email', 'whatever');
+    expect(await screen.findByText('Invalid email address')).toBeTruthy();
+  });
+
+  it('shows and hides the password', () => {
+    renderWithApp(<LoginPage afterLogin={() => undefined} />);
+    const input = screen.getByLabelText('Password') as HTMLInputElement;
+    expect(input.type).toBe('password');
+    fireEvent.click(screen.getByLabelText('Show password'));
+    expect(input.type).toBe('text');
+  });
+
+  it.each<[FakeAnswer, string]>([
+    [{ status: 401, body: { error: 'Invalid email or password', code: 'UNAUTHORIZED' } }, 'Invalid email or password. Please try again.'],
+    [{ status: 423, body: { error: 'Account temporarily locked', code: 'LOCKED' } }, 'Account temporarily locked due to failed login attempts. Please try again later.'],
+    [{ status: 403, body: { error: 'Account has been deactivated' } }, 'Your account has been deactivated. Please contact support.'],
+    [{ status: 429, body: { error: 'Too many requests' } }, 'Too many login attempts. Please wait before trying again.'],
+    [{ status: 500, body: { error: 'Internal server error' } }, 'Login failed. Please try again.'],
+  ])('maps a failed login to the SPEC §8 text (%j)', async (answer, text) => {
+    installFakeFetch(() => answer);
+    renderWithApp(<LoginPage afterLogin={() => undefined} />);
+    fill('ada@example.com', 'Secret123');
+    expect(await screen.findByText(text)).toBeTruthy();
+    // A wrong password is not a lost session: no central 401 redirect toast.
+    expect(screen.queryByText('You are logged out. Logging in again...')).toBeNull();
+  });
+
+  it('signs in, welcomes the user and loads /', async () => {
+    const calls = installFakeFetch(() => ({ status: 200, body: { ok: true } }));
+    const afterLogin = jest.fn();
+    renderWithApp(<LoginPage afterLogin={afterLogin} />);
+    fill('Ada@Example.com', 'Secret123');
+    expect(await screen.findByText('Welcome back!')).toBeTruthy();
+    expect(screen.getByText("You've been logged in successfully.")).toBeTruthy();
+    expect(afterLogin).toHaveBeenCalled();
+    expect(calls[0]).toMatchObject({ url: '/api/auth/login', method: 'POST', body: { email: 'Ada@Example.com', password: 'Secret123' } });
+    expect(calls[0]!.headers['X-Client-Id']).toMatch(/^[A-Za-z0-9_-]{21}$/);
+  });
+
+  it('reads Signing In... while pending', async () => {
+    let release: (answer: FakeAnswer) => void = () => undefined;
+    installFakeFetch(() => new Promise<FakeAnswer>((resolve) => (release = resolve)));
+    renderWithApp(<LoginPage afterLogin={() => undefined} />);
+    fill('ada@example.com', 'Secret123');
+    const button = await screen.findByRole('button', { name: 'Signing In...' });
+    expect((button as HTMLButtonElement).disabled).toBe(true);
+    release({ status: 401, body: { error: 'Invalid email or password' } });
+    expect(await screen.findByRole('button', { name: 'Sign In' })).toBeTruthy();
+  });
+});
