@@ -1,0 +1,61 @@
+import type { Knex } from 'knex';
+import { creatorDecider } from '../domain/creators/decider';
+import { creatorStream, creatorSubscriptionStream } from '../domain/creators/events';
+import { creatorSubscriptionDecider } from '../domain/creators/subscription-decider';
+import { PostgresEventStore } from '../domain/event-store/postgres-event-store';
+import { messageDecider } from '../domain/messaging/decider';
+import { messageStream } from '../domain/messaging/events';
+import { postDecider } from '../domain/posts/decider';
+import { postStream } from '../domain/posts/events';
+import { handleCommand } from '../domain/shared/command-handler';
+import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
+import { creatorSubscriptionsProjector } from './creator-subscriptions';
+import { creatorsProjector } from './creators';
+import { openReadDatabase } from './database';
+import { messagesProjector } from './messages';
+import { postsProjector } from './posts';
+import { replayTwice } from './replay-twice';
+
+let database: TestDatabase;
+let store: PostgresEventStore;
+let db: Knex;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  store = new PostgresEventStore({ connectionString: database.url });
+  await store.migrate();
+  db = openReadDatabase(database.url);
+  const at = new Date('2026-01-01T00:00:00Z');
+  const context = { actorId: 't', now: at };
+  const c = '11111111-1111-4111-8111-111111111111';
+  const m = '22222222-2222-4222-8222-222222222222';
+  const p = '33333333-3333-4333-8333-333333333333';
+  await handleCommand(store, creatorStream(c), creatorDecider, { type: 'RegisterCreator', userId: c, bio: 'Bio', coverImageUrl: null, at }, context);
+  await handleCommand(store, creatorStream(c), creatorDecider, { type: 'CreateTier', creatorId: c, tierId: 't1', name: 'Gold', description: '', priceCents: 1500, features: ['x'], at }, context);
+  await handleCommand(store, creatorStream(c), creatorDecider, { type: 'UpdateTier', creatorId: c, tierId: 't1', name: 'Gold+', description: 'd', priceCents: 1600, features: [], at }, context);
+  await handleCommand(store, creatorSubscriptionStream(m, c), creatorSubscriptionDecider, { type: 'StartCreatorSubscription', subscriptionId: 's1', subscriberId: m, creatorId: c, tier: { tierId: 't1', name: 'Gold+', priceCents: 1600 }, transactionId: 'tx', at }, context);
+  await handleCommand(store, postStream(p), postDecider, { type: 'PublishPost', postId: p, creatorId: c, title: 'T', content: 'C', mediaUrl: null, isPublic: false, at }, context);
+  for (const userId of [m, c, m]) await handleCommand(store, postStream(p), postDecider, { type: 'ToggleLike', postId: p, userId, at }, context);
+  await handleCommand(store, postStream(p), postDecider, { type: 'CommentOnPost', postId: p, commentId: 'k1', userId: m, content: 'Nice', at }, context);
+  await handleCommand(store, messageStream('msg'), messageDecider, { type: 'SendMessage', messageId: 'msg', senderId: c, senderIsCreator: true, receiverId: m, content: 'Paid', priceCents: 499, at }, context);
+  await handleCommand(store, messageStream('msg'), messageDecider, { type: 'UnlockMessage', messageId: 'msg', userId: m, paymentReference: 'r', at }, context);
+});
+afterAll(async () => {
+  await db.destroy();
+  await store.close();
+  await database.drop();
+});
+
+it.each([creatorsProjector, creatorSubscriptionsProjector, postsProjector, messagesProjector])('$name is idempotent', async (projector) => {
+  const { once, twice } = await replayTwice(db, projector, await store.readAll());
+  expect(twice).toEqual(once);
+  expect(Object.values(once).every((rows) => rows.length > 0)).toBe(true);
+});
+
+it('counts likes and comments once per event', async () => {
+  await replayTwice(db, postsProjector, await store.readAll());
+  const post = await db.withSchema('replay_twice_posts').table('posts').first();
+  expect([post.like_count, post.comment_count]).toEqual([1, 1]);
+  const likes = await db.withSchema('replay_twice_posts').table('post_likes').select('user_id');
+  expect(likes.map((row) => row.user_id)).toEqual(['11111111-1111-4111-8111-111111111111']);
+});
