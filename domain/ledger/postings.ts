@@ -1,0 +1,249 @@
+import type { RecordedEvent } from '../event-store/port';
+import type { CryptoConversionCompletedData, CryptoConversionRequestedData } from '../crypto/events';
+import type { CreatorSubscriptionStarted } from '../creators/events';
+import type { PaymentCapturedData, PaymentRefundedData } from '../payments/events';
+import type { EarningsCreditedData, EarningsReversedData, PayoutCancelledData, PayoutCompletedData, PayoutFailedData, PayoutRequestedData } from '../payouts/events';
+import type { BalanceMovement } from '../wallet/events';
+import { LEDGER_ACCOUNTS as A, type LedgerAccount, type LedgerKind } from './accounts';
+
+/**
+ * The mapping of money events to double-entry transactions. Every transaction's debits equal
+ * its credits. Pure: what it must remember across events (a conversion's gross and fee, a
+ * payout's amounts, an earning's split) it asks of `memory` and hands back in `remember`.
+ */
+
+export interface Posting {
+  account: LedgerAccount;
+  owner: string | null;
+  debitCents: number;
+  creditCents: number;
+}
+
+export interface LedgerTransaction {
+  id: string;
+  eventId: string;
+  eventType: string;
+  streamId: string;
+  kind: LedgerKind;
+  /** The member or creator the money belongs to. */
+  userId: string | null;
+  reference: string | null;
+  description: string;
+  occurredAt: string;
+  /** When it counts: a release of held earnings counts when the hold ends. */
+  effectiveAt: string;
+  postings: Posting[];
+}
+
+export interface ConversionFact { userId: string; grossCents: number; feeCents: number; netCents: number }
+export interface PayoutFact { creatorId: string; amountCents: number; processingFeeCents: number; netAmountCents: number }
+export interface EarningFact { creatorShareCents: number; platformFeeCents: number; grossCents: number; availableAt: string; releaseId: string }
+export interface PaymentFact { revenueAccount: LedgerAccount }
+
+export type Fact =
+  | { kind: 'conversion'; key: string; value: ConversionFact }
+  | { kind: 'payout'; key: string; value: PayoutFact }
+  | { kind: 'earning'; key: string; value: EarningFact }
+  | { kind: 'payment'; key: string; value: PaymentFact };
+
+export interface LedgerMemory {
+  get<K extends Fact['kind']>(kind: K, key: string): Promise<Extract<Fact, { kind: K }>['value'] | undefined>;
+}
+
+export interface LedgerEffect {
+  transactions: LedgerTransaction[];
+  remember: Fact[];
+  /** Transactions that no longer happen (a release of earnings reversed during the hold). */
+  cancel: string[];
+}
+
+export const LEDGER_EVENT_TYPES = [
+  'PaymentCaptured',
+  'PaymentRefunded',
+  'CreatorSubscriptionStarted',
+  'WalletCredited',
+  'WalletDebited',
+  'CryptoConversionRequested',
+  'CryptoConversionCompleted',
+  'EarningsCredited',
+  'EarningsReversed',
+  'PayoutRequested',
+  'PayoutCompleted',
+  'PayoutFailed',
+  'PayoutCancelled',
+];
+
+const dr = (account: LedgerAccount, cents: number, owner: string | null = null): Posting => ({ account, owner, debitCents: cents, creditCents: 0 });
+const cr = (account: LedgerAccount, cents: number, owner: string | null = null): Posting => ({ account, owner, debitCents: 0, creditCents: cents });
+const nonZero = (postings: Posting[]) => postings.filter((p) => p.debitCents !== 0 || p.creditCents !== 0);
+
+const whenOf = (event: RecordedEvent) => (event.metadata.occurredAt as string | undefined) ?? event.createdAt;
+const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): Promise<LedgerEffect> {
+  const effect: LedgerEffect = { transactions: [], remember: [], cancel: [] };
+  const tx = (kind: LedgerKind, fields: { userId: string | null; reference: string | null; description: string; occurredAt?: string; effectiveAt?: string; id?: string }, postings: Posting[]) => {
+    const occurredAt = fields.occurredAt ?? whenOf(event);
+    effect.transactions.push({
+      id: fields.id ?? event.eventId,
+      eventId: event.eventId,
+      eventType: event.type,
+      streamId: event.streamId,
+      kind,
+      userId: fields.userId,
+      reference: fields.reference,
+      description: fields.description,
+      occurredAt,
+      effectiveAt: fields.effectiveAt ?? occurredAt,
+      postings: nonZero(postings),
+    });
+  };
+
+  switch (event.type) {
+    case 'PaymentCaptured': {
+      const d = event.data as PaymentCapturedData;
+      const sitePlan = String(d.requestType).startsWith('membership');
+      const revenue = sitePlan ? A.sitePlanRevenue : A.otherRevenue;
+      effect.remember.push({ kind: 'payment', key: d.paymentId, value: { revenueAccount: revenue } });
+      tx(sitePlan ? 'site_plan_charge' : 'card_charge', { userId: d.userId, reference: d.paymentId, description: `Card charge ${usd(d.amountCents)} (${d.requestType})`, occurredAt: d.at }, [
+        dr(A.gatewayClearing, d.amountCents),
+        cr(revenue, d.amountCents),
+      ]);
+      break;
+    }
+    case 'PaymentRefunded': {
+      const d = event.data as PaymentRefundedData;
+      tx('refund', { userId: d.userId, reference: d.paymentId, description: `Card refund ${usd(d.amountCents)}: ${d.reason}`, occurredAt: d.at }, [
+        dr(A.refunds, d.amountCents),
+        cr(A.gatewayClearing, d.amountCents),
+      ]);
+      break;
+    }
+    case 'CreatorSubscriptionStarted': {
+      const d = (event.data as CreatorSubscriptionStarted['data']);
+      tx('tier_charge', { userId: d.subscriberId, reference: `creatorSubscription:${d.subscriptionId}`, description: `Tier ${d.tierName} ${usd(d.priceCents)} for creator ${d.creatorId}`, occurredAt: d.startDate }, [
+        dr(A.gatewayClearing, d.priceCents),
+        cr(A.creatorSalesClearing, d.priceCents),
+      ]);
+      break;
+    }
+    case 'WalletDebited': {
+      const d = event.data as BalanceMovement;
+      const unlock = d.reason === 'message_unlock' || d.reference.startsWith('messageUnlock:');
+      const plan = !unlock && /plan|membership|subscri/i.test(`${d.reason} ${d.reference}`);
+      const kind: LedgerKind = unlock ? 'message_unlock' : plan ? 'site_plan_charge' : 'balance_spend';
+      const credit = unlock ? A.creatorSalesClearing : plan ? A.sitePlanRevenue : A.otherRevenue;
+      tx(kind, { userId: d.userId, reference: d.reference, description: `Balance spent ${usd(d.amountCents)} (${d.reason})` }, [
+        dr(A.memberBalance, d.amountCents, d.userId),
+        cr(credit, d.amountCents),
+      ]);
+      break;
+    }
+    case 'WalletCredited': {
+      const d = event.data as BalanceMovement;
+      const conversion = d.reference.startsWith('conversion:');
+      tx(conversion ? 'conversion_credit' : 'balance_credit', { userId: d.userId, reference: d.reference, description: `Balance credited ${usd(d.amountCents)} (${d.reason})` }, [
+        dr(conversion ? A.conversionClearing : A.memberCredits, d.amountCents),
+        cr(A.memberBalance, d.amountCents, d.userId),
+      ]);
+      break;
+    }
+    case 'CryptoConversionRequested': {
+      const d = event.data as CryptoConversionRequestedData;
+      effect.remember.push({ kind: 'conversion', key: d.transactionId, value: { userId: d.userId, grossCents: d.grossCents, feeCents: d.feeCents, netCents: d.netCents } });
+      break;
+    }
+    case 'CryptoConversionCompleted': {
+      const d = event.data as CryptoConversionCompletedData;
+      const known = await memory.get('conversion', d.transactionId);
+      const feeCents = known?.feeCents ?? 0;
+      const grossCents = d.netCents + feeCents;
+      tx('conversion', { userId: d.userId, reference: `conversion:${d.transactionId}`, description: `Conversion of ${d.cryptoAmount} crypto: ${usd(grossCents)}, fee ${usd(feeCents)}`, occurredAt: d.completedAt }, [
+        dr(A.cryptoCustody, grossCents),
+        cr(A.conversionFees, feeCents),
+        cr(A.conversionClearing, d.netCents),
+      ]);
+      break;
+    }
+    case 'EarningsCredited': {
+      const d = event.data as EarningsCreditedData;
+      const releaseId = `${event.eventId}:release`;
+      effect.remember.push({ kind: 'earning', key: `${d.creatorId}:${d.reference}`, value: { creatorShareCents: d.creatorShareCents, platformFeeCents: d.platformFeeCents, grossCents: d.grossCents, availableAt: d.availableAt, releaseId } });
+      tx('earnings', { userId: d.creatorId, reference: d.reference, description: `Earnings from ${d.source}: ${usd(d.grossCents)} (creator ${usd(d.creatorShareCents)}, platform ${usd(d.platformFeeCents)})`, occurredAt: d.occurredAt }, [
+        dr(A.creatorSalesClearing, d.grossCents),
+        cr(A.creatorPending, d.creatorShareCents, d.creatorId),
+        cr(A.platformFees, d.platformFeeCents),
+      ]);
+      tx('earnings_release', { id: releaseId, userId: d.creatorId, reference: d.reference, description: `Hold ended: ${usd(d.creatorShareCents)} available`, occurredAt: d.occurredAt, effectiveAt: d.availableAt }, [
+        dr(A.creatorPending, d.creatorShareCents, d.creatorId),
+        cr(A.creatorAvailable, d.creatorShareCents, d.creatorId),
+      ]);
+      break;
+    }
+    case 'EarningsReversed': {
+      const d = event.data as EarningsReversedData;
+      const earning = await memory.get('earning', `${d.creatorId}:${d.reference}`);
+      const duringHold = earning ? d.occurredAt < earning.availableAt : false;
+      if (earning && duringHold) effect.cancel.push(earning.releaseId);
+      const gross = d.creatorShareCents + d.platformFeeCents;
+      tx('earnings_reversal', { userId: d.creatorId, reference: d.reference, description: `Earnings reversed: ${d.reason}`, occurredAt: d.occurredAt }, [
+        dr(duringHold ? A.creatorPending : A.creatorAvailable, d.creatorShareCents, d.creatorId),
+        dr(A.platformFees, d.platformFeeCents),
+        cr(A.creatorSalesClearing, gross),
+      ]);
+      break;
+    }
+    case 'PayoutRequested': {
+      const d = event.data as PayoutRequestedData;
+      effect.remember.push({ kind: 'payout', key: d.payoutId, value: { creatorId: d.creatorId, amountCents: d.amountCents, processingFeeCents: d.processingFeeCents, netAmountCents: d.netAmountCents } });
+      tx('payout_request', { userId: d.creatorId, reference: d.payoutId, description: `Payout requested ${usd(d.amountCents)}`, occurredAt: d.requestedAt }, [
+        dr(A.creatorAvailable, d.amountCents, d.creatorId),
+        cr(A.payoutsInTransit, d.amountCents, d.creatorId),
+      ]);
+      break;
+    }
+    case 'PayoutCompleted': {
+      const d = event.data as PayoutCompletedData;
+      const payout = await memory.get('payout', d.payoutId);
+      if (!payout) break;
+      tx('payout_completion', { userId: d.creatorId, reference: d.payoutId, description: `Payout completed: ${usd(payout.netAmountCents)} sent, fee ${usd(payout.processingFeeCents)}`, occurredAt: d.processedAt }, [
+        dr(A.payoutsInTransit, payout.amountCents, d.creatorId),
+        cr(A.gatewayClearing, payout.netAmountCents),
+        cr(A.payoutFees, payout.processingFeeCents),
+      ]);
+      break;
+    }
+    case 'PayoutFailed':
+    case 'PayoutCancelled': {
+      const d = event.data as PayoutFailedData | PayoutCancelledData;
+      const payout = await memory.get('payout', d.payoutId);
+      if (!payout) break;
+      const at = 'failedAt' in d ? d.failedAt : d.cancelledAt;
+      tx('payout_return', { userId: d.creatorId, reference: d.payoutId, description: `Payout ${event.type === 'PayoutFailed' ? 'failed' : 'cancelled'}: ${d.reason}`, occurredAt: at }, [
+        dr(A.payoutsInTransit, payout.amountCents, d.creatorId),
+        cr(A.creatorAvailable, payout.amountCents, d.creatorId),
+      ]);
+      break;
+    }
+    default:
+      break;
+  }
+  return effect;
+}
+
+/** Whether a transaction's debits equal its credits. */
+export const isBalanced = (transaction: Pick<LedgerTransaction, 'postings'>) =>
+  transaction.postings.reduce((sum, p) => sum + p.debitCents - p.creditCents, 0) === 0;
+
+/** An in-memory memory, for replays outside the database (reconcile, tests). */
+export function memoryLedger(): LedgerMemory & { apply(effect: LedgerEffect): void } {
+  const facts = new Map<string, unknown>();
+  return {
+    async get(kind, key) {
+      return facts.get(`${kind}:${key}`) as never;
+    },
+    apply(effect) {
+      for (const fact of effect.remember) facts.set(`${fact.kind}:${fact.key}`, fact.value);
+    },
+  };
+}

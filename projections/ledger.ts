@@ -1,0 +1,113 @@
+import type { Knex } from 'knex';
+import { ledgerEffect, LEDGER_EVENT_TYPES, type Fact, type LedgerMemory } from '../domain/ledger/postings';
+import type { Projector } from './projector';
+
+/**
+ * The double-entry ledger: every money event becomes balanced transactions on named accounts
+ * (domain/ledger). `ledger_facts` keeps what later events need (a conversion's fee, a
+ * payout's amounts). Rows are keyed by transaction id, so applying an event twice writes once.
+ */
+
+async function createTables(db: Knex, schema: string): Promise<void> {
+  await db.schema.withSchema(schema).createTable('ledger_transactions', (t) => {
+    t.text('id').primary();
+    t.uuid('event_id').notNullable().index();
+    t.text('event_type').notNullable();
+    t.text('stream_id').notNullable();
+    t.text('kind').notNullable().index();
+    t.text('user_id').nullable().index();
+    t.text('reference').nullable();
+    t.text('description').notNullable();
+    t.bigInteger('amount_cents').notNullable();
+    t.timestamp('occurred_at', { useTz: true }).notNullable();
+    t.timestamp('effective_at', { useTz: true }).notNullable().index();
+  });
+  await db.schema.withSchema(schema).createTable('ledger_entries', (t) => {
+    t.text('transaction_id').notNullable();
+    t.integer('line').notNullable();
+    t.text('account').notNullable();
+    t.text('owner_id').nullable();
+    t.bigInteger('debit_cents').notNullable();
+    t.bigInteger('credit_cents').notNullable();
+    t.text('kind').notNullable();
+    t.text('stream_id').notNullable();
+    t.timestamp('effective_at', { useTz: true }).notNullable();
+    t.primary(['transaction_id', 'line']);
+    t.index(['account', 'owner_id', 'effective_at']);
+    t.index(['effective_at']);
+  });
+  await db.schema.withSchema(schema).createTable('ledger_facts', (t) => {
+    t.text('kind').notNullable();
+    t.text('key').notNullable();
+    t.jsonb('value').notNullable();
+    t.primary(['kind', 'key']);
+  });
+}
+
+export const ledgerProjector: Projector = {
+  name: 'ledger',
+  version: 1,
+  tables: ['ledger_transactions', 'ledger_entries', 'ledger_facts'],
+  eventTypes: LEDGER_EVENT_TYPES,
+  createTables,
+  async apply({ table }, event) {
+    const memory: LedgerMemory = {
+      async get(kind, key) {
+        const row = await table('ledger_facts').where({ kind, key }).first();
+        return row?.value;
+      },
+    };
+    const effect = await ledgerEffect(event, memory);
+    for (const fact of effect.remember as Fact[]) {
+      await table('ledger_facts').insert({ kind: fact.kind, key: fact.key, value: JSON.stringify(fact.value) }).onConflict(['kind', 'key']).merge();
+    }
+    if (effect.cancel.length) {
+      await table('ledger_entries').whereIn('transaction_id', effect.cancel).delete();
+      await table('ledger_transactions').whereIn('id', effect.cancel).delete();
+    }
+    for (const transaction of effect.transactions) {
+      const amount = transaction.postings.reduce((sum, p) => sum + p.debitCents, 0);
+      await table('ledger_transactions')
+        .insert({
+          id: transaction.id,
+          event_id: transaction.eventId,
+          event_type: transaction.eventType,
+          stream_id: transaction.streamId,
+          kind: transaction.kind,
+          user_id: transaction.userId,
+          reference: transaction.reference,
+          description: transaction.description,
+          amount_cents: amount,
+          occurred_at: transaction.occurredAt,
+          effective_at: transaction.effectiveAt,
+        })
+        .onConflict('id')
+        .ignore();
+      if (transaction.postings.length === 0) continue;
+      await table('ledger_entries')
+        .insert(
+          transaction.postings.map((posting, line) => ({
+            transaction_id: transaction.id,
+            line,
+            account: posting.account,
+            owner_id: posting.owner,
+            debit_cents: posting.debitCents,
+            credit_cents: posting.creditCents,
+            kind: transaction.kind,
+            stream_id: transaction.streamId,
+            effective_at: transaction.effectiveAt,
+          })),
+        )
+        .onConflict(['transaction_id', 'line'])
+        .ignore();
+    }
+  },
+};
+
+/** Balance of one account (and owner) at `at`: credits minus debits, in cents. */
+export async function ledgerBalance(db: Knex, account: string, owner: string | null, at: Date): Promise<number> {
+  const query = db('ledger_entries').where({ account }).andWhere('effective_at', '<=', at);
+  if (owner !== null) query.andWhere({ owner_id: owner });
+  const row = await query.select(db.raw('coalesce(sum(credit_cents) - sum(debit_cents), 0)::text as balance')).first();
+  return Number(row?.balance ?? 0);
+}
