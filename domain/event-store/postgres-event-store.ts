@@ -55,8 +55,10 @@ SELECT $1, checked.revision + e.ord, (e.value->>'eventId')::uuid, e.value->>'typ
 FROM checked, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(value, ord)
 RETURNING transaction_id::text AS commit, global_position::text AS prepare, stream_position::text AS revision`;
 
+// created_at is formatted as ISO 8601 by PostgreSQL: parsing a Date per row was a third of read-all's cost.
 const SELECT_COLUMNS = `event_id, stream_id, stream_position::text AS revision, transaction_id::text AS commit,
-  global_position::text AS prepare, event_type, data, metadata, created_at`;
+  global_position::text AS prepare, event_type, data, metadata,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
 
 interface EventRow {
   event_id: string;
@@ -67,7 +69,7 @@ interface EventRow {
   event_type: string;
   data: unknown;
   metadata: Record<string, unknown>;
-  created_at: Date;
+  created_at: string;
 }
 
 function toRecorded(row: EventRow): RecordedEvent {
@@ -79,7 +81,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     type: row.event_type,
     data: row.data,
     metadata: row.metadata,
-    createdAt: row.created_at.toISOString(),
+    createdAt: row.created_at,
   };
 }
 
