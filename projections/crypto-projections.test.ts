@@ -18,6 +18,15 @@ let database: TestDatabase;
 let store: PostgresEventStore;
 let db: Knex;
 
+/** The global log hides rows of transactions still open anywhere on the server: wait until it shows `count` events. */
+async function readAllOf(count: number) {
+  for (;;) {
+    const events = await store.readAll();
+    if (events.length >= count) return events;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 beforeAll(async () => {
   database = await createTestDatabase();
   store = new PostgresEventStore({ connectionString: database.url });
@@ -31,8 +40,8 @@ beforeAll(async () => {
   const ok = await requestConversion(store, rates, { userId: 'u1', cryptoType: 'USDC', cryptoAmount: '25.5', walletAddress: '0xabc123', walletId }, context);
   await requestConversion(store, rates, { userId: 'u1', cryptoType: 'USDT', cryptoAmount: '12', walletAddress: 'TFAIL', walletId: null }, context);
   const submit = conversionSubmission(gateway);
-  for (const event of await store.readAll()) if (submit.eventTypes.includes(event.type)) await submit.handle(event, { store, now });
-  const processing = (await store.readAll()).filter((e) => e.type === 'CryptoConversionSubmitted').map((e) => e.data as { transactionId: string; gatewayTransactionId: string });
+  for (const event of await readAllOf(3)) if (submit.eventTypes.includes(event.type)) await submit.handle(event, { store, now });
+  const processing = (await readAllOf(5)).filter((e) => e.type === 'CryptoConversionSubmitted').map((e) => e.data as { transactionId: string; gatewayTransactionId: string });
   await checkSettlements(store, gateway, processing, now);
   await handleCommand(store, cryptoTransactionStream(ok.transactionId), conversionDecider, { type: 'MarkUsedForSubscription', purchaseId: '7c9e6679-7425-40de-944b-e07fc1f90ae7', subscriptionMonths: 6, now }, context);
 });
@@ -44,18 +53,18 @@ afterAll(async () => {
 
 describe('crypto read models replay idempotently', () => {
   it.each([cryptoWalletsProjector, cryptoTransactionsProjector, cryptoConversionsProjector])('$name', async (projector) => {
-    const { once, twice } = await replayTwice(db, projector, await store.readAll());
+    const { once, twice } = await replayTwice(db, projector, await readAllOf(8));
     expect(twice).toEqual(once);
   });
 
   it('shows the final state', async () => {
-    await replayTwice(db, cryptoConversionsProjector, await store.readAll());
+    await replayTwice(db, cryptoConversionsProjector, await readAllOf(8));
     const rows = await db.withSchema('replay_once_crypto_conversions').table('crypto_conversions').orderBy('crypto_amount', 'desc');
     expect(rows.map((r) => [r.from_crypto_type, r.crypto_amount, r.status, r.used_for_subscription, r.subscription_months, r.net_amount_cents])).toEqual([
       ['USDC', '25.50000000', 'completed', true, 6, '2473'], // 25.5 × 1.0001 = 25.50 gross, fee 0.77 (0.765 up), net 24.73
       ['USDT', '12.00000000', 'failed', false, null, '1164'],
     ]);
-    await replayTwice(db, cryptoWalletsProjector, await store.readAll());
+    await replayTwice(db, cryptoWalletsProjector, await readAllOf(8));
     const wallet = await db.withSchema('replay_once_crypto_wallets').table('crypto_wallets').first();
     expect(wallet.balance).toBe('25.50000000');
   });

@@ -11,6 +11,14 @@ import type {
 } from '../domain/accounts/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { MembershipActivatedData } from '../domain/membership/events';
+import type { PaymentCardUpdatedData } from '../domain/membership/card-on-file';
+import type {
+  MembershipCanceledData,
+  MembershipExpiredData,
+  MembershipPastDueData,
+  MembershipRenewedData,
+  MembershipResumedData,
+} from '../domain/membership/events';
 import type { CreatorRegistered } from '../domain/creators/events';
 import type { StaffRoleGrantedData } from '../domain/payouts/staff-role';
 import type { ProjectionContext, Projector } from './projector';
@@ -94,6 +102,31 @@ export const userHandlers: Record<string, UserEventHandler> = {
     const d = event.data as MembershipActivatedData;
     await update(context, event, d.userId, { subscription_status: 'active', last_payment_date: d.activatedAt, subscription_end_date: d.periodEnd });
   },
+  // Membership lifecycle (member money): subscription_end_date is when access ends.
+  async MembershipCanceled(context, event) {
+    const d = event.data as MembershipCanceledData;
+    await update(context, event, d.userId, { subscription_status: 'canceled', subscription_end_date: d.accessUntil });
+  },
+  async MembershipResumed(context, event) {
+    const d = event.data as MembershipResumedData;
+    await update(context, event, d.userId, { subscription_status: 'active', subscription_end_date: d.periodEnd });
+  },
+  async MembershipRenewed(context, event) {
+    const d = event.data as MembershipRenewedData;
+    await update(context, event, d.userId, { subscription_status: 'active', last_payment_date: d.renewedAt, subscription_end_date: d.periodEnd });
+  },
+  async MembershipPastDue(context, event) {
+    const d = event.data as MembershipPastDueData;
+    await update(context, event, d.userId, { subscription_status: 'past_due', subscription_end_date: d.graceEndsAt });
+  },
+  async MembershipExpired(context, event) {
+    const d = event.data as MembershipExpiredData;
+    await update(context, event, d.userId, { subscription_status: 'expired' });
+  },
+  async PaymentCardUpdated(context, event) {
+    const d = event.data as PaymentCardUpdatedData;
+    await update(context, event, d.userId, { gateway_customer_id: d.gatewayCustomerId });
+  },
 };
 
 async function createTables(db: Knex, schema: string): Promise<void> {
@@ -126,7 +159,7 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const usersProjector: Projector = {
   name: 'users',
-  version: 1,
+  version: 2,
   tables: ['users'],
   get eventTypes() {
     return Object.keys(userHandlers);

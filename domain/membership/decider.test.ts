@@ -1,9 +1,9 @@
-import { membershipDecider as decider, type MembershipCommand } from './decider';
-import type { MembershipEvent } from './events';
+import { membershipDecider as decider, type ActivateMembership, type MembershipCommand } from './decider';
+import type { MembershipActivated, MembershipEvent } from './events';
 import { addMonths } from './period';
 
 const given = (events: MembershipEvent[]) => events.reduce(decider.evolve, decider.initialState);
-const activate = (over: Partial<MembershipCommand> = {}): MembershipCommand => ({
+const activate = (over: Partial<ActivateMembership> = {}): MembershipCommand => ({
   type: 'ActivateMembership',
   userId: 'u1',
   paymentId: 'p1',
@@ -37,7 +37,7 @@ describe('membership decider', () => {
   it('starts from now when the previous period is over', () => {
     const state = given(decider.decide(activate(), given([])));
     const [event] = decider.decide(activate({ paymentId: 'p2', now: new Date('2026-05-01T00:00:00.000Z') }), state);
-    expect(event.data.periodStart).toBe('2026-05-01T00:00:00.000Z');
+    expect((event as MembershipActivated).data.periodStart).toBe('2026-05-01T00:00:00.000Z');
   });
 
   it('refuses a length below one month', () => {

@@ -21,6 +21,62 @@ export interface MembershipActivatedData {
 
 export type MembershipActivated = DomainEvent<'MembershipActivated', MembershipActivatedData>;
 
-export type MembershipEvent = MembershipActivated;
+/** Days a member keeps access after a declined renewal before the membership expires. */
+export const RENEWAL_GRACE_DAYS = 3;
 
-export const MEMBERSHIP_EVENT_TYPES = ['MembershipActivated'] as const satisfies ReadonlyArray<MembershipEvent['type']>;
+/** No further renewals; access continues until `accessUntil` (the paid period's end). */
+export interface MembershipCanceledData {
+  userId: string;
+  accessUntil: string;
+  canceledAt: string;
+}
+
+/** A canceled member subscribed again before the paid period ended: renewals resume, no charge. */
+export interface MembershipResumedData {
+  userId: string;
+  periodEnd: string;
+  resumedAt: string;
+}
+
+/** The monthly renewal was paid: the next period follows the previous one without a gap. */
+export interface MembershipRenewedData {
+  userId: string;
+  paymentId: string;
+  periodStart: string;
+  periodEnd: string;
+  renewedAt: string;
+}
+
+/** The renewal of the period ending at `periodEnd` was declined: access until `graceEndsAt`. */
+export interface MembershipPastDueData {
+  userId: string;
+  paymentId: string;
+  periodEnd: string;
+  failureReason: string;
+  graceEndsAt: string;
+  at: string;
+}
+
+/** Access ended: after a cancellation (the paid period ran out) or an unpaid renewal (grace ran out). */
+export interface MembershipExpiredData {
+  userId: string;
+  reason: 'canceled' | 'unpaid';
+  expiredAt: string;
+}
+
+export type MembershipCanceled = DomainEvent<'MembershipCanceled', MembershipCanceledData>;
+export type MembershipResumed = DomainEvent<'MembershipResumed', MembershipResumedData>;
+export type MembershipRenewed = DomainEvent<'MembershipRenewed', MembershipRenewedData>;
+export type MembershipPastDue = DomainEvent<'MembershipPastDue', MembershipPastDueData>;
+export type MembershipExpired = DomainEvent<'MembershipExpired', MembershipExpiredData>;
+
+export type MembershipEvent = MembershipActivated | MembershipCanceled | MembershipResumed | MembershipRenewed | MembershipPastDue | MembershipExpired;
+
+export const MEMBERSHIP_EVENT_TYPES = [
+  'MembershipActivated',
+  'MembershipCanceled',
+  'MembershipResumed',
+  'MembershipRenewed',
+  'MembershipPastDue',
+  'MembershipExpired',
+] as const satisfies ReadonlyArray<MembershipEvent['type']>;

@@ -1,0 +1,170 @@
+import { SIX_MONTH_PLAN, formatCents } from '../contracts/money';
+import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
+import type { EventStore, Position } from '../event-store/port';
+import { paymentDecider } from '../payments/decider';
+import { paymentStream, type PaymentRequestType } from '../payments/events';
+import { PaymentDeclinedError, type ChargeResult, type PaymentGateway } from '../payments/gateway';
+import { DomainError, refuse } from '../shared/errors';
+import { deterministicId } from '../shared/ids';
+import { spendBalance } from '../wallet/balance';
+import { cardOnFileDecider, loadCardOnFile, userStream } from './card-on-file';
+import { membershipDecider } from './decider';
+import { MONTHLY_PRICE_CENTS, membershipStream } from './events';
+
+/**
+ * The member's own membership actions (SPEC §7): subscribe by card, the 6-month plan from the
+ * USD balance, cancel, and age verification by a card authorization. Gateway calls happen
+ * here, never in a decider; every answer is recorded as payment events.
+ */
+
+export interface MembershipDeps {
+  store: EventStore;
+  gateway: PaymentGateway;
+}
+
+export interface ActionResult {
+  success: boolean;
+  message: string;
+  position: Position | null;
+}
+
+export const ALREADY_SUBSCRIBED = 'You are already subscribed';
+export const AGE_VERIFICATION_REQUIRED = 'Age verification required';
+
+const ageVerificationRequired = () => refuse.forbidden(AGE_VERIFICATION_REQUIRED, { requiresAgeVerification: true });
+const day = (iso: string) => iso.slice(0, 10);
+
+export async function recordCharge(
+  store: EventStore,
+  input: { paymentId: string; userId: string; requestType: PaymentRequestType; customerId: string; amountCents: number; cardHolderName: string | null; email: string | null; result: ChargeResult },
+  context: CommandContext,
+  eventIds?: string[],
+) {
+  return handleCommand(
+    store,
+    paymentStream(input.paymentId),
+    paymentDecider,
+    {
+      type: 'RecordCharge',
+      paymentId: input.paymentId,
+      userId: input.userId,
+      requestType: input.requestType,
+      gatewayCustomerId: input.customerId,
+      amountCents: input.amountCents,
+      currency: 'USD',
+      cardHolderName: input.cardHolderName,
+      email: input.email,
+      correlationId: context.correlationId ?? context.requestId ?? null,
+      result: input.result,
+      now: context.now,
+    },
+    context,
+    { eventIds },
+  );
+}
+
+/** POST /api/subscribe: $1.99 on the card on file; a canceled member still in the paid period resumes without a charge. */
+export async function subscribeWithCard(deps: MembershipDeps, userId: string, context: CommandContext): Promise<ActionResult> {
+  const { store, gateway } = deps;
+  const { state: account } = await loadCardOnFile(store, userId);
+  if (!account.exists) throw refuse.notFound('User not found');
+  if (!account.ageVerified) throw ageVerificationRequired();
+  const { state, revision } = await loadState(store, membershipStream(userId), membershipDecider);
+  if (state.status === 'active') throw refuse.conflict(ALREADY_SUBSCRIBED);
+  if (state.status === 'canceled' && new Date(state.periodEnd!) > context.now) {
+    const resumed = await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'ResumeMembership', userId, now: context.now }, context);
+    return { success: true, message: `Your subscription has been resumed and renews on ${day(state.periodEnd!)}.`, position: resumed.position };
+  }
+  if (!account.customerId) throw refuse.unprocessable('No card on file. Please verify your card first.');
+  // Two clicks read the same revision, so they share the key: the processor charges once.
+  const paymentId = deterministicId('membership-subscribe', userId, String(revision ?? 'none'));
+  const result = await gateway.charge({
+    customerId: account.customerId,
+    amountCents: MONTHLY_PRICE_CENTS,
+    currency: 'USD',
+    description: 'Lively official membership subscription (monthly)',
+    idempotencyKey: `subscribe:${paymentId}`,
+  });
+  const recorded = await recordCharge(store, { paymentId, userId, requestType: 'membership_subscribe', customerId: account.customerId, amountCents: MONTHLY_PRICE_CENTS, cardHolderName: account.name, email: account.email, result }, context);
+  if (result.status === 'declined') return { success: false, message: `Payment declined: ${result.failureReason}`, position: recorded.position };
+  const activated = await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'ActivateMembership', userId, paymentId, source: 'card', months: 1, now: context.now }, context);
+  const end = activated.state.periodEnd!;
+  return { success: true, message: `Your $1.99/month membership is active until ${day(end)} and renews automatically.`, position: activated.position ?? recorded.position };
+}
+
+/**
+ * POST /api/subscribe/crypto: 6 × $1.99 = $11.94 from the USD balance for 7 months. The
+ * completed conversions that paid for it are marked used (subscriptionMonths 6).
+ * `conversionsToMark` picks them (oldest unused first, `preferred` first).
+ */
+export async function subscribeWithBalance(
+  deps: { store: EventStore; markConversions: (purchaseId: string, context: CommandContext) => Promise<void> },
+  userId: string,
+  context: CommandContext,
+): Promise<ActionResult> {
+  const { store } = deps;
+  const { state: account } = await loadCardOnFile(store, userId);
+  if (!account.exists) throw refuse.notFound('User not found');
+  if (!account.ageVerified) throw ageVerificationRequired();
+  const { revision } = await loadState(store, membershipStream(userId), membershipDecider);
+  const purchaseId = deterministicId('membership-crypto-plan', userId, String(revision ?? 'none'));
+  try {
+    await spendBalance(store, userId, { amountCents: SIX_MONTH_PLAN.priceCents, reason: 'site plan: 6 months + 1 free', reference: `membership:${purchaseId}` }, context);
+  } catch (error) {
+    if (error instanceof DomainError && error.message === 'Insufficient balance') {
+      const have = Number(error.details.balanceCents ?? 0);
+      throw refuse.unprocessable(`Insufficient crypto balance: the 6-month plan costs $${formatCents(SIX_MONTH_PLAN.priceCents)} and your balance is $${formatCents(have)}. Convert more crypto first.`, {
+        success: false,
+        balanceCents: have,
+        requiredCents: SIX_MONTH_PLAN.priceCents,
+      });
+    }
+    throw error;
+  }
+  await deps.markConversions(purchaseId, context);
+  const activated = await handleCommand(
+    store,
+    membershipStream(userId),
+    membershipDecider,
+    { type: 'ActivateMembership', userId, paymentId: purchaseId, source: 'crypto', months: SIX_MONTH_PLAN.months + SIX_MONTH_PLAN.bonusMonths, now: context.now },
+    context,
+  );
+  return { success: true, message: `6-month plan activated: 7 months of access until ${day(activated.state.periodEnd!)}.`, position: activated.position };
+}
+
+/** POST /api/cancel-subscription: no further renewals; access continues to the end of the paid period. */
+export async function cancelMembership(store: EventStore, userId: string, context: CommandContext): Promise<ActionResult> {
+  const result = await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'CancelMembership', userId, now: context.now }, context);
+  const until = result.events[0]?.type === 'MembershipCanceled' ? result.events[0].data.accessUntil : null;
+  return { success: true, message: `Your subscription has been canceled. You keep access until ${until ? day(until) : 'the end of the paid period'}.`, position: result.position };
+}
+
+/** /verify-age: a zero-value card authorization (on a new card when a token is given) marks the user age verified. */
+export async function verifyAge(deps: MembershipDeps, userId: string, paymentToken: string | undefined, context: CommandContext): Promise<ActionResult> {
+  const { store, gateway } = deps;
+  const { state: account, revision } = await loadCardOnFile(store, userId);
+  if (!account.exists) throw refuse.notFound('User not found');
+  if (account.ageVerified && !paymentToken) return { success: true, message: 'Your age is already verified.', position: null };
+  const key = `${userId}:${String(revision)}`;
+  let customerId = account.customerId;
+  let newCard: { customerId: string; cardLast4: string } | null = null;
+  if (paymentToken) {
+    try {
+      const card = customerId
+        ? await gateway.updateCard({ customerId, paymentToken, idempotencyKey: `card:${key}` })
+        : await gateway.createCustomer({ email: account.email ?? '', name: account.name ?? '', paymentToken, idempotencyKey: `card:${key}` });
+      newCard = { customerId: card.customerId, cardLast4: card.cardLast4 };
+      customerId = card.customerId;
+    } catch (error) {
+      if (error instanceof PaymentDeclinedError) throw refuse.declined(`Card verification failed: ${error.reason}`);
+      throw error;
+    }
+  }
+  if (!customerId) throw refuse.validation('Payment information is required', { paymentToken: 'Payment information is required' });
+  const paymentId = deterministicId('age-verification', key);
+  const result = await gateway.authorize({ customerId, idempotencyKey: `age:${paymentId}` });
+  const recorded = await recordCharge(store, { paymentId, userId, requestType: 'age_verification', customerId, amountCents: 0, cardHolderName: account.name, email: account.email, result }, context);
+  if (result.status === 'declined') throw refuse.declined(`Card verification failed: ${result.failureReason}`);
+  const verified = await handleCommand(store, userStream(userId), cardOnFileDecider, { type: 'RecordAgeVerification', userId, newCard, cardLast4: result.cardLast4, now: context.now }, context);
+  return { success: true, message: 'Your age has been verified.', position: verified.position ?? recorded.position };
+}
