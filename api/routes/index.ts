@@ -1,9 +1,11 @@
 import type { Router } from 'express';
 import type { Api } from '../kit';
+import { authRoutes } from './auth';
 import { chatRoutes } from './chat';
 import { clientLogRoutes } from './client-logs';
 import { cryptoRoutes } from './crypto';
 import { healthRoutes } from './health';
+import { membershipRoutes } from './membership';
 import { payoutRoutes } from './payouts';
 import { profileRoutes } from './profile';
 import { creatorRoutes } from './creators';
@@ -12,4 +14,4 @@ import { subscriptionRoutes } from './subscriptions';
 import { messageRoutes } from './messages';
 
 /** Every route module of the API, mounted under /api. Each bounded context adds its own. */
-export const routeModules: Array<(api: Api) => Router> = [healthRoutes, clientLogRoutes, profileRoutes, chatRoutes, cryptoRoutes, payoutRoutes, creatorRoutes, postRoutes, subscriptionRoutes, messageRoutes];
+export const routeModules: Array<(api: Api) => Router> = [healthRoutes, clientLogRoutes, authRoutes, membershipRoutes, profileRoutes, chatRoutes, cryptoRoutes, payoutRoutes, creatorRoutes, postRoutes, subscriptionRoutes, messageRoutes];

@@ -1,0 +1,151 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { ZodType } from 'zod';
+import { loginSchema, registerSchema, resetPasswordSchema, resetRequestSchema } from '../../domain/contracts/accounts';
+import { invalidCredentials } from '../../domain/accounts/decider';
+import { login } from '../../domain/accounts/login';
+import { hashPassword } from '../../domain/accounts/passwords';
+import { PASSWORD_RESET_MESSAGE, RESET_REQUEST_MESSAGE, requestPasswordReset, resetPassword } from '../../domain/accounts/password-reset';
+import { registerUser, WELCOME_MESSAGE } from '../../domain/accounts/register';
+import type { EmailSender } from '../../domain/notifications/email';
+import type { PaymentGateway } from '../../domain/payments/gateway';
+import { DomainError, refuse } from '../../domain/shared/errors';
+import { currentUser } from '../http/access';
+import { hitRateLimit } from '../http/rate-limit';
+import { parseWith } from '../http/validate';
+import type { Api } from '../kit';
+
+/**
+ * Accounts over HTTP (SPEC §7): register with card, login, logout, current user, password reset.
+ * Login, register and reset requests are rate limited per IP and per account (429).
+ */
+
+interface Limit {
+  limit: number;
+  windowMs: number;
+}
+export interface AuthRateLimits {
+  login: { perIp: Limit; perAccount: Limit };
+  register: { perIp: Limit; perAccount: Limit };
+  resetRequest: { perIp: Limit; perAccount: Limit };
+}
+
+const MINUTE = 60_000;
+/** Defaults; a stack may replace them through the `authRateLimits` port (tests, load tests). */
+export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = {
+  login: { perIp: { limit: 100, windowMs: 15 * MINUTE }, perAccount: { limit: 10, windowMs: 15 * MINUTE } },
+  register: { perIp: { limit: 50, windowMs: 60 * MINUTE }, perAccount: { limit: 5, windowMs: 60 * MINUTE } },
+  resetRequest: { perIp: { limit: 20, windowMs: 60 * MINUTE }, perAccount: { limit: 5, windowMs: 60 * MINUTE } },
+};
+
+const RATE_LIMIT_MESSAGES: Record<keyof AuthRateLimits, string> = {
+  login: 'Too many login attempts. Please wait before trying again.',
+  register: 'Too many registration attempts. Please wait before trying again.',
+  resetRequest: 'Too many reset requests. Please wait before trying again.',
+};
+
+const accountKey = (req: Request) => (typeof req.body?.email === 'string' ? req.body.email.trim().toLowerCase().slice(0, 254) : null);
+
+function limited(api: Api, action: keyof AuthRateLimits): RequestHandler {
+  return async (req, res, next) => {
+    const limits = { ...DEFAULT_AUTH_RATE_LIMITS, ...(api.deps.ports.authRateLimits as Partial<AuthRateLimits> | undefined) }[action];
+    const checks: Array<[string, Limit]> = [[`auth:${action}:ip:${req.ip ?? 'unknown'}`, limits.perIp]];
+    const account = accountKey(req);
+    if (account) checks.push([`auth:${action}:account:${account}`, limits.perAccount]);
+    for (const [key, rule] of checks) {
+      const { allowed, retryAfterSeconds } = await hitRateLimit(api.deps.db, key, rule);
+      if (!allowed) {
+        res.setHeader('Retry-After', String(retryAfterSeconds));
+        res.status(429).json({ error: RATE_LIMIT_MESSAGES[action], code: 'RATE_LIMITED', status: 429, retryAfterSeconds });
+        return;
+      }
+    }
+    next();
+  };
+}
+
+/** Contract parsing; a malformed email reads 'Invalid email format' (what the client matches, SPEC §8). */
+function parseAuth<T>(schema: ZodType<T>, body: unknown): T {
+  try {
+    return parseWith(schema, body);
+  } catch (error) {
+    const fields = error instanceof DomainError ? (error.details.fields as Record<string, string> | undefined) : undefined;
+    if (fields?.email === 'Invalid email address') throw new DomainError('validation', 'Invalid email format', { fields });
+    throw error;
+  }
+}
+
+/** Where links in emails point: the configured public origin, else the one the request came to. */
+const siteOrigin = (api: Api, req: Request) => api.deps.allowedOrigins[0] ?? `${req.protocol}://${req.get('Host')}`;
+
+/** A fresh session id at every sign-in; the previous session (if any) ends. */
+async function signIn(api: Api, req: Request, res: Response, userId: string): Promise<void> {
+  if (req.sessionId) await api.sessions.close(res, req.sessionId, api.secure(req));
+  req.sessionId = await api.sessions.open(res, userId, api.secure(req));
+  req.userId = userId;
+}
+
+export function authRoutes(api: Api): Router {
+  const router = Router();
+  const { db, store } = api.deps;
+  const gateway = () => api.deps.ports.paymentGateway as PaymentGateway;
+  const email = () => api.deps.ports.email as EmailSender;
+
+  router.post('/auth/register', limited(api, 'register'), async (req, res) => {
+    const input = parseAuth(registerSchema, req.body);
+    const passwordHash = await hashPassword(input.password);
+    const { userId, position } = await registerUser(
+      { store, gateway: gateway() },
+      { email: input.email, firstName: input.firstName, lastName: input.lastName, passwordHash, paymentToken: input.paymentToken },
+      api.context(req),
+    );
+    await signIn(api, req, res, userId);
+    await api.readYourWrites(position);
+    res.status(201).json({ message: WELCOME_MESSAGE, user: await currentUser(db, userId) });
+  });
+
+  router.post('/auth/login', limited(api, 'login'), async (req, res) => {
+    const input = parseAuth(loginSchema, req.body);
+    const { userId, position, succeeded } = await login(store, { email: input.email.toLowerCase(), password: input.password }, api.context(req));
+    if (!succeeded) {
+      await api.readYourWrites(position);
+      throw invalidCredentials();
+    }
+    await signIn(api, req, res, userId);
+    await api.readYourWrites(position);
+    res.json({ message: 'Logged in successfully', user: await currentUser(db, userId) });
+  });
+
+  router.get('/auth/logout', async (req, res) => {
+    await api.sessions.close(res, req.sessionId, api.secure(req));
+    res.redirect(302, '/');
+  });
+
+  // Where the client sends the browser after a 401.
+  router.get('/login', (_req, res) => res.redirect(302, '/login'));
+
+  router.get('/auth/user', async (req, res) => {
+    const user = await currentUser(db, req.userId);
+    if (!user) throw refuse.unauthorized();
+    res.json(user);
+  });
+
+  router.post('/auth/reset-password-request', limited(api, 'resetRequest'), async (req, res) => {
+    const input = parseAuth(resetRequestSchema, req.body);
+    const { position } = await requestPasswordReset({ store, email: email() }, { email: input.email.toLowerCase(), origin: siteOrigin(api, req) }, api.context(req));
+    // The reset form looks the token up in the users read model: let it see this one.
+    await api.readYourWrites(position);
+    res.json({ message: RESET_REQUEST_MESSAGE });
+  });
+
+  router.post('/auth/reset-password', async (req, res) => {
+    const input = parseAuth(resetPasswordSchema, req.body);
+    const passwordHash = await hashPassword(input.password);
+    const findUserIdByTokenHash = async (tokenHash: string) => (await db('users').where({ password_reset_token_hash: tokenHash }).first('id'))?.id ?? null;
+    const { userId, position } = await resetPassword({ store, findUserIdByTokenHash }, { token: input.token, passwordHash }, api.context(req));
+    await api.sessions.closeAllFor(userId, req.userId === userId ? req.sessionId : null);
+    await api.readYourWrites(position);
+    res.json({ message: PASSWORD_RESET_MESSAGE });
+  });
+
+  return router;
+}
