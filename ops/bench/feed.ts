@@ -1,0 +1,208 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { creatorDecider } from '../../domain/creators/decider';
+import { creatorStream } from '../../domain/creators/events';
+import { subscribeToCreator } from '../../domain/creators/subscribe';
+import { openEventStore } from '../../domain/event-store';
+import type { EventStore } from '../../domain/event-store/port';
+import { createSandboxGateway } from '../../domain/payments/sandbox-gateway';
+import { publishPost } from '../../domain/posts/publish';
+import { handleCommand } from '../../domain/shared/command-handler';
+import { newId } from '../../domain/shared/ids';
+import { openReadDatabase } from '../../projections/database';
+import { waitForProjections } from '../../projections/read-your-writes';
+import { allProjectors } from '../../projections/registry';
+import { parseArgs } from '../commands/command';
+import { freePort } from '../net';
+import { benchDatabase } from './_database';
+
+/**
+ * Feed benchmark: 1,000 creators, 100,000 posts and 10,000 creator subscriptions seeded
+ * through the product's commands, then `GET /api/posts/feed` (signed-in members, first and
+ * second pages) at a fixed 200 requests/s with autocannon. The product runs in its own
+ * process, like in production; a trivial express route in another process is the baseline,
+ * measured in the same run at the same rate and flat out.
+ */
+const TARGET_P99_MS = 25;
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `work(i)` for i in [0, count) with `parallel` workers, printing progress. */
+async function inParallel(label: string, count: number, parallel: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  let done = 0;
+  const started = Date.now();
+  const timer = setInterval(() => process.stdout.write(`\r  ${label}: ${fmt(done)} / ${fmt(count)}`), 1000);
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) {
+        const i = next++;
+        await work(i);
+        done++;
+      }
+    }),
+  );
+  clearInterval(timer);
+  console.log(`\r  ${label}: ${fmt(count)} in ${((Date.now() - started) / 1000).toFixed(1)} s (${fmt(count / ((Date.now() - started) / 1000))}/s)`);
+}
+
+function startProcess(args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return (async () => {
+    for (let i = 0; i < 600; i++) {
+      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
+      const ok = await fetch(readyUrl).then((res) => res.status < 500, () => false);
+      if (ok) return child;
+      await sleep(200);
+    }
+    throw new Error(`${readyUrl} did not answer`);
+  })();
+}
+
+const TRIVIAL_SERVER = `
+const express = require('express');
+const app = express();
+app.get('/ping', (req, res) => res.json({ ok: true }));
+app.listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+interface Measured {
+  p50: number;
+  p99: number;
+  rps: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function cannon(options: autocannon.Options): Promise<Measured> {
+  const result = await autocannon(options);
+  return { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, non2xx: result.non2xx, errors: result.errors };
+}
+
+async function seed(store: EventStore, baseUrl: string, counts: { creators: number; posts: number; members: number; perMember: number; viewers: number }) {
+  const gateway = createSandboxGateway();
+  const base = Date.now() - counts.posts * 1000;
+
+  // Viewers: real members signed up through the API (their sessions make the feed requests).
+  const viewers: Array<{ id: string; cookie: string; customerId: string | null }> = [];
+  await inParallel('members signed up through the API', counts.viewers, 4, async (i) => {
+    const password = 'Passw0rdGood';
+    const res = await fetch(`${baseUrl}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: baseUrl, 'x-forwarded-for': `10.77.${i % 250}.${Math.floor(i / 250) + 1}` },
+      body: JSON.stringify({ firstName: 'Bench', lastName: `Viewer${i}`, email: `viewer${i}.${Date.now()}@bench.test`, password, confirmPassword: password, paymentToken: `dev_tok_bench_viewer_${i}` }),
+    });
+    if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
+    const body = (await res.json()) as { user: { id: string } };
+    const cookie = (res.headers.getSetCookie().find((c) => c.startsWith('lively.sid=')) ?? '').split(';')[0];
+    viewers.push({ id: body.user.id, cookie, customerId: null });
+  });
+
+  const creators = Array.from({ length: counts.creators }, () => newId());
+  await inParallel('creators registered', creators.length, 16, async (i) => {
+    const userId = creators[i];
+    await handleCommand(store, creatorStream(userId), creatorDecider, { type: 'RegisterCreator', userId, bio: `Bench creator ${i}`, coverImageUrl: null, at: new Date(base) }, { actorId: userId, now: new Date(base) });
+  });
+
+  await inParallel('posts published', counts.posts, 16, async (i) => {
+    const creatorId = creators[i % creators.length];
+    const now = new Date(base + i * 1000);
+    await publishPost(store, { creatorId, title: `Post ${i}`, content: `Content of post ${i}. `.repeat(8), mediaUrl: i % 3 ? `https://img.bench.test/${i}.jpg` : null, isPublic: i % 5 === 0 }, { actorId: creatorId, now });
+  });
+
+  // Members: the viewers plus synthetic members (cards on file at the sandbox gateway), each
+  // subscribing to `perMember` different creators, charged through the gateway.
+  const members = [...viewers.map((v) => v.id), ...Array.from({ length: counts.members - viewers.length }, () => newId())];
+  const customers = new Map<string, string>();
+  await inParallel('creator subscriptions started', members.length * counts.perMember, 16, async (n) => {
+    const m = Math.floor(n / counts.perMember);
+    const memberId = members[m];
+    let customerId = customers.get(memberId);
+    if (!customerId) {
+      customerId = (await gateway.createCustomer({ email: `${memberId}@bench.test`, name: 'Bench', paymentToken: `dev_tok_bench_${m}`, idempotencyKey: `bench:${memberId}` })).customerId;
+      customers.set(memberId, customerId);
+    }
+    const creatorId = creators[(m * 7 + (n % counts.perMember) * 97) % creators.length];
+    await subscribeToCreator(store, gateway, { subscriberId: memberId, creatorId, tierId: 'default-basic', customerId }, { actorId: memberId, now: new Date() });
+  });
+  return viewers;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const { options } = parseArgs(args);
+  const counts = {
+    creators: Number(options.creators ?? 1000),
+    posts: Number(options.posts ?? 100_000),
+    members: Number(options.members ?? 1000),
+    perMember: Number(options['per-member'] ?? 10),
+    viewers: Number(options.viewers ?? 20),
+  };
+  const rate = Number(options.rate ?? 200);
+  const duration = Number(options.duration ?? 20);
+  const database = await benchDatabase('bench_feed');
+  const children: ChildProcess[] = [];
+  try {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const tsx = path.resolve(__dirname, '../../node_modules/tsx/dist/cli.mjs');
+    console.log(`feed benchmark: ${fmt(counts.creators)} creators, ${fmt(counts.posts)} posts, ${fmt(counts.members * counts.perMember)} subscriptions; ${rate} req/s for ${duration} s`);
+    children.push(
+      await startProcess([tsx, path.resolve(__dirname, '../start.ts')], { PORT: String(port), HOST: '127.0.0.1', REALTIME_PORT: String(await freePort()), DATABASE_URL: database.url, LOG_LEVEL: 'warn', TRUST_PROXY: 'true' }, `${baseUrl}/api/health`),
+    );
+    const store = await openEventStore({ databaseUrl: database.url });
+    const db = openReadDatabase(database.url, 4);
+    const viewers = await seed(store, baseUrl, counts);
+    process.stdout.write('  waiting for the read models to catch up...');
+    const head = await store.headPosition();
+    while (!(await waitForProjections(db, allProjectors.map((p) => p.name), head, 5000))) process.stdout.write('.');
+    console.log(' done');
+    const stats = await db.raw(`SELECT (SELECT count(*) FROM posts) AS posts, (SELECT count(*) FROM creator_subscriptions) AS subscriptions, (SELECT count(*) FROM creators) AS creators`);
+    console.log(`  read models: ${JSON.stringify(stats.rows[0])}`);
+
+    // Each viewer's first-page cursor, so a fifth of the requests ask for page 2.
+    const targets: Array<{ path: string; cookie: string }> = [];
+    for (const viewer of viewers) {
+      const first = (await (await fetch(`${baseUrl}/api/posts/feed`, { headers: { cookie: viewer.cookie } })).json()) as { posts: unknown[]; nextCursor: string | null };
+      if (first.posts.length !== 20) throw new Error(`feed page has ${first.posts.length} posts`);
+      targets.push({ path: '/api/posts/feed', cookie: viewer.cookie });
+      if (first.nextCursor) targets.push({ path: `/api/posts/feed?cursor=${first.nextCursor}`, cookie: viewer.cookie });
+    }
+    let turn = 0;
+    const request = {
+      method: 'GET' as const,
+      setupRequest: (req: autocannon.Request) => {
+        const target = targets[turn++ % targets.length];
+        return { ...req, path: target.path, headers: { ...req.headers, cookie: target.cookie } };
+      },
+    };
+
+    const trivialPort = await freePort();
+    children.push(await startProcess(['-e', TRIVIAL_SERVER], { PORT: String(trivialPort), NODE_PATH: path.resolve(__dirname, '../../node_modules') }, `http://127.0.0.1:${trivialPort}/ping`));
+    const trivialUrl = `http://127.0.0.1:${trivialPort}/ping`;
+    await cannon({ url: trivialUrl, connections: 10, duration: 2 }); // warm-up
+    const baselineAtRate = await cannon({ url: trivialUrl, connections: 10, overallRate: rate, duration });
+    const baselineMax = await cannon({ url: trivialUrl, connections: 10, duration: 5 });
+
+    await cannon({ url: baseUrl, connections: 10, overallRate: rate, duration: 3, requests: [request] }); // warm-up
+    const feed = await cannon({ url: baseUrl, connections: 10, overallRate: rate, duration, requests: [request] });
+    const feedMax = await cannon({ url: baseUrl, connections: 10, duration: 5, requests: [request] });
+
+    const row = (label: string, m: Measured) =>
+      console.log(`${label.padEnd(38)} p50 ${m.p50.toFixed(1).padStart(6)} ms   p99 ${m.p99.toFixed(1).padStart(6)} ms   ${fmt(m.rps).padStart(7)} req/s   non-2xx ${m.non2xx}, errors ${m.errors}`);
+    console.log('');
+    row(`baseline: trivial express route @${rate}/s`, baselineAtRate);
+    row('baseline: trivial express route, max', baselineMax);
+    row(`GET /api/posts/feed @${rate}/s`, feed);
+    row('GET /api/posts/feed, max', feedMax);
+    const ok = feed.p99 < TARGET_P99_MS && feed.non2xx === 0 && feed.errors === 0;
+    console.log(`\nfeed p99 ${feed.p99.toFixed(1)} ms, target < ${TARGET_P99_MS} ms: ${ok ? 'PASS' : 'FAIL'}   (feed max throughput ${(feedMax.rps / baselineMax.rps * 100).toFixed(1)}% of the trivial route's)`);
+    await db.destroy();
+    await store.close();
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await sleep(1500);
+    await database.drop();
+  }
+}
