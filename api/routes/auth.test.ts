@@ -186,6 +186,13 @@ describe('POST /api/auth/login', () => {
 });
 
 describe('sessions and redirects', () => {
+  it('marks the session cookie Secure when served over TLS (behind a proxy)', async () => {
+    const { body } = await registered();
+    const res = await client().post('/api/auth/login').set('X-Forwarded-Proto', 'https').set('Origin', stack.url.replace('http:', 'https:')).send({ email: body.email, password: PASSWORD }).expect(200);
+    expect(sessionCookie(res)).toMatch(/; Secure/);
+    expect(sessionCookie(res)).toMatch(/HttpOnly/);
+  });
+
   it('GET /api/auth/logout ends the session and redirects to /', async () => {
     const { agent } = await registered();
     const res = await agent.get('/api/auth/logout').expect(302);
