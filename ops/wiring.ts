@@ -9,6 +9,7 @@ import { processingConversions } from '../projections/crypto-transactions';
 import type { Ticker } from './tickers';
 import { DevelopmentEmailSender } from '../domain/notifications/dev-email';
 import { createSandboxGateway } from '../domain/payments/sandbox-gateway';
+import { membershipActivationProcess } from '../domain/membership/activation-process';
 import { createSandboxPayoutGateway } from '../domain/payouts/sandbox-payout-gateway';
 import { creatorEarningsProcess } from '../domain/creators/earnings-process';
 
@@ -27,7 +28,7 @@ export function createPorts(infrastructure: { db: Knex; logger: Logger }): Recor
 }
 
 export function allProcessManagers(ports: Record<string, unknown>): ProcessManager[] {
-  return [creatorEarningsProcess, conversionSubmission(ports.cryptoGateway as CryptoGateway), conversionCredit];
+  return [membershipActivationProcess, creatorEarningsProcess, conversionSubmission(ports.cryptoGateway as CryptoGateway), conversionCredit];
 }
 
 /** Clock-driven work: settlement checks of crypto conversions, membership renewals. */

@@ -104,5 +104,7 @@ export async function registerUser(
     months: 1,
     now: context.now,
   }, context);
-  return { userId, position: activated.position! };
+  // Nothing written: the activation process got there first; wait for its event instead.
+  const position = activated.position ?? (await store.readStream(membershipStream(userId))).at(-1)!.position;
+  return { userId, position };
 }
