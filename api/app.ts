@@ -8,6 +8,7 @@ import { originCheck } from './http/origin-check';
 import { requestContext } from './http/request-context';
 import { createApi, type Api } from './kit';
 import { routeModules } from './routes';
+import { createMetrics } from './routes/metrics';
 
 /** The express app: /api routes, and the built web client on the same origin. */
 export function createApp(deps: AppDependencies): { app: Express; api: Api } {
@@ -16,6 +17,8 @@ export function createApp(deps: AppDependencies): { app: Express; api: Api } {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy);
   app.use(requestContext(deps.logger));
+  const metrics = createMetrics(api);
+  app.use(metrics.middleware);
   app.use(
     helmet({
       contentSecurityPolicy: {
@@ -39,6 +42,7 @@ export function createApp(deps: AppDependencies): { app: Express; api: Api } {
   for (const module of routeModules) apiRouter.use(module(api));
   apiRouter.use(apiNotFound);
   app.use('/api', apiRouter);
+  app.use(metrics.router); // GET /metrics, at the root for Prometheus
 
   if (deps.webRoot) {
     const index = path.join(deps.webRoot, 'index.html');
