@@ -83,7 +83,8 @@ describe('register form', () => {
     [{ status: 400, body: { error: 'Invalid email format' } }, 'Please enter a valid email address.'],
     [{ status: 429, body: { error: 'Too many requests' } }, 'Too many registration attempts. Please wait before trying again.'],
     [{ status: 400, body: { error: 'Invalid input', code: 'VALIDATION_ERROR' } }, 'Please check all fields and try again.'],
-    [{ status: 402, body: { error: 'Your card was declined', code: 'PAYMENT_DECLINED' } }, 'Registration failed. Please try again.'],
+    [{ status: 500, body: { error: 'Internal server error' } }, 'Registration failed. Please try again.'],
+    [{ status: 402, body: { error: 'Your card was declined.', code: 'PAYMENT_DECLINED' } }, 'Your card was declined.'],
   ])('maps a failed registration to the SPEC §8 text (%j)', async (answer, text) => {
     installFakeFetch(() => answer);
     renderPage();

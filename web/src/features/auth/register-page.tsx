@@ -12,7 +12,7 @@ import { useState, type FormEvent } from 'react';
 import { useDispatch } from 'react-redux';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { registerFormSchema } from '../../../../domain/contracts/accounts';
-import { api, errorMessage } from '../../app/api';
+import { api, errorMessage, isApiError, serverErrorText } from '../../app/api';
 import { currentUserApi } from '../../app/current-user';
 import type { AppDispatch } from '../../app/store';
 import { toast } from '../../components/toast';
@@ -62,7 +62,9 @@ export function RegisterPage() {
         navigate('/home');
       }, REDIRECT_AFTER_REGISTER_MS);
     } catch (error) {
-      setFormError(registerErrorText(errorMessage(error)));
+      // A refused card is the gateway's answer, like a tokenization failure: say it as given.
+      const declined = isApiError(error) && error.status === 402 ? serverErrorText(error) : null;
+      setFormError(declined ?? registerErrorText(errorMessage(error)));
     }
   }
 
