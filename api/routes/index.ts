@@ -7,6 +7,7 @@ import { cryptoRoutes } from './crypto';
 import { healthRoutes } from './health';
 import { membershipRoutes } from './membership';
 import { payoutRoutes } from './payouts';
+import { adminRoutes } from './admin';
 import { profileRoutes } from './profile';
 import { creatorRoutes } from './creators';
 import { postRoutes } from './posts';
@@ -14,4 +15,4 @@ import { subscriptionRoutes } from './subscriptions';
 import { messageRoutes } from './messages';
 
 /** Every route module of the API, mounted under /api. Each bounded context adds its own. */
-export const routeModules: Array<(api: Api) => Router> = [healthRoutes, clientLogRoutes, authRoutes, membershipRoutes, profileRoutes, chatRoutes, cryptoRoutes, payoutRoutes, creatorRoutes, postRoutes, subscriptionRoutes, messageRoutes];
+export const routeModules: Array<(api: Api) => Router> = [healthRoutes, clientLogRoutes, authRoutes, membershipRoutes, profileRoutes, chatRoutes, cryptoRoutes, payoutRoutes, creatorRoutes, postRoutes, subscriptionRoutes, messageRoutes, adminRoutes];

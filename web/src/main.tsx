@@ -3,9 +3,12 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router-dom';
 import { Toaster } from './components/toast';
+import { installGlobalErrorLogging } from './app/logger';
 import { AppRoutes } from './app/routes';
 import { store } from './app/store';
 import { AppThemeProvider } from './app/theme';
+
+installGlobalErrorLogging();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

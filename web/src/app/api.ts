@@ -1,6 +1,7 @@
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import { toast } from '../components/toast';
 import { clientId } from './client-id';
+import { logger } from './logger';
 
 /** A failed call as the client sees it (SPEC §3 "API error object", §8 message format). */
 export interface ApiError {
@@ -99,6 +100,11 @@ export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, Api
       reqId,
       message: `${response.status}: ${text || response.statusText}`,
     };
+    // Logged, then handed back (RTK Query rethrows on unwrap). Server faults are errors worth
+    // sending home; the 4xx answers forms expect stay in the console.
+    const context = { status: error.status, url: request.url, method: request.method ?? 'GET', reqId };
+    if (response.status >= 500) logger.error(error.message, context);
+    else logger.debug(error.message, context);
     if (response.status === 401 && extraOptions?.on401 !== 'error') handleUnauthorized();
     return { error };
   }

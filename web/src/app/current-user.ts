@@ -1,4 +1,5 @@
 import type { CurrentUser } from '../../../domain/contracts/accounts';
+import { hasSiteAccess } from '../../../domain/contracts/money';
 import { api } from './api';
 
 /** GET /api/auth/user: the signed-in user, or null when there is no session (no retry). */
@@ -22,7 +23,8 @@ export type AccessState = 'loading' | 'visitor' | 'unsubscribed' | 'subscribed';
 export function accessStateOf(user: CurrentUser | null | undefined, isLoading: boolean): AccessState {
   if (isLoading) return 'loading';
   if (!user) return 'visitor';
-  return user.subscriptionStatus === 'active' ? 'subscribed' : 'unsubscribed';
+  // canceled / past due keep access until subscriptionEndDate (the paid period, or the grace period)
+  return hasSiteAccess(user) ? 'subscribed' : 'unsubscribed';
 }
 
 /** The current user and the access state derived from it. */

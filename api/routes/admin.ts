@@ -1,0 +1,146 @@
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import {
+  ADMIN_RESOURCES,
+  adminListQuerySchema,
+  PAYOUT_ACTIONS,
+  payoutActionSchema,
+  REASON_REQUIRED,
+  revenueQuerySchema,
+  type AdminPage,
+  type AdminResource,
+  type PayoutAction,
+  type RevenueDay,
+  type StreamEventView,
+} from '../../domain/contracts/admin';
+import { LEDGER_ACCOUNTS as A } from '../../domain/ledger/accounts';
+import { decidePayout, processPayout } from '../../domain/payouts/commands';
+import type { PayoutGateway } from '../../domain/payouts/gateway';
+import { formatCents } from '../../domain/payouts/money';
+import { refuse } from '../../domain/shared/errors';
+import { requireRole } from '../http/access';
+import { parseWith } from '../http/validate';
+import type { Api } from '../kit';
+import { streamCsv } from './admin-csv';
+import { ADMIN_TABLES, filtered, ordered } from './admin-tables';
+
+/** The finance console's API: role admin only (401 without a session, 403 for everyone else). */
+
+const STREAM_NAME = /^[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9_:.-]{1,200}$/;
+const DAY_MS = 86_400_000;
+const EXPORT_BATCH = 500;
+
+const isResource = (value: string): value is AdminResource => (ADMIN_RESOURCES as readonly string[]).includes(value);
+
+export function adminRoutes(api: Api): Router {
+  const router = Router();
+  const { db, store } = api.deps;
+  const staffOnly = requireRole(db, 'admin');
+  const gateway = () => api.deps.ports.payoutGateway as PayoutGateway;
+
+  router.get('/admin/revenue', staffOnly, async (req, res) => {
+    const query = parseWith(revenueQuerySchema, req.query);
+    const to = query.to ?? api.deps.clock();
+    const from = query.from ?? new Date(to.getTime() - 29 * DAY_MS);
+    const rows = await db('ledger_entries')
+      .whereIn('account', [A.platformFees, A.sitePlanRevenue, A.conversionFees, A.payoutFees, A.refunds])
+      .andWhere('effective_at', '>=', from)
+      .andWhere('effective_at', '<=', to)
+      .select('account', db.raw(`to_char(effective_at at time zone 'UTC', 'YYYY-MM-DD') as day`), db.raw('(sum(credit_cents) - sum(debit_cents))::text as net'))
+      .groupBy('account', 'day');
+    const days = new Map<string, Record<string, number>>();
+    for (let t = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()); t <= to.getTime(); t += DAY_MS) days.set(new Date(t).toISOString().slice(0, 10), {});
+    for (const row of rows) {
+      const day = days.get(row.day) ?? {};
+      day[row.account] = Number(row.net);
+      days.set(row.day, day);
+    }
+    const body: RevenueDay[] = [...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, sums]) => ({
+      date,
+      platformFees: formatCents(sums[A.platformFees] ?? 0),
+      subscriptionRevenue: formatCents(sums[A.sitePlanRevenue] ?? 0),
+      conversionFees: formatCents(sums[A.conversionFees] ?? 0),
+      payoutFees: formatCents(sums[A.payoutFees] ?? 0),
+      refunds: formatCents(-(sums[A.refunds] ?? 0)),
+    }));
+    res.json(body);
+  });
+
+  router.get('/admin/streams/:streamName/events', staffOnly, async (req, res) => {
+    const streamName = String(req.params.streamName);
+    if (!STREAM_NAME.test(streamName)) throw refuse.validation('Invalid stream name', { streamName: 'Invalid stream name' });
+    const related = typeof req.query.related === 'string' && req.query.related.length <= 100 ? req.query.related : null;
+    const recorded = await store.readStream(streamName);
+    if (recorded.length === 0) throw refuse.notFound('Stream not found');
+    const events = related ? recorded.filter((event) => JSON.stringify(event.data).includes(related)) : recorded;
+    const actorIds = [...new Set(events.map((e) => e.metadata.actorId).filter((id): id is string => typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id)))];
+    const emails = new Map<string, string>(actorIds.length ? (await db('users').whereIn('id', actorIds).select('id', 'email')).map((u) => [u.id, u.email]) : []);
+    const body: StreamEventView[] = events.map((event) => {
+      const actorId = typeof event.metadata.actorId === 'string' ? event.metadata.actorId : null;
+      return {
+        eventId: event.eventId,
+        type: event.type,
+        revision: event.revision.toString(),
+        data: event.data,
+        metadata: event.metadata,
+        actor: actorId ? { id: actorId, email: emails.get(actorId) ?? null } : null,
+        createdAt: event.createdAt,
+      };
+    });
+    res.json({ streamName, events: body });
+  });
+
+  router.post('/admin/payouts/:id/:action', staffOnly, async (req, res) => {
+    const action = String(req.params.action) as PayoutAction;
+    if (!PAYOUT_ACTIONS.includes(action)) throw refuse.notFound(`Unknown payout action: ${action}`);
+    const { reason } = parseWith(payoutActionSchema, req.body);
+    if (REASON_REQUIRED.includes(action) && !reason) throw refuse.validation('A reason is required', { reason: 'A reason is required' });
+    const payout = await db('payouts').where({ id: String(req.params.id) }).first();
+    if (!payout) throw refuse.notFound('Payout not found');
+    const context = api.context(req);
+    const result =
+      action === 'process'
+        ? await processPayout(store, gateway(), payout.creator_id, payout.id, context)
+        : await decidePayout(store, payout.creator_id, payout.id, action === 'complete' ? { action } : { action, reason: reason! }, context);
+    await api.readYourWrites(result.position);
+    const table = ADMIN_TABLES.payouts;
+    const row = await filtered(db, table, { id: payout.id, page: 0, pageSize: 1, sortOrder: 'desc' }).first();
+    res.json(table.view(row));
+  });
+
+  router.get('/admin/:resource/export.csv', staffOnly, async (req: Request, res: Response, next: NextFunction) => {
+    const resource = String(req.params.resource);
+    if (!isResource(resource)) return next();
+    const query = parseWith(adminListQuerySchema(resource), req.query);
+    const table = ADMIN_TABLES[resource];
+    // One snapshot for the whole file: rows written while exporting neither repeat nor go missing.
+    await db.transaction(
+      async (trx) => {
+        async function* batches() {
+          for (let offset = 0; ; offset += EXPORT_BATCH) {
+            const rows = await ordered(trx, filtered(trx, table, query), table, query).limit(EXPORT_BATCH).offset(offset);
+            if (rows.length) yield rows.map(table.view);
+            if (rows.length < EXPORT_BATCH) return;
+          }
+        }
+        const stamp = api.deps.clock().toISOString().slice(0, 10);
+        await streamCsv(res, `${resource}-${stamp}.csv`, table.csv.map(([header]) => header), batches(), (view) => table.csv.map(([, cell]) => cell(view)));
+      },
+      { isolationLevel: 'repeatable read', readOnly: true },
+    );
+  });
+
+  router.get('/admin/:resource', staffOnly, async (req: Request, res: Response, next: NextFunction) => {
+    const resource = String(req.params.resource);
+    if (!isResource(resource)) return next();
+    const query = parseWith(adminListQuerySchema(resource), req.query);
+    const table = ADMIN_TABLES[resource];
+    const [rows, count] = await Promise.all([
+      ordered(db, filtered(db, table, query), table, query).limit(query.pageSize).offset(query.page * query.pageSize),
+      filtered(db, table, query).clearSelect().count({ n: '*' }).first(),
+    ]);
+    const body: AdminPage<unknown> = { rows: rows.map(table.view), total: Number(count?.n ?? 0), page: query.page, pageSize: query.pageSize };
+    res.json(body);
+  });
+
+  return router;
+}
