@@ -72,18 +72,18 @@ export function decodeCursor(text: string | undefined): Cursor | null {
  * page 1 and page 1,000 and does not grow with the number of posts.
  */
 export async function feedPage(db: Knex, now: Date, viewerId: string, options: { cursor?: string; limit: number }): Promise<FeedPage> {
-  // Readable ids are uuids (sessions, subscriptions): safe inside a Postgres array literal.
-  const readable = await readableCreatorIds(db, now, viewerId);
   const cursor = decodeCursor(options.cursor);
   const limit = options.limit;
   const before = cursor ? 'AND (p.created_at, p.id) < (?::timestamptz, ?)' : '';
   const beforeArgs = cursor ? [cursor.at, cursor.id] : [];
+  // One round trip: the readable creators (running subscriptions and the viewer) are a subquery.
   const result = await db.raw(
     `SELECT ${DECORATE}
      FROM (
        (SELECT p.* FROM posts p WHERE p.is_public ${before} ORDER BY p.created_at DESC, p.id DESC LIMIT ?)
        UNION ALL
-       (SELECT q.* FROM unnest(?::text[]) AS c(creator_id)
+       (SELECT q.* FROM (SELECT DISTINCT s.creator_id FROM creator_subscriptions s WHERE s.subscriber_id = ? AND s.end_date > ?
+                         UNION SELECT ?::text) AS c(creator_id)
           CROSS JOIN LATERAL (
             SELECT p.* FROM posts p WHERE p.creator_id = c.creator_id AND NOT p.is_public ${before}
             ORDER BY p.created_at DESC, p.id DESC LIMIT ?) q)
@@ -91,11 +91,13 @@ export async function feedPage(db: Knex, now: Date, viewerId: string, options: {
      ) f
      LEFT JOIN users u ON u.id = f.creator_id::uuid
      ORDER BY f.created_at DESC, f.id DESC`,
-    [viewerId, ...beforeArgs, limit, `{${[...readable].join(',')}}`, ...beforeArgs, limit, limit + 1],
+    [viewerId, ...beforeArgs, limit, viewerId, now, viewerId, ...beforeArgs, limit, limit + 1],
   );
   const rows = result.rows as PostRow[];
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
+  // Every feed post is public or from a creator the viewer may read: none is locked.
+  const readable = new Set(page.map((row) => row.creator_id));
   return {
     posts: page.map((row) => postView(row, readable)),
     nextCursor: rows.length > limit && last ? encodeCursor({ at: new Date(last.created_at).toISOString(), id: last.id }) : null,

@@ -7,6 +7,7 @@ import { waitForProjections } from '../../projections/read-your-writes';
  * Creators and social through HTTP on a real PostgreSQL: every route walked as a visitor, an
  * unsubscribed member, a subscribed member, another creator and the owner (SPEC §6).
  */
+jest.setTimeout(60_000);
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack({ trustProxy: true });
@@ -28,7 +29,13 @@ async function member(firstName: string, lastName = 'Test', token = `dev_tok_${u
     .post('/api/auth/register')
     .send({ firstName, lastName, email: `${firstName.toLowerCase()}.${unique()}@example.com`, password, confirmPassword: password, paymentToken: token })
     .expect(201);
-  return { agent, id: res.body.user.id };
+  // Under heavy machine load the sign-up may answer before the read model caught up: wait for it.
+  for (let i = 0; i < 100; i++) {
+    const me = await agent.get('/api/auth/user');
+    if (me.status === 200 && me.body.subscriptionStatus === 'active') return { agent, id: me.body.id };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`sign-up of ${firstName} did not activate: ${JSON.stringify(res.body)}`);
 }
 
 const settle = () => stack.store.headPosition().then((position) => waitForProjections(stack.db, stack.deps.projectionNames, position, 5000));

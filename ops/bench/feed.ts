@@ -158,8 +158,12 @@ export async function run(args: string[]): Promise<void> {
     const head = await store.headPosition();
     while (!(await waitForProjections(db, allProjectors.map((p) => p.name), head, 5000))) process.stdout.write('.');
     console.log(' done');
-    const stats = await db.raw(`SELECT (SELECT count(*) FROM posts) AS posts, (SELECT count(*) FROM creator_subscriptions) AS subscriptions, (SELECT count(*) FROM creators) AS creators`);
+    const stats = await db.raw(
+      `SELECT (SELECT count(*) FROM posts) AS posts, (SELECT count(*) FROM events WHERE event_type = 'PostPublished') AS "postEvents",
+              (SELECT count(*) FROM creator_subscriptions) AS subscriptions, (SELECT count(*) FROM creators) AS creators`,
+    );
     console.log(`  read models: ${JSON.stringify(stats.rows[0])}`);
+    if (stats.rows[0].posts !== stats.rows[0].postEvents) throw new Error('the posts read model does not match the log');
 
     // Each viewer's first-page cursor, so a fifth of the requests ask for page 2.
     const targets: Array<{ path: string; cookie: string }> = [];
@@ -203,6 +207,7 @@ export async function run(args: string[]): Promise<void> {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await sleep(1500);
-    await database.drop();
+    if (options.keep) console.log(`kept database ${database.url}`);
+    else await database.drop();
   }
 }
