@@ -1,6 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { ZodType } from 'zod';
-import { loginSchema, registerSchema, resetPasswordSchema, resetRequestSchema } from '../../domain/contracts/accounts';
+import { loginSchema, registerSchema, resetPasswordSchema, resetRequestSchema, type AuthSuccessResponse, type MessageResponse } from '../../domain/contracts/accounts';
 import { invalidCredentials } from '../../domain/accounts/decider';
 import { login } from '../../domain/accounts/login';
 import { hashPassword } from '../../domain/accounts/passwords';
@@ -100,7 +100,7 @@ export function authRoutes(api: Api): Router {
     );
     await signIn(api, req, res, userId);
     await api.readYourWrites(position);
-    res.status(201).json({ message: WELCOME_MESSAGE, user: await currentUser(db, userId) });
+    res.status(201).json({ message: WELCOME_MESSAGE, user: await currentUser(db, userId) } satisfies AuthSuccessResponse);
   });
 
   router.post('/auth/login', limited(api, 'login'), async (req, res) => {
@@ -112,7 +112,7 @@ export function authRoutes(api: Api): Router {
     }
     await signIn(api, req, res, userId);
     await api.readYourWrites(position);
-    res.json({ message: 'Logged in successfully', user: await currentUser(db, userId) });
+    res.json({ message: 'Logged in successfully', user: await currentUser(db, userId) } satisfies AuthSuccessResponse);
   });
 
   router.get('/auth/logout', async (req, res) => {
@@ -134,7 +134,7 @@ export function authRoutes(api: Api): Router {
     const { position } = await requestPasswordReset({ store, email: email() }, { email: input.email.toLowerCase(), origin: siteOrigin(api, req) }, api.context(req));
     // The reset form looks the token up in the users read model: let it see this one.
     await api.readYourWrites(position);
-    res.json({ message: RESET_REQUEST_MESSAGE });
+    res.json({ message: RESET_REQUEST_MESSAGE } satisfies MessageResponse);
   });
 
   router.post('/auth/reset-password', async (req, res) => {
@@ -144,7 +144,7 @@ export function authRoutes(api: Api): Router {
     const { userId, position } = await resetPassword({ store, findUserIdByTokenHash }, { token: input.token, passwordHash }, api.context(req));
     await api.sessions.closeAllFor(userId, req.userId === userId ? req.sessionId : null);
     await api.readYourWrites(position);
-    res.json({ message: PASSWORD_RESET_MESSAGE });
+    res.json({ message: PASSWORD_RESET_MESSAGE } satisfies MessageResponse);
   });
 
   return router;

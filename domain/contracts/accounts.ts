@@ -91,3 +91,25 @@ export interface CurrentUser {
 
 /** Prefix of the browser's development placeholder payment tokens (SPEC §4). */
 export const DEV_TOKEN_PREFIX = 'dev_tok_';
+
+/** POST /api/auth/register (201) and POST /api/auth/login: `message` is the toast's text. */
+export interface AuthSuccessResponse {
+  message: string;
+  user: CurrentUser | null;
+}
+
+/** POST /api/auth/reset-password-request and /api/auth/reset-password. */
+export interface MessageResponse {
+  message: string;
+}
+
+/** GET /api/subscription-status (SPEC §3 "Subscription status"). */
+export interface SubscriptionStatusResponse {
+  subscriptionStatus: string;
+  ageVerified: boolean;
+  lastPaymentDate: string | null;
+  subscriptionEndDate: string | null;
+}
+
+/** Error bodies of the accounts calls carry one of these codes (besides VALIDATION_ERROR, RATE_LIMITED). */
+export type AccountErrorCode = 'UNAUTHORIZED' | 'ACCOUNT_LOCKED' | 'ACCOUNT_DEACTIVATED' | 'CONFLICT' | 'PAYMENT_DECLINED';
