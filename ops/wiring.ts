@@ -7,6 +7,8 @@ import { SandboxCryptoGateway } from '../domain/crypto/sandbox-gateway';
 import { checkSettlements, conversionCredit, conversionSubmission } from '../domain/crypto/settlement';
 import { processingConversions } from '../projections/crypto-transactions';
 import type { Ticker } from './tickers';
+import { BILLING_TICK_MS, billingTick } from '../domain/membership/billing';
+import type { PaymentGateway } from '../domain/payments/gateway';
 import { DevelopmentEmailSender } from '../domain/notifications/dev-email';
 import { createSandboxGateway } from '../domain/payments/sandbox-gateway';
 import { membershipActivationProcess } from '../domain/membership/activation-process';
@@ -38,6 +40,16 @@ export function allTickers(ports: Record<string, unknown>): Ticker[] {
       name: 'crypto-settlement',
       intervalMs: 500,
       tick: async ({ store, db, now }) => void (await checkSettlements(store, ports.cryptoGateway as CryptoGateway, await processingConversions(db), now)),
+    },
+    {
+      name: 'membership-billing',
+      intervalMs: BILLING_TICK_MS,
+      tick: async ({ store, db, now }) => {
+        // Candidates from the users read model; each membership stream re-checks before acting.
+        const due = async (at: Date) =>
+          db('users').whereIn('subscription_status', ['active', 'canceled', 'past_due']).where('subscription_end_date', '<=', at).orderBy('subscription_end_date').limit(500).pluck('id');
+        await billingTick({ store, gateway: ports.paymentGateway as PaymentGateway, due }, now);
+      },
     },
   ];
 }

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { CurrentUser } from '../../domain/contracts/accounts';
+import { hasSiteAccess } from '../../domain/contracts/money';
 import { refuse } from '../../domain/shared/errors';
 
 /**
@@ -70,7 +71,7 @@ function gate(db: Knex, check: (user: CurrentUser) => Error | null): RequestHand
  */
 
 export const requireActiveSubscription = (db: Knex): RequestHandler =>
-  gate(db, (user) => (user.subscriptionStatus === 'active' ? null : refuse.forbidden('An active subscription is required', { code: 'SUBSCRIPTION_REQUIRED' })));
+  gate(db, (user) => (hasSiteAccess(user) ? null : refuse.forbidden('An active subscription is required', { code: 'SUBSCRIPTION_REQUIRED' })));
 
 export const requireAgeVerified = (db: Knex): RequestHandler =>
   gate(db, (user) => (user.ageVerified ? null : refuse.forbidden('Age verification is required', { code: 'AGE_VERIFICATION_REQUIRED', requiresAgeVerification: true })));

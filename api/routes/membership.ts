@@ -1,4 +1,12 @@
 import { Router } from 'express';
+import type { Response } from 'express';
+import { SIX_MONTH_PLAN, subscribeWithCryptoSchema, verifyAgeSchema, type MembershipActionResult } from '../../domain/contracts/money';
+import { markConversionsUsed } from '../../domain/crypto/commands';
+import { cancelMembership, subscribeWithBalance, subscribeWithCard, verifyAge, type ActionResult } from '../../domain/membership/purchase';
+import type { PaymentGateway } from '../../domain/payments/gateway';
+import type { CommandContext } from '../../domain/shared/command-handler';
+import { idempotency } from '../http/idempotency';
+import { parseWith } from '../http/validate';
 import { refuse } from '../../domain/shared/errors';
 import { currentUser } from '../http/access';
 import type { Api } from '../kit';
@@ -16,6 +24,46 @@ export function membershipRoutes(api: Api): Router {
       lastPaymentDate: user.lastPaymentDate,
       subscriptionEndDate: user.subscriptionEndDate,
     });
+  });
+
+  // Member money: subscribe by card, the 6-month plan from the USD balance, cancel, age verification.
+  const { db, store } = api.deps;
+  const gateway = api.deps.ports.paymentGateway as PaymentGateway;
+  const answer = async (res: Response, result: ActionResult, failedStatus = 402) => {
+    await api.readYourWrites(result.position);
+    const body: MembershipActionResult = { success: result.success, message: result.message };
+    res.status(result.success ? 200 : failedStatus).json(result.success ? body : { ...body, error: result.message, code: 'PAYMENT_DECLINED' });
+  };
+
+  router.post('/subscribe', api.requireUser, idempotency(db), async (req, res) => {
+    await answer(res, await subscribeWithCard({ store, gateway }, req.userId!, api.context(req)));
+  });
+
+  router.post('/subscribe/crypto', api.requireUser, idempotency(db), async (req, res) => {
+    const body = parseWith(subscribeWithCryptoSchema, req.body);
+    const userId = req.userId!;
+    const unused = await db('crypto_conversions').where({ user_id: userId, status: 'completed', used_for_subscription: false }).orderBy('created_at', 'asc');
+    if (body.conversionId && !unused.some((row) => row.id === body.conversionId)) throw refuse.notFound('Conversion not found or already used');
+    // The conversions that pay for the plan: the chosen one first, then the oldest, until $11.94 is covered.
+    const ordered = [...unused.filter((row) => row.id === body.conversionId), ...unused.filter((row) => row.id !== body.conversionId)];
+    const paying: string[] = [];
+    let covered = 0;
+    for (const row of ordered) {
+      if (covered >= SIX_MONTH_PLAN.priceCents) break;
+      paying.push(row.transaction_id);
+      covered += Number(row.net_amount_cents);
+    }
+    const markConversions = (purchaseId: string, context: CommandContext) => markConversionsUsed(store, paying, purchaseId, SIX_MONTH_PLAN.months, context);
+    await answer(res, await subscribeWithBalance({ store, markConversions }, userId, api.context(req)), 422);
+  });
+
+  router.post('/cancel-subscription', api.requireUser, async (req, res) => {
+    await answer(res, await cancelMembership(store, req.userId!, api.context(req)), 409);
+  });
+
+  router.post('/verify-age', api.requireUser, async (req, res) => {
+    const body = parseWith(verifyAgeSchema, req.body);
+    await answer(res, await verifyAge({ store, gateway }, req.userId!, body.paymentToken, api.context(req)));
   });
 
   return router;

@@ -2,7 +2,7 @@ import { parseCryptoUnits, type CryptoType } from '../contracts/money';
 import type { EventStore } from '../event-store/port';
 import { handleCommand, type CommandContext } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
-import { newId } from '../shared/ids';
+import { deterministicId, newId } from '../shared/ids';
 import { computeConversion, toPreview } from './amounts';
 import { conversionDecider } from './conversion-decider';
 import { cryptoTransactionStream, cryptoWalletsStream } from './events';
@@ -66,4 +66,13 @@ export async function requestConversion(
     context,
   );
   return { transactionId, preview, position: result.position };
+}
+
+/** Marks the conversions that paid for a site plan (idempotent per purchase). */
+export async function markConversionsUsed(store: EventStore, transactionIds: string[], purchaseId: string, subscriptionMonths: number, context: CommandContext) {
+  for (const transactionId of transactionIds) {
+    await handleCommand(store, cryptoTransactionStream(transactionId), conversionDecider, { type: 'MarkUsedForSubscription', purchaseId, subscriptionMonths, now: context.now }, context, {
+      eventIds: [deterministicId(purchaseId, transactionId, 'used')],
+    });
+  }
 }

@@ -113,8 +113,10 @@ export async function subscribeWithBalance(
   } catch (error) {
     if (error instanceof DomainError && error.message === 'Insufficient balance') {
       const have = Number(error.details.balanceCents ?? 0);
-      throw refuse.unprocessable(`Insufficient crypto balance: the 6-month plan costs $${formatCents(SIX_MONTH_PLAN.priceCents)} and your balance is $${formatCents(have)}. Convert more crypto first.`, {
+      const message = `Insufficient crypto balance: the 6-month plan costs $${formatCents(SIX_MONTH_PLAN.priceCents)} and your balance is $${formatCents(have)}. Convert more crypto first.`;
+      throw refuse.unprocessable(message, {
         success: false,
+        message,
         balanceCents: have,
         requiredCents: SIX_MONTH_PLAN.priceCents,
       });
