@@ -1,6 +1,14 @@
 import type { OpsCommand } from './command';
+import { copyFromEventStoreDbCommand, copyToEventStoreDbCommand, exportCommand, importCommand } from './event-log-commands';
 import { rebuildCommand } from './rebuild';
 import { statusCommand } from './status';
 
 /** Every `npm run ops` command, in the order help lists them. Other contexts add theirs here. */
-export const opsCommands: OpsCommand[] = [statusCommand, rebuildCommand];
+export const opsCommands: OpsCommand[] = [
+  statusCommand,
+  rebuildCommand,
+  exportCommand,
+  importCommand,
+  copyToEventStoreDbCommand,
+  copyFromEventStoreDbCommand,
+];
