@@ -276,7 +276,7 @@ describe('rate limits (429)', () => {
     expect429(await client(ip).post('/api/auth/login').send({}), 'Too many login attempts. Please wait before trying again.');
 
     const email = `ghost.${unique()}@example.com`;
-    for (let i = 0; i < 10; i++) await client().post('/api/auth/login').send({ email, password: 'Wrong0pass' }).expect(401);
+    for (let i = 0; i < 20; i++) await client().post('/api/auth/login').send({ email, password: 'Wrong0pass' }).expect(401);
     expect429(await client().post('/api/auth/login').send({ email: email.toUpperCase(), password: 'Wrong0pass' }), 'Too many login attempts. Please wait before trying again.');
   });
 

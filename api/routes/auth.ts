@@ -32,7 +32,7 @@ export interface AuthRateLimits {
 const MINUTE = 60_000;
 /** Defaults; a stack may replace them through the `authRateLimits` port (tests, load tests). */
 export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = {
-  login: { perIp: { limit: 100, windowMs: 15 * MINUTE }, perAccount: { limit: 10, windowMs: 15 * MINUTE } },
+  login: { perIp: { limit: 100, windowMs: 15 * MINUTE }, perAccount: { limit: 20, windowMs: 15 * MINUTE } },
   register: { perIp: { limit: 50, windowMs: 60 * MINUTE }, perAccount: { limit: 5, windowMs: 60 * MINUTE } },
   resetRequest: { perIp: { limit: 20, windowMs: 60 * MINUTE }, perAccount: { limit: 5, windowMs: 60 * MINUTE } },
 };
