@@ -85,7 +85,7 @@ export function TopNav({ user }: { user: CurrentUser }) {
           </IconButton>
         </Tooltip>
         <IconButton aria-label="User menu" onClick={(event) => setAnchor(event.currentTarget)} sx={{ p: 0.5 }}>
-          <Avatar src={user.profileImageUrl ?? undefined} sx={{ width: 34, height: 34, bgcolor: 'primary.main' }}>
+          <Avatar src={user.profileImageUrl ?? undefined} sx={{ width: 34, height: 34, bgcolor: 'primary.main', fontSize: 14, fontWeight: 700 }}>
             {initials(user)}
           </Avatar>
         </IconButton>
