@@ -119,6 +119,11 @@ describe('POST /api/auth/register', () => {
     await client().post('/api/auth/register').send({ ...body, paymentToken: `dev_tok_${unique()}` }).expect(201);
   });
 
+  it('accepts a dev_tok_renewal_fails… card for the sign-up charge (only later charges decline)', async () => {
+    const { user } = await registered({ paymentToken: `dev_tok_renewal_fails_${unique()}` });
+    expect(user).toMatchObject({ subscriptionStatus: 'active', ageVerified: true });
+  });
+
   it('creates one user when the same email registers twice at once', async () => {
     const email = `race.${unique()}@example.com`;
     const results = await Promise.all([client().post('/api/auth/register').send(signup({ email })), client().post('/api/auth/register').send(signup({ email: email.toUpperCase() }))]);
