@@ -11,6 +11,7 @@ import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
+import { PlanOptions } from './plan-options';
 import { SubscriptionStatusBox } from './subscription-status-box';
 
 export const SITE_PLAN_FEATURES = [
@@ -51,6 +52,7 @@ export function SubscribePage() {
               ))}
             </List>
             <SubscriptionStatusBox />
+            <PlanOptions />
             <Button component={RouterLink} to="/" startIcon={<ArrowBack />} variant="text">
               Back to Home
             </Button>

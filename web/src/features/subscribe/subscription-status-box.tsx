@@ -22,6 +22,13 @@ export function SubscriptionStatusBox() {
   const active = data.subscriptionStatus === 'active';
   const lastPayment = formatDate(data.lastPaymentDate);
   const renews = formatDate(data.subscriptionEndDate);
+  const stillOpen = !active && !!data.subscriptionEndDate && new Date(data.subscriptionEndDate) > new Date();
+  const inactiveText =
+    stillOpen && data.subscriptionStatus === 'canceled'
+      ? `Canceled: your access continues until ${renews}.`
+      : stillOpen && data.subscriptionStatus === 'past_due'
+        ? `Your last renewal payment failed: access continues until ${renews}.`
+        : 'Subscribe to unlock creators, messages and live chat.';
   return (
     <Paper
       variant="outlined"
@@ -34,7 +41,7 @@ export function SubscriptionStatusBox() {
         <Typography variant="body2" color="textSecondary">
           {active
             ? [lastPayment && `Last payment: ${lastPayment}`, renews && `Renews: ${renews}`].filter(Boolean).join(' · ') || 'Your membership is active.'
-            : 'Subscribe to unlock creators, messages and live chat.'}
+            : inactiveText}
         </Typography>
         {!data.ageVerified && (
           <Typography variant="body2" color="warning" sx={{ mt: 0.5 }}>
