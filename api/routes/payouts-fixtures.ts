@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { emailStream } from '../../domain/accounts/events';
 import type { TestStack } from '../../ops/testing/harness';
 import { creditEarnings } from '../../domain/payouts/credit-earnings';
 import { grantStaffRole } from '../../domain/payouts/staff-role';
@@ -25,10 +26,12 @@ export async function person(stack: TestStack, kind: Kind) {
   const userId = randomUUID();
   const now = new Date().toISOString();
   const context = { actorId: userId, now: new Date() };
+  const email = `${kind}-${userId}@example.com`;
+  await stack.store.append(emailStream(email), [{ type: 'EmailClaimed', data: { userId, email, at: now } }], { expectedRevision: 'no_stream' });
   await stack.store.append(`user-${userId}`, [
     {
       type: 'UserRegistered',
-      data: { userId, email: `${kind}-${userId}@example.com`, firstName: kind, lastName: 'Test', passwordHash: 'x', gatewayCustomerId: 'cus_test', cardLast4: '4242', registeredAt: now },
+      data: { userId, email, firstName: kind, lastName: 'Test', passwordHash: 'x', gatewayCustomerId: 'cus_test', cardLast4: '4242', registeredAt: now },
     },
   ], { expectedRevision: 'no_stream' });
   if (kind === 'creator') {

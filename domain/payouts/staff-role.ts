@@ -1,5 +1,8 @@
-import type { EventStore } from '../event-store/port';
-import { handleCommand, type CommandContext, type Decider } from '../shared/command-handler';
+import { emailStream, userStream, type UserRegisteredData } from '../accounts/events';
+import { userIdForEmail } from '../accounts/lookup';
+import { WrongExpectedRevisionError, type EventStore } from '../event-store/port';
+import { handleCommand, metadataFor, type CommandContext, type Decider } from '../shared/command-handler';
+import { newId } from '../shared/ids';
 
 /**
  * Finance staff: the admin role of a user, granted by `npm run ops -- create-admin`.
@@ -29,4 +32,46 @@ export const staffDecider: Decider<StaffCommand, { isAdmin: boolean }, StaffEven
 /** Makes a user finance staff; granting twice writes nothing. */
 export async function grantStaffRole(store: EventStore, userId: string, context: CommandContext) {
   return handleCommand(store, staffStream(userId), staffDecider, { type: 'GrantStaffRole', userId, grantedBy: context.actorId, now: context.now }, context);
+}
+
+/**
+ * `create-admin`: finance staff for an email. An existing account gets the admin role; an
+ * unknown email gets a new account (no card, no membership) with the given password hash,
+ * claimed like a sign-up claims it (expected revision no_stream), then the role.
+ */
+export async function ensureStaffAccount(
+  store: EventStore,
+  input: { email: string; passwordHash: () => Promise<string>; firstName?: string; lastName?: string },
+  context: CommandContext,
+): Promise<{ userId: string; created: boolean }> {
+  const email = input.email.trim().toLowerCase();
+  let userId = await userIdForEmail(store, email);
+  let created = false;
+  if (!userId) {
+    const newUserId = newId();
+    const passwordHash = await input.passwordHash();
+    const metadata = metadataFor(context);
+    try {
+      await store.append(emailStream(email), [{ type: 'EmailClaimed', data: { userId: newUserId, email, at: context.now.toISOString() }, metadata }], { expectedRevision: 'no_stream' });
+      const registered: UserRegisteredData = {
+        userId: newUserId,
+        email,
+        firstName: input.firstName ?? 'Finance',
+        lastName: input.lastName ?? 'Staff',
+        passwordHash,
+        gatewayCustomerId: '',
+        cardLast4: '',
+        registeredAt: context.now.toISOString(),
+      };
+      await store.append(userStream(newUserId), [{ type: 'UserRegistered', data: registered, metadata }], { expectedRevision: 'no_stream' });
+      userId = newUserId;
+      created = true;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      userId = await userIdForEmail(store, email); // someone claimed it meanwhile: make them staff
+      if (!userId) throw error;
+    }
+  }
+  await grantStaffRole(store, userId, context);
+  return { userId, created };
 }

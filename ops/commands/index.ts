@@ -2,6 +2,8 @@ import type { OpsCommand } from './command';
 import { copyFromEventStoreDbCommand, copyToEventStoreDbCommand, exportCommand, importCommand } from './event-log-commands';
 import { rebuildCommand } from './rebuild';
 import { statusCommand } from './status';
+import { createAdminCommand } from './create-admin';
+import { reconcileCommand } from './reconcile';
 
 /** Every `npm run ops` command, in the order help lists them. Other contexts add theirs here. */
 export const opsCommands: OpsCommand[] = [
@@ -11,4 +13,6 @@ export const opsCommands: OpsCommand[] = [
   importCommand,
   copyToEventStoreDbCommand,
   copyFromEventStoreDbCommand,
+  reconcileCommand,
+  createAdminCommand,
 ];

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { earn, eventually, person, ready } from '../../api/routes/payouts-fixtures';
+import { creditBalance, spendBalance } from '../../domain/wallet/balance';
+import { waitForProjections } from '../../projections/read-your-writes';
+import { startTestStack, type TestStack } from '../testing/harness';
+import type { OpsContext } from './command';
+import { createAdminCommand } from './create-admin';
+import { reconcileCommand } from './reconcile';
+
+jest.setTimeout(60_000);
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+  await ready(stack);
+});
+afterAll(() => stack.close());
+
+function opsContext(lines: string[]): OpsContext {
+  return { config: {} as OpsContext['config'], out: (line) => lines.push(line), connect: async () => ({ databaseUrl: '', store: stack.store, db: stack.db }) };
+}
+
+async function settled() {
+  const head = await stack.store.headPosition();
+  expect(await waitForProjections(stack.db, stack.deps.projectionNames, head, 15_000)).toBe(true);
+}
+
+describe('npm run ops -- reconcile', () => {
+  it('passes on a consistent history and fails with a report when a read model disagrees', async () => {
+    const admin = await person(stack, 'admin');
+    const creator = await person(stack, 'creator');
+    await earn(stack, creator.userId, 1999, 8);
+    await earn(stack, creator.userId, 500, 2);
+    const context = { actorId: null, now: new Date() };
+    const member = randomUUID();
+    await creditBalance(stack.store, member, { amountCents: 2500, reason: 'test credit', reference: `test:${member}` }, context);
+    await spendBalance(stack.store, member, { amountCents: 700, reason: 'message_unlock', reference: `messageUnlock:${member}` }, context);
+    await eventually(() => creator.agent.get(`/api/payouts/${creator.userId}/dashboard`), (res) => res.body.availableBalance === '17.99');
+    const account = (await creator.agent.post('/api/payment-accounts').send({ accountHolderName: 'C' }).expect(201)).body;
+    const payout = (await creator.agent.post('/api/payouts').send({ paymentAccountId: account.id, amount: '17.99' }).expect(201)).body;
+    await admin.agent.post(`/api/admin/payouts/${payout.id}/process`).send({}).expect(200);
+    await settled();
+
+    const ok: string[] = [];
+    expect(await reconcileCommand.run([], opsContext(ok))).toBe(0);
+    expect(ok.join('\n')).toMatch(/OK: every transaction balances/);
+    expect(ok[0]).toMatch(/1 creators, 1 payouts, 1 member balances/);
+
+    // A read model that no longer says what the events say (written behind the projectors' back).
+    await stack.db('ledger_entries').insert({ transaction_id: 'forged', line: 0, account: 'platform_fees', owner_id: null, debit_cents: 0, credit_cents: 100, kind: 'earnings', stream_id: 'x', effective_at: new Date() });
+    await stack.db('payouts').where({ id: payout.id }).update({ status: 'completed' });
+    const bad: string[] = [];
+    expect(await reconcileCommand.run([], opsContext(bad))).toBe(1);
+    const report = bad.join('\n');
+    expect(report).toContain('ledger transaction forged does not balance');
+    expect(report).toContain('ledger transaction forged has no event behind it');
+    expect(report).toContain(`payout ${payout.id}: read model says completed 17.99, events say processing 17.99`);
+  });
+});
+
+describe('npm run ops -- create-admin', () => {
+  it('creates a staff account with a one-time password that signs in, and promotes an existing account', async () => {
+    const lines: string[] = [];
+    expect(await createAdminCommand.run(['Finance@Example.com'], opsContext(lines))).toBe(0);
+    const password = /One-time password: (\S+)/.exec(lines.join('\n'))?.[1];
+    expect(password).toMatch(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{18}$/);
+    const row = await eventually(() => stack.db('users').where({ email: 'finance@example.com' }).first(), (r) => r?.role === 'admin');
+    expect(row).toMatchObject({ role: 'admin' });
+    const agent = stack.agent();
+    await agent.post('/api/auth/login').send({ email: 'finance@example.com', password }).expect(200);
+    await agent.get('/api/admin/payouts').expect(200);
+
+    const again: string[] = [];
+    expect(await createAdminCommand.run(['finance@example.com'], opsContext(again))).toBe(0);
+    expect(again.join('\n')).not.toContain('password');
+
+    const member = await person(stack, 'member');
+    await member.agent.get('/api/admin/payouts').expect(403);
+    const email = (await stack.db('users').where({ id: member.userId }).first()).email;
+    await createAdminCommand.run([email], opsContext([]));
+    await eventually(() => member.agent.get('/api/admin/payouts'), (res) => res.status === 200);
+    await member.agent.get('/api/admin/payouts').expect(200);
+    expect(await createAdminCommand.run(['not-an-email'], opsContext([]))).toBe(2);
+  });
+});

@@ -1,0 +1,181 @@
+import type { Knex } from 'knex';
+import { comparePositions, formatPosition, type EventStore, type Position, type RecordedEvent } from '../../domain/event-store/port';
+import { CLEARING_ACCOUNTS, LEDGER_ACCOUNTS as A } from '../../domain/ledger/accounts';
+import { ledgerEffect, LEDGER_EVENT_TYPES, memoryLedger, type LedgerTransaction } from '../../domain/ledger/postings';
+import { balancesAt, creatorAccountDecider, type CreatorAccountState } from '../../domain/payouts/decider';
+import { CREATOR_ACCOUNT_PREFIX, creatorAccountEventTypes, type CreatorAccountEvent } from '../../domain/payouts/events';
+import { formatCents } from '../../domain/payouts/money';
+import type { BalanceMovement } from '../../domain/wallet/events';
+import { positionOf, type CheckpointRow } from '../../projections/checkpoints';
+import { creatorBalances } from '../../projections/creator-balances';
+import { ledgerBalance } from '../../projections/ledger';
+import type { OpsCommand } from './command';
+
+/**
+ * Reconciliation: replays the money events and checks that every ledger transaction balances
+ * and that the ledger, creator balances, payouts and member balances read models say what
+ * the events say. Read models are compared up to the position all of them have reached.
+ */
+
+const READ_MODELS = ['ledger', 'creator_balances', 'payouts', 'wallet_balances'];
+const BATCH = 2000;
+
+export interface ReconcileReport {
+  problems: string[];
+  warnings: string[];
+  checked: { events: number; transactions: number; creators: number; payouts: number; members: number; upTo: string | null };
+}
+
+async function readUpTo(store: EventStore, bound: Position, onEvent: (event: RecordedEvent) => Promise<void>): Promise<number> {
+  let after: Position | null = null;
+  let count = 0;
+  for (;;) {
+    const events = await store.readAll({ after, maxCount: BATCH });
+    for (const event of events) {
+      if (comparePositions(event.position, bound) > 0) return count;
+      count++;
+      await onEvent(event);
+    }
+    if (events.length < BATCH) return count;
+    after = events[events.length - 1].position;
+  }
+}
+
+const postingKey = (p: { account: string; owner: string | null; debitCents: number; creditCents: number }) => `${p.account}|${p.owner ?? ''}|${p.debitCents}|${p.creditCents}`;
+
+export async function reconcile({ store, db }: { store: EventStore; db: Knex }, now: Date): Promise<ReconcileReport> {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  const rows = await db<CheckpointRow>('projection_checkpoints').whereIn('name', READ_MODELS);
+  const missing = READ_MODELS.filter((name) => !rows.some((row) => row.name === name));
+  if (missing.length) {
+    problems.push(`read models not built yet: ${missing.join(', ')} (start the stack once)`);
+    return { problems, warnings, checked: { events: 0, transactions: 0, creators: 0, payouts: 0, members: 0, upTo: null } };
+  }
+  const positions = rows.map(positionOf).sort(comparePositions);
+  const bound = positions[0];
+  if (comparePositions(positions[0], positions[positions.length - 1]) !== 0) {
+    warnings.push(`read models are at different positions (${rows.map((r) => `${r.name} ${formatPosition(positionOf(r))}`).join(', ')}); compared up to ${formatPosition(bound)}; events after it are in flight`);
+  }
+
+  // Replay the money events.
+  const ledgerTypes = new Set(LEDGER_EVENT_TYPES);
+  const creatorTypes = new Set<string>(creatorAccountEventTypes);
+  const memory = memoryLedger();
+  const expected = new Map<string, LedgerTransaction>();
+  const creators = new Map<string, CreatorAccountState>();
+  const wallets = new Map<string, number>();
+  const events = await readUpTo(store, bound, async (event) => {
+    if (ledgerTypes.has(event.type)) {
+      const effect = await ledgerEffect(event, memory);
+      memory.apply(effect);
+      for (const id of effect.cancel) expected.delete(id);
+      for (const transaction of effect.transactions) expected.set(transaction.id, transaction);
+    }
+    if (creatorTypes.has(event.type) && event.streamId.startsWith(CREATOR_ACCOUNT_PREFIX)) {
+      const creatorId = event.streamId.slice(CREATOR_ACCOUNT_PREFIX.length);
+      const state = creators.get(creatorId) ?? creatorAccountDecider.initialState;
+      creators.set(creatorId, creatorAccountDecider.evolve(state, { type: event.type, data: event.data } as CreatorAccountEvent));
+    }
+    if (event.type === 'WalletCredited' || event.type === 'WalletDebited') {
+      const d = event.data as BalanceMovement;
+      wallets.set(d.userId, (wallets.get(d.userId) ?? 0) + (event.type === 'WalletCredited' ? d.amountCents : -d.amountCents));
+    }
+  });
+
+  // 1. Every transaction balances (in the read model and in the mapping).
+  for (const transaction of expected.values()) {
+    const sum = transaction.postings.reduce((s, p) => s + p.debitCents - p.creditCents, 0);
+    if (sum !== 0) problems.push(`mapping of ${transaction.eventType} ${transaction.eventId} does not balance (off by ${formatCents(sum)})`);
+  }
+  const unbalanced = await db('ledger_entries').select('transaction_id').groupBy('transaction_id').havingRaw('sum(debit_cents) <> sum(credit_cents)');
+  for (const row of unbalanced) problems.push(`ledger transaction ${row.transaction_id} does not balance`);
+
+  // 2. The ledger read model holds exactly the transactions the events give.
+  const entries = await db('ledger_entries').select('transaction_id', 'account', 'owner_id', 'debit_cents', 'credit_cents');
+  const actual = new Map<string, string[]>();
+  for (const e of entries) {
+    const list = actual.get(e.transaction_id) ?? [];
+    list.push(postingKey({ account: e.account, owner: e.owner_id, debitCents: Number(e.debit_cents), creditCents: Number(e.credit_cents) }));
+    actual.set(e.transaction_id, list);
+  }
+  for (const [id, transaction] of expected) {
+    if (transaction.postings.length === 0) continue;
+    const want = transaction.postings.map(postingKey).sort().join(';');
+    const got = (actual.get(id) ?? []).sort().join(';');
+    if (!actual.has(id)) problems.push(`ledger is missing ${transaction.kind} transaction ${id} (${transaction.eventType} on ${transaction.streamId})`);
+    else if (want !== got) problems.push(`ledger transaction ${id} differs from its event: expected ${want}, found ${got}`);
+  }
+  for (const id of actual.keys()) if (!expected.has(id)) problems.push(`ledger transaction ${id} has no event behind it`);
+
+  // 3. Creator balances and payouts.
+  let payouts = 0;
+  for (const [creatorId, state] of creators) {
+    const truth = balancesAt(state, now);
+    const readModel = await creatorBalances(db, creatorId, now);
+    const compare = (what: string, want: number, got: number, source: string) => {
+      if (want !== got) problems.push(`creator ${creatorId}: ${what} is ${formatCents(got)} in ${source}, events say ${formatCents(want)}`);
+    };
+    compare('available balance', truth.availableCents, readModel.availableCents, 'creator_balances');
+    compare('pending balance', truth.pendingCents, readModel.pendingCents, 'creator_balances');
+    compare('total earnings', truth.totalEarningsCents, readModel.totalEarningsCents, 'creator_balances');
+    compare('available balance', truth.availableCents, await ledgerBalance(db, A.creatorAvailable, creatorId, now), 'the ledger');
+    compare('pending balance', truth.pendingCents, await ledgerBalance(db, A.creatorPending, creatorId, now), 'the ledger');
+    const inTransit = Object.values(state.payouts).filter((p) => p.status === 'pending' || p.status === 'processing').reduce((s, p) => s + p.amountCents, 0);
+    compare('payouts in transit', inTransit, await ledgerBalance(db, A.payoutsInTransit, creatorId, now), 'the ledger');
+    const rowsById = new Map((await db('payouts').where({ creator_id: creatorId })).map((row) => [row.id, row]));
+    for (const payout of Object.values(state.payouts)) {
+      payouts++;
+      const row = rowsById.get(payout.payoutId);
+      if (!row) problems.push(`payout ${payout.payoutId} of creator ${creatorId} is missing from the payouts read model`);
+      else if (row.status !== payout.status || Number(row.amount_cents) !== payout.amountCents) {
+        problems.push(`payout ${payout.payoutId}: read model says ${row.status} ${formatCents(row.amount_cents)}, events say ${payout.status} ${formatCents(payout.amountCents)}`);
+      }
+    }
+  }
+
+  // 4. Member balances.
+  const walletRows = new Map((await db('wallet_balances').select('user_id', 'balance_cents')).map((row) => [row.user_id, Number(row.balance_cents)]));
+  for (const [userId, balance] of wallets) {
+    const readModel = walletRows.get(userId);
+    if (readModel !== balance) problems.push(`member ${userId}: balance is ${readModel === undefined ? 'missing' : formatCents(readModel)} in wallet_balances, events say ${formatCents(balance)}`);
+    const ledger = await ledgerBalance(db, A.memberBalance, userId, now);
+    if (ledger !== balance) problems.push(`member ${userId}: balance is ${formatCents(ledger)} in the ledger, events say ${formatCents(balance)}`);
+  }
+
+  // Pass-through accounts are empty once every flow has finished.
+  for (const account of CLEARING_ACCOUNTS) {
+    const balance = await ledgerBalance(db, account, null, now);
+    if (balance !== 0) warnings.push(`${account} holds ${formatCents(balance)} (flows in progress, or sales whose earnings were reversed)`);
+  }
+
+  return { problems, warnings, checked: { events, transactions: expected.size, creators: creators.size, payouts, members: wallets.size, upTo: formatPosition(bound) } };
+}
+
+export const reconcileCommand: OpsCommand = {
+  name: 'reconcile',
+  args: '',
+  summary: 'Check that every ledger transaction balances and each money read model matches the events',
+  help: `Replays the money events (card charges and refunds, tier charges, message unlocks, crypto
+conversions and their fees, balance movements, creator earnings, payouts and their fees) and
+checks: every ledger transaction balances; the ledger holds exactly the transactions the events
+give; each creator's available and pending balance, total earnings and payouts in the
+creator_balances and payouts read models and in the ledger equal the events; each member's
+balance in wallet_balances and the ledger equals the events. Balances are taken at the current
+time (earnings leave the 7-day hold by the clock). Prints a report; exit code 1 when anything
+differs. Warnings (e.g. non-empty clearing accounts) do not fail it.`,
+  async run(_args, context) {
+    const connection = await context.connect();
+    const report = await reconcile(connection, new Date());
+    const c = report.checked;
+    context.out(`Checked ${c.events} events up to ${c.upTo ?? '-'}: ${c.transactions} ledger transactions, ${c.creators} creators, ${c.payouts} payouts, ${c.members} member balances.`);
+    for (const warning of report.warnings) context.out(`warning: ${warning}`);
+    if (report.problems.length === 0) {
+      context.out('OK: every transaction balances and every balance matches the events.');
+      return 0;
+    }
+    context.out(`${report.problems.length} problem(s):`);
+    for (const problem of report.problems) context.out(`  - ${problem}`);
+    return 1;
+  },
+};
