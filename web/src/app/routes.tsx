@@ -27,6 +27,8 @@ export interface MemberRoute {
  * '/landing', '/reset-password' and unknown paths are handled below; do not list them.
  */
 export const memberRoutes: MemberRoute[] = [
+  { path: '/wallet', element: lazyPage(() => import('../features/wallet/wallet-page'), 'WalletPage'), withoutSubscription: true },
+  { path: '/verify-age', element: lazyPage(() => import('../features/subscribe/verify-age-page'), 'VerifyAgePage'), withoutSubscription: true },
 ];
 
 /** Pages the access rules place; replaced by stand-ins in the router's tests. */

@@ -1,0 +1,68 @@
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Container from '@mui/material/Container';
+import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { BalanceCard } from './balance-card';
+import { ConvertTab } from './convert-tab';
+import { HistoryTab } from './history-tab';
+import { RatesCard } from './rates-card';
+import { useCryptoBalanceQuery, useCryptoConversionsQuery } from './wallet-api';
+import { WalletsTab } from './wallets-tab';
+
+type WalletTab = 'convert' | 'wallets' | 'history';
+/** While a conversion settles, its status and the balance are re-read this often. */
+const SETTLING_POLL_MS = 1500;
+
+/** Crypto wallet (/wallet, SPEC §2): rates, the balance, and Convert / Wallets / History. */
+export function WalletPage() {
+  const [tab, setTab] = useState<WalletTab>('convert');
+  const [settling, setSettling] = useState(false);
+  const conversions = useCryptoConversionsQuery(undefined, { pollingInterval: settling ? SETTLING_POLL_MS : 0 });
+  const balance = useCryptoBalanceQuery(undefined, { pollingInterval: settling ? SETTLING_POLL_MS : 0 });
+  const unsettled = !!conversions.data?.some((record) => record.status === 'pending' || record.status === 'processing');
+  if (unsettled !== settling) setSettling(unsettled);
+
+  return (
+    <Box
+      sx={{
+        minHeight: 'calc(100vh - 64px)',
+        py: { xs: 3, md: 5 },
+        // A dark overlay over a soft gradient "background image" (SPEC §2 allows one).
+        background: (theme) =>
+          theme.palette.mode === 'dark'
+            ? 'linear-gradient(rgba(0,0,0,0.55), rgba(0,0,0,0.55)), radial-gradient(circle at 20% 10%, #1d4ed8 0%, #0f172a 55%)'
+            : 'linear-gradient(rgba(15,23,42,0.04), rgba(15,23,42,0.04)), radial-gradient(circle at 20% 10%, #dbeafe 0%, #f8fafc 60%)',
+      }}
+    >
+      <Container maxWidth="md">
+        <Stack spacing={3}>
+          <Box>
+            <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
+              Crypto Wallet
+            </Typography>
+            <Typography color="textSecondary">Convert USDC or USDT into a USD balance for your membership.</Typography>
+          </Box>
+          <RatesCard />
+          <BalanceCard balance={balance.data} />
+          <Card>
+            <Tabs value={tab} onChange={(_event, value: WalletTab) => setTab(value)} variant="fullWidth" sx={{ borderBottom: 1, borderColor: 'divider' }}>
+              <Tab value="convert" label="Convert" />
+              <Tab value="wallets" label="Wallets" />
+              <Tab value="history" label="History" />
+            </Tabs>
+            <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
+              {tab === 'convert' && <ConvertTab />}
+              {tab === 'wallets' && <WalletsTab />}
+              {tab === 'history' && <HistoryTab conversions={conversions.data} isLoading={conversions.isLoading} isError={conversions.isError} />}
+            </CardContent>
+          </Card>
+        </Stack>
+      </Container>
+    </Box>
+  );
+}
