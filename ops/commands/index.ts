@@ -1,5 +1,6 @@
 import type { OpsCommand } from './command';
 import { copyFromEventStoreDbCommand, copyToEventStoreDbCommand, exportCommand, importCommand } from './event-log-commands';
+import { projectorsCommand } from './projectors';
 import { rebuildCommand } from './rebuild';
 import { statusCommand } from './status';
 import { createAdminCommand } from './create-admin';
@@ -13,6 +14,7 @@ export const opsCommands: OpsCommand[] = [
   importCommand,
   copyToEventStoreDbCommand,
   copyFromEventStoreDbCommand,
+  projectorsCommand,
   reconcileCommand,
   createAdminCommand,
 ];
