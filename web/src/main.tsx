@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router-dom';
+import { ScrollToTop } from './components/scroll-to-top';
 import { Toaster } from './components/toast';
 import { installGlobalErrorLogging } from './app/logger';
 import { AppRoutes } from './app/routes';
@@ -15,6 +16,7 @@ createRoot(document.getElementById('root')!).render(
     <Provider store={store}>
       <AppThemeProvider>
         <BrowserRouter>
+          <ScrollToTop />
           <AppRoutes />
           <Toaster />
         </BrowserRouter>

@@ -3,9 +3,11 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
+import { useDocumentTitle } from './use-document-title';
 
 /** Unknown paths for subscribed members (SPEC §2). */
 export function NotFoundPage() {
+  useDocumentTitle('Page Not Found');
   return (
     <Box sx={{ minHeight: '70vh', display: 'grid', placeItems: 'center', px: 2 }}>
       <Card sx={{ width: '100%', maxWidth: 440 }}>

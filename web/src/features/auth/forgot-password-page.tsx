@@ -14,9 +14,11 @@ import { AuthCard } from './auth-card';
 import { useResetPasswordRequestMutation } from './auth-api';
 import { resetErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
+import { useDocumentTitle } from '../../components/use-document-title';
 
 /** SPEC §2 Forgot password ('Reset Password'), replaced by 'Check Your Email' on success. */
 export function ForgotPasswordPage() {
+  useDocumentTitle('Reset Password');
   const [requestReset, { isLoading }] = useResetPasswordRequestMutation();
   const [email, setEmail] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});

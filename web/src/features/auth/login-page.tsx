@@ -15,9 +15,11 @@ import { useLoginMutation } from './auth-api';
 import { loginErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';
+import { useDocumentTitle } from '../../components/use-document-title';
 
 /** SPEC §2 Login ('Welcome Back'). Success: toast, then a full page load of /. */
 export function LoginPage({ afterLogin = () => browser.assign('/') }: { afterLogin?: () => void }) {
+  useDocumentTitle('Sign In');
   const [login, { isLoading }] = useLoginMutation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');

@@ -22,6 +22,7 @@ import { formatCardNumber, formatExpiry, tokenizeCard } from './card-token';
 import { registerErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';
+import { useDocumentTitle } from '../../components/use-document-title';
 
 export const REDIRECT_AFTER_REGISTER_MS = 2000;
 
@@ -30,6 +31,7 @@ type Form = typeof empty;
 
 /** SPEC §2 Register ('Create Account'): account fields, card fields, the $1.99 charge. */
 export function RegisterPage() {
+  useDocumentTitle('Create Account');
   const dispatch = useDispatch<AppDispatch>();
   const navigate = useNavigate();
   const [register, { isLoading }] = useRegisterMutation();

@@ -14,9 +14,11 @@ import { useResetPasswordMutation } from './auth-api';
 import { resetErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';
+import { useDocumentTitle } from '../../components/use-document-title';
 
 /** The link in the reset email: /reset-password?token=… sets a new password. */
 export function ResetPasswordPage() {
+  useDocumentTitle('Choose a New Password');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [resetPassword, { isLoading }] = useResetPasswordMutation();

@@ -16,6 +16,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { Logo } from '../../components/logo';
 import { ThemeToggle } from '../../components/theme-toggle';
+import { useDocumentTitle } from '../../components/use-document-title';
 
 const FEATURES = [
   {
@@ -73,6 +74,7 @@ const gradient = 'linear-gradient(135deg, #d6336c 0%, #7048e8 100%)';
 
 /** SPEC §2 Landing page, for visitors. */
 export function LandingPage() {
+  useDocumentTitle('');
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
       <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>

@@ -4,17 +4,14 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
-import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
+import { useDocumentTitle } from '../../components/use-document-title';
 import { LEGAL_DOCUMENTS, LEGAL_LAST_UPDATED, type LegalDocumentId } from './legal-documents';
 
 /** The four static policy pages (SPEC §1, §2). */
 export function LegalPage({ document: id }: { document: LegalDocumentId }) {
   const doc = LEGAL_DOCUMENTS[id];
-  useEffect(() => {
-    window.document.title = `${doc.title} · Lively`;
-    window.scrollTo?.(0, 0);
-  }, [doc.title]);
+  useDocumentTitle(doc.title);
   return (
     <Container component="article" maxWidth="md" sx={{ py: { xs: 4, md: 6 } }}>
       <Button component={RouterLink} to="/" startIcon={<ArrowBack />} sx={{ mb: 2 }}>

@@ -13,6 +13,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { PlanOptions } from './plan-options';
 import { SubscriptionStatusBox } from './subscription-status-box';
+import { useDocumentTitle } from '../../components/use-document-title';
 
 export const SITE_PLAN_FEATURES = [
   'Unlimited access to creator profiles and public posts',
@@ -28,6 +29,7 @@ export const SITE_PLAN_FEATURES = [
  * the crypto balance box and the subscribe/cancel buttons go after the status box.
  */
 export function SubscribePage() {
+  useDocumentTitle('Membership');
   return (
     <Box sx={{ px: 2, py: { xs: 3, md: 6 }, display: 'flex', justifyContent: 'center' }}>
       <Card sx={{ width: '100%', maxWidth: 560 }} elevation={3}>
