@@ -6,6 +6,14 @@ export const PAYMENT_ACCOUNT_TYPES = ['stripe', 'bank_account'] as const;
 export const PAYOUT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export type PayoutStatusName = (typeof PAYOUT_STATUSES)[number];
 
+/** Payout processing fee: 1% of the amount, rounded half up to the cent (the one place it is defined). */
+export const PAYOUT_FEE_BASIS_POINTS = 100;
+
+export function payoutFee(amountCents: number): { processingFeeCents: number; netAmountCents: number } {
+  const processingFeeCents = Math.floor((amountCents * PAYOUT_FEE_BASIS_POINTS + 5000) / 10000);
+  return { processingFeeCents, netAmountCents: amountCents - processingFeeCents };
+}
+
 /** Payout history shows the 5 most recent (SPEC §9). */
 export const PAYOUT_HISTORY_SHOWN = 5;
 

@@ -6,18 +6,13 @@ export const PLATFORM_FEE_PERCENT = 10;
 export const EARNINGS_HOLD_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Payout processing fee: 1% of the amount, rounded half up to the cent. */
-export const PAYOUT_FEE_BASIS_POINTS = 100;
+// The processing fee is part of the contract the web shows: defined once, in domain/contracts.
+export { PAYOUT_FEE_BASIS_POINTS, payoutFee } from '../contracts/payouts';
 
 /** Integer split of a sale: the platform fee is 10% rounded half up, the creator gets the rest. */
 export function splitEarnings(grossCents: number): { creatorShareCents: number; platformFeeCents: number } {
   const platformFeeCents = Math.floor((grossCents * PLATFORM_FEE_PERCENT + 50) / 100);
   return { creatorShareCents: grossCents - platformFeeCents, platformFeeCents };
-}
-
-export function payoutFee(amountCents: number): { processingFeeCents: number; netAmountCents: number } {
-  const processingFeeCents = Math.floor((amountCents * PAYOUT_FEE_BASIS_POINTS + 5000) / 10000);
-  return { processingFeeCents, netAmountCents: amountCents - processingFeeCents };
 }
 
 export function availableAtFor(occurredAt: Date): Date {

@@ -29,6 +29,9 @@ export interface MemberRoute {
 export const memberRoutes: MemberRoute[] = [
   { path: '/wallet', element: lazyPage(() => import('../features/wallet/wallet-page'), 'WalletPage'), withoutSubscription: true },
   { path: '/verify-age', element: lazyPage(() => import('../features/subscribe/verify-age-page'), 'VerifyAgePage'), withoutSubscription: true },
+  { path: '/payouts', element: lazyPage(() => import('../features/payouts/payouts-page'), 'PayoutsPage') },
+  // Finance staff may have no site membership: the console checks the role itself, the API enforces it.
+  { path: '/admin/*', element: lazyPage(() => import('../features/admin/admin-page'), 'AdminPage'), withoutSubscription: true },
 ];
 
 /** Pages the access rules place; replaced by stand-ins in the router's tests. */

@@ -1,4 +1,5 @@
 import AccountBalanceWalletOutlined from '@mui/icons-material/AccountBalanceWalletOutlined';
+import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import Logout from '@mui/icons-material/Logout';
@@ -42,6 +43,7 @@ export const userMenuItems: UserMenuItem[] = [
   { label: 'Crypto Wallet', icon: <AccountBalanceWalletOutlined fontSize="small" />, to: () => '/wallet' },
   { label: 'Dashboard', icon: <DashboardOutlined fontSize="small" />, to: () => '/dashboard', visible: (user) => user.isCreator },
   { label: 'Payouts', icon: <PaymentsOutlined fontSize="small" />, to: () => '/payouts', visible: (user) => user.isCreator },
+  { label: 'Admin', icon: <AdminPanelSettingsOutlined fontSize="small" />, to: () => '/admin/payouts', visible: (user) => user.role === 'admin' },
 ];
 
 function initials(user: CurrentUser): string {
