@@ -124,6 +124,31 @@ describeInBrowser('accounts journeys', () => {
     expect(status).toBe(401);
   });
 
+  it('a declined card creates nothing and says the card was declined', async () => {
+    // The browser makes a random dev_tok_ token; swap in the sandbox's documented decline token.
+    await page.route('**/api/auth/register', async (route) => {
+      const body = JSON.parse(route.request().postData() ?? '{}');
+      await route.continue({ postData: JSON.stringify({ ...body, paymentToken: 'dev_tok_decline_e2e' }) });
+    });
+    const email = uniqueEmail('declined');
+    await page.goto('/register');
+    await page.getByLabel('First name').fill('Dee');
+    await page.getByLabel('Last name').fill('Clined');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await page.getByLabel('Expiration (MM/YY)').fill('12/30');
+    await page.getByLabel('CVV').fill('123');
+    await page.getByRole('button', { name: 'Create Account & Subscribe ($1.99/month)' }).click();
+    await page.getByRole('alert').filter({ hasText: /declined/i }).waitFor();
+    await screenshot(page, 'register-declined');
+    expect(new URL(page.url()).pathname).toBe('/register');
+    expect(await stack.db('users').where({ email }).first()).toBeUndefined();
+    const status = await page.evaluate(async () => (await fetch('/api/auth/user', { credentials: 'include' })).status);
+    expect(status).toBe(401);
+  });
+
   it('a wrong password shows the SPEC text; the right one signs in and loads /', async () => {
     const email = uniqueEmail('login');
     await registerByApi(email);

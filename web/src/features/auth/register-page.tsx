@@ -8,7 +8,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useDispatch } from 'react-redux';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { registerFormSchema } from '../../../../domain/contracts/accounts';
@@ -39,6 +39,12 @@ export function RegisterPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  const alertRef = useRef<HTMLDivElement>(null);
+
+  // The form is long: bring a server error into view.
+  useEffect(() => {
+    if (formError) alertRef.current?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+  }, [formError]);
 
   const set = (key: keyof Form, format: (v: string) => string = (v) => v) => (event: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [key]: format(event.target.value) }));
@@ -80,7 +86,11 @@ export function RegisterPage() {
           <Alert severity="warning" icon={<VerifiedUserOutlined />}>
             You must be 18 or older to join. A credit card is required for age verification.
           </Alert>
-          {formError && <Alert severity="error">{formError}</Alert>}
+          {formError && (
+            <Alert ref={alertRef} severity="error">
+              {formError}
+            </Alert>
+          )}
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
             <TextField label="First name" autoComplete="given-name" onChange={set('firstName')} {...field('firstName')} />
             <TextField label="Last name" autoComplete="family-name" onChange={set('lastName')} {...field('lastName')} />
