@@ -1,0 +1,129 @@
+import Add from '@mui/icons-material/Add';
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import Edit from '@mui/icons-material/Edit';
+import Message from '@mui/icons-material/Message';
+import Star from '@mui/icons-material/Star';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import { useCurrentUser } from '../../app/current-user';
+import { coverBackground } from './creator-card';
+import { usd, useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from './creators-api';
+import { PostCard } from './post-card';
+import { SubscribeDialog } from './subscribe-dialog';
+
+function NotFound() {
+  return (
+    <Container maxWidth="sm" sx={{ py: 10, textAlign: 'center' }}>
+      <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
+        Creator Not Found
+      </Typography>
+      <Typography color="textSecondary" sx={{ my: 2 }}>
+        This creator does not exist or is no longer available.
+      </Typography>
+      <Button component={RouterLink} to="/" startIcon={<ArrowBack />}>
+        Back to Home
+      </Button>
+    </Container>
+  );
+}
+
+function ProfileSkeleton() {
+  return (
+    <Box aria-label="Loading creator">
+      <Skeleton variant="rectangular" height={220} />
+      <Container maxWidth="md">
+        <Skeleton variant="circular" width={112} height={112} sx={{ mt: -7 }} />
+        <Skeleton width="40%" height={40} />
+        <Skeleton width="70%" />
+      </Container>
+    </Box>
+  );
+}
+
+/** /creator/:id (SPEC §2): cover, avatar, name, bio, posts; Subscribe, Message or owner actions. */
+export function CreatorProfilePage() {
+  const { id = '' } = useParams();
+  const { user } = useCurrentUser();
+  const isOwner = user?.id === id;
+  const creator = useCreatorQuery(id);
+  const posts = useCreatorPostsQuery(id, { skip: !creator.data });
+  const check = useSubscriptionCheckQuery(id, { skip: !creator.data || isOwner });
+  const [dialogOpen, setDialogOpen] = useState(false);
+
+  if (creator.isLoading) return <ProfileSkeleton />;
+  if (!creator.data) return <NotFound />;
+  const profile = creator.data;
+  const subscribed = check.data?.subscribed === true;
+  const list = posts.data ?? [];
+
+  return (
+    <Box sx={{ pb: 6 }}>
+      <Box data-testid="creator-cover" sx={{ height: { xs: 160, md: 240 }, background: coverBackground(profile.coverImageUrl) }} />
+      <Container maxWidth="md">
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-end' }, mt: -7 }}>
+          <Avatar src={profile.profileImageUrl ?? undefined} sx={{ width: 112, height: 112, border: 4, borderColor: 'background.paper', bgcolor: 'secondary.main', fontSize: 40 }}>
+            {profile.name[0]?.toUpperCase()}
+          </Avatar>
+          <Box sx={{ flex: 1, pb: 1 }}>
+            <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
+              {profile.name}
+            </Typography>
+            <Typography color="textSecondary">
+              {profile.postCount} {profile.postCount === 1 ? 'post' : 'posts'} · {profile.subscriberCount} subscribers · from {usd(profile.price)}/month
+            </Typography>
+          </Box>
+          <Stack direction="row" spacing={1} sx={{ pb: 1 }}>
+            {isOwner ? (
+              <Button variant="outlined" startIcon={<Edit />} component={RouterLink} to="/dashboard">
+                Edit Profile
+              </Button>
+            ) : subscribed ? (
+              <Button variant="contained" startIcon={<Message />} component={RouterLink} to={`/messages?user=${profile.id}`}>
+                Message
+              </Button>
+            ) : (
+              <Button variant="contained" color="secondary" startIcon={<Star />} disabled={check.isLoading} onClick={() => setDialogOpen(true)}>
+                Subscribe
+              </Button>
+            )}
+          </Stack>
+        </Stack>
+        <Typography sx={{ mt: 2, whiteSpace: 'pre-wrap' }}>{profile.bio}</Typography>
+
+        <Typography variant="h5" component="h2" sx={{ mt: 4, mb: 2, fontWeight: 700 }}>
+          Posts ({list.length})
+        </Typography>
+        {posts.isLoading ? (
+          <Stack spacing={2}>
+            <Skeleton variant="rounded" height={160} />
+            <Skeleton variant="rounded" height={160} />
+          </Stack>
+        ) : list.length === 0 ? (
+          <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
+            <Typography color="textSecondary">{isOwner ? 'You have not posted anything yet.' : 'No posts yet.'}</Typography>
+            {isOwner && (
+              <Button sx={{ mt: 2 }} variant="contained" startIcon={<Add />} component={RouterLink} to="/dashboard?newPost=1">
+                Create First Post
+              </Button>
+            )}
+          </Paper>
+        ) : (
+          <Stack spacing={2}>
+            {list.map((post) => (
+              <PostCard key={post.id} post={post} showAuthor={false} onSubscribe={isOwner ? undefined : () => setDialogOpen(true)} />
+            ))}
+          </Stack>
+        )}
+      </Container>
+      <SubscribeDialog creator={profile} open={dialogOpen} onClose={() => setDialogOpen(false)} />
+    </Box>
+  );
+}

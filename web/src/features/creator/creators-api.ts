@@ -1,0 +1,94 @@
+import type { Creator, CreatorStats, SubscriptionCheck, Tier, TierRequest } from '../../../../domain/contracts/creators';
+import type { Comment, CreatePostRequest, FeedPage, LikeResult, Post } from '../../../../domain/contracts/posts';
+import { api, isApiError } from '../../app/api';
+
+/** Creators, tiers, creator subscriptions, posts, feed, likes and comments (SPEC §7). */
+const creatorsBase = api.enhanceEndpoints({ addTagTypes: ['Creators', 'Posts', 'Feed', 'Tiers', 'CreatorSubscription', 'Stats', 'Comments'] });
+
+export const creatorsApi = creatorsBase.injectEndpoints({
+  endpoints: (build) => ({
+    creators: build.query<Creator[], { q?: string } | void>({
+      query: (arg) => (arg && arg.q ? `/api/creators?q=${encodeURIComponent(arg.q)}` : '/api/creators'),
+      providesTags: ['Creators'],
+    }),
+    creator: build.query<Creator, string>({
+      query: (id) => `/api/creators/${encodeURIComponent(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'Creators', id }],
+    }),
+    tiers: build.query<Tier[], string>({
+      query: (id) => `/api/creators/${encodeURIComponent(id)}/tiers`,
+      providesTags: (_result, _error, id) => [{ type: 'Tiers', id }],
+    }),
+    creatorPosts: build.query<Post[], string>({
+      query: (id) => `/api/creators/${encodeURIComponent(id)}/posts`,
+      providesTags: ['Posts'],
+    }),
+    creatorStats: build.query<CreatorStats, string>({
+      query: (id) => `/api/creators/${encodeURIComponent(id)}/stats`,
+      providesTags: ['Stats'],
+    }),
+    subscriptionCheck: build.query<SubscriptionCheck, string>({
+      query: (creatorId) => `/api/subscriptions/check/${encodeURIComponent(creatorId)}`,
+      providesTags: (_result, _error, id) => [{ type: 'CreatorSubscription', id }],
+    }),
+    feed: build.query<FeedPage, { cursor?: string | null } | void>({
+      query: (arg) => (arg && arg.cursor ? `/api/posts/feed?cursor=${encodeURIComponent(arg.cursor)}` : '/api/posts/feed'),
+      providesTags: ['Feed'],
+    }),
+    comments: build.query<Comment[], string>({
+      query: (postId) => `/api/posts/${encodeURIComponent(postId)}/comments`,
+      providesTags: (_result, _error, id) => [{ type: 'Comments', id }],
+    }),
+    registerCreator: build.mutation<Creator, { bio: string; coverImageUrl?: string }>({
+      query: (body) => ({ url: '/api/creators/register', method: 'POST', body }),
+      invalidatesTags: ['CurrentUser', 'Creators'],
+    }),
+    createTier: build.mutation<Tier, { creatorId: string; tier: TierRequest }>({
+      query: ({ creatorId, tier }) => ({ url: `/api/creators/${encodeURIComponent(creatorId)}/tiers`, method: 'POST', body: tier }),
+      invalidatesTags: (_result, _error, { creatorId }) => [{ type: 'Tiers', id: creatorId }, 'Creators'],
+    }),
+    updateTier: build.mutation<Tier, { creatorId: string; tierId: string; tier: TierRequest }>({
+      query: ({ creatorId, tierId, tier }) => ({ url: `/api/creators/${encodeURIComponent(creatorId)}/tiers/${encodeURIComponent(tierId)}`, method: 'PUT', body: tier }),
+      invalidatesTags: (_result, _error, { creatorId }) => [{ type: 'Tiers', id: creatorId }, 'Creators'],
+    }),
+    subscribe: build.mutation<unknown, { creatorId: string; tierId: string }>({
+      query: (body) => ({ url: '/api/subscriptions', method: 'POST', body }),
+      invalidatesTags: (_result, _error, { creatorId }) => [{ type: 'CreatorSubscription', id: creatorId }, 'Posts', 'Feed', 'Creators', 'Stats'],
+    }),
+    createPost: build.mutation<Post, CreatePostRequest>({
+      query: (body) => ({ url: '/api/posts', method: 'POST', body }),
+      invalidatesTags: ['Posts', 'Feed', 'Stats', 'Creators'],
+    }),
+    likePost: build.mutation<LikeResult, string>({
+      query: (postId) => ({ url: `/api/posts/${encodeURIComponent(postId)}/like`, method: 'POST' }),
+    }),
+    addComment: build.mutation<Comment, { postId: string; content: string }>({
+      query: ({ postId, content }) => ({ url: `/api/posts/${encodeURIComponent(postId)}/comments`, method: 'POST', body: { content } }),
+      invalidatesTags: (_result, _error, { postId }) => [{ type: 'Comments', id: postId }],
+    }),
+  }),
+});
+
+export const {
+  useCreatorsQuery,
+  useCreatorQuery,
+  useTiersQuery,
+  useCreatorPostsQuery,
+  useCreatorStatsQuery,
+  useSubscriptionCheckQuery,
+  useFeedQuery,
+  useCommentsQuery,
+  useRegisterCreatorMutation,
+  useCreateTierMutation,
+  useUpdateTierMutation,
+  useSubscribeMutation,
+  useCreatePostMutation,
+  useLikePostMutation,
+  useAddCommentMutation,
+} = creatorsApi;
+
+/** A 401 matching 'Unauthorized' already raised the central toast and redirect (SPEC §8). */
+export const isUnauthorized = (error: unknown) => isApiError(error) && error.status === 401;
+
+/** "$12.99" from "12.99". */
+export const usd = (amount: string | number) => `$${Number(amount).toFixed(2)}`;

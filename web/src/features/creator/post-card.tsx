@@ -1,0 +1,126 @@
+import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutlineOutlined';
+import Favorite from '@mui/icons-material/Favorite';
+import FavoriteBorder from '@mui/icons-material/FavoriteBorder';
+import Lock from '@mui/icons-material/Lock';
+import Public from '@mui/icons-material/Public';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import type { Post } from '../../../../domain/contracts/posts';
+import { toast } from '../../components/toast';
+import { isUnauthorized, useLikePostMutation } from './creators-api';
+import { PostComments } from './post-comments';
+
+/** The media of an unlocked post: video or image by its type. */
+function Media({ post }: { post: Post }) {
+  if (!post.mediaUrl) return null;
+  if (post.mediaType === 'video') return <Box component="video" src={post.mediaUrl} controls sx={{ width: '100%', borderRadius: 1, mt: 1.5 }} />;
+  return <Box component="img" src={post.mediaUrl} alt={post.title} sx={{ width: '100%', maxHeight: 480, objectFit: 'cover', borderRadius: 1, mt: 1.5 }} />;
+}
+
+/**
+ * The locked overlay (SPEC §4): the server sent neither content nor media, so a blurred
+ * placeholder stands in for them, with a Subscribe prompt.
+ */
+function LockedOverlay({ post, onSubscribe }: { post: Post; onSubscribe?: () => void }) {
+  return (
+    <Box data-testid="locked-overlay" sx={{ position: 'relative', mt: 1.5, borderRadius: 1, overflow: 'hidden', minHeight: 180 }}>
+      <Box
+        aria-hidden
+        sx={{
+          position: 'absolute',
+          inset: 0,
+          filter: 'blur(14px)',
+          background: 'linear-gradient(135deg, rgba(236,72,153,0.55), rgba(124,58,237,0.55))',
+          transform: 'scale(1.1)',
+        }}
+      />
+      <Stack spacing={1} sx={{ position: 'relative', alignItems: 'center', justifyContent: 'center', minHeight: 180, p: 3, color: 'common.white', textAlign: 'center' }}>
+        <Lock fontSize="large" />
+        <Typography sx={{ fontWeight: 700 }}>This post is for subscribers only</Typography>
+        <Typography variant="body2">{post.hasMedia ? 'Subscribe to see this post and its media.' : 'Subscribe to read this post.'}</Typography>
+        {onSubscribe && (
+          <Button variant="contained" color="secondary" onClick={onSubscribe}>
+            Subscribe to unlock
+          </Button>
+        )}
+      </Stack>
+    </Box>
+  );
+}
+
+export function PostCard({ post, onSubscribe, showAuthor = true }: { post: Post; onSubscribe?: () => void; showAuthor?: boolean }) {
+  const [like, { isLoading }] = useLikePostMutation();
+  const [liked, setLiked] = useState({ liked: post.liked, count: post.likeCount });
+  const [showComments, setShowComments] = useState(false);
+
+  const toggleLike = async () => {
+    try {
+      const result = await like(post.id).unwrap();
+      setLiked({ liked: result.liked, count: result.count });
+    } catch (error) {
+      if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to like post.', variant: 'destructive' });
+    }
+  };
+
+  return (
+    <Card variant="outlined" data-testid="post-card" data-post-id={post.id}>
+      <CardContent>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1 }}>
+          {showAuthor && (
+            <Avatar src={post.creator.profileImageUrl ?? undefined} component={RouterLink} to={`/creator/${post.creatorId}`} sx={{ width: 36, height: 36 }}>
+              {post.creator.name[0]?.toUpperCase()}
+            </Avatar>
+          )}
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            {showAuthor && (
+              <Typography component={RouterLink} to={`/creator/${post.creatorId}`} variant="body2" sx={{ fontWeight: 600, color: 'inherit', textDecoration: 'none' }}>
+                {post.creator.name}
+              </Typography>
+            )}
+            <Typography variant="caption" color="textSecondary" sx={{ display: 'block' }}>
+              {new Date(post.createdAt).toLocaleString()}
+            </Typography>
+          </Box>
+          {post.isPublic ? <Chip size="small" icon={<Public />} label="Public" /> : <Chip size="small" icon={<Lock />} label="Subscribers" color="secondary" variant="outlined" />}
+        </Stack>
+        <Typography variant="h6" component="h3">
+          {post.title}
+        </Typography>
+        {post.locked ? (
+          <LockedOverlay post={post} onSubscribe={onSubscribe} />
+        ) : (
+          <>
+            <Typography data-testid="post-content" sx={{ whiteSpace: 'pre-wrap', mt: 0.5 }}>
+              {post.content}
+            </Typography>
+            <Media post={post} />
+          </>
+        )}
+        <Stack direction="row" spacing={1} sx={{ mt: 1.5 }}>
+          <Button
+            size="small"
+            aria-label={liked.liked ? 'Unlike' : 'Like'}
+            aria-pressed={liked.liked}
+            disabled={isLoading || post.locked}
+            onClick={toggleLike}
+            startIcon={liked.liked ? <Favorite color="error" /> : <FavoriteBorder />}
+          >
+            <span data-testid="like-count">{liked.count}</span>
+          </Button>
+          <Button size="small" disabled={post.locked} onClick={() => setShowComments((open) => !open)} startIcon={<ChatBubbleOutline />}>
+            {post.commentCount} {post.commentCount === 1 ? 'comment' : 'comments'}
+          </Button>
+        </Stack>
+        {showComments && !post.locked && <PostComments postId={post.id} />}
+      </CardContent>
+    </Card>
+  );
+}

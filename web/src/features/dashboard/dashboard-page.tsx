@@ -1,0 +1,133 @@
+import Add from '@mui/icons-material/Add';
+import AttachMoney from '@mui/icons-material/AttachMoney';
+import BarChart from '@mui/icons-material/BarChart';
+import Article from '@mui/icons-material/Article';
+import Group from '@mui/icons-material/Group';
+import People from '@mui/icons-material/People';
+import TrendingUp from '@mui/icons-material/TrendingUp';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Container from '@mui/material/Container';
+import Grid from '@mui/material/Grid';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { ENGAGEMENT_RATE_DEFINITION } from '../../../../domain/contracts/creators';
+import type { CurrentUser } from '../../../../domain/contracts/accounts';
+import { useCurrentUser } from '../../app/current-user';
+import { PageSpinner } from '../../components/page-spinner';
+import { usd, useCreatorStatsQuery } from '../creator/creators-api';
+import { CreatorJourney } from './creator-journey';
+import { NewPostDialog } from './new-post-dialog';
+import { TierManager } from './tier-manager';
+
+function StatCard({ label, value, trend, icon, note, loading }: { label: string; value: string; trend: string; icon: ReactNode; note?: string; loading: boolean }) {
+  return (
+    <Card variant="outlined" data-testid={`stat-${label}`} sx={{ height: '100%' }}>
+      <CardContent>
+        <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
+          <Typography variant="body2" color="textSecondary">
+            {label}
+          </Typography>
+          {icon}
+        </Stack>
+        <Typography variant="h4" sx={{ fontWeight: 800, my: 1 }}>
+          {loading ? <Skeleton width={80} /> : value}
+        </Typography>
+        {/* Trend labels are fixed text, not data (SPEC §2 Dashboard). */}
+        <Typography variant="caption" color="success.main">
+          {trend}
+        </Typography>
+        {note && (
+          <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 0.5 }}>
+            {note}
+          </Typography>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function CreatorDashboard({ user }: { user: CurrentUser }) {
+  const { data: stats, isLoading } = useCreatorStatsQuery(user.id);
+  const [params, setParams] = useSearchParams();
+  const [newPostOpen, setNewPostOpen] = useState(params.get('newPost') === '1');
+  const closeNewPost = () => {
+    setNewPostOpen(false);
+    if (params.has('newPost')) setParams({}, { replace: true });
+  };
+  const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || user.email;
+
+  return (
+    <Container maxWidth="lg" sx={{ py: 4 }}>
+      <Paper sx={{ p: 3, mb: 3, color: 'common.white', background: 'linear-gradient(135deg, #ec4899 0%, #7c3aed 100%)' }}>
+        <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
+          Welcome back, {name}!
+        </Typography>
+        <Typography>Here is how your creator page is doing.</Typography>
+      </Paper>
+
+      <Grid container spacing={2} sx={{ mb: 3 }}>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+          <StatCard label="Total Earnings" value={usd(stats?.totalEarnings ?? 0)} trend="+20.1% from last month" icon={<AttachMoney color="action" />} note="Your 90% share" loading={isLoading} />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+          <StatCard label="Subscribers" value={String(stats?.subscriberCount ?? 0)} trend="+180 from last month" icon={<People color="action" />} loading={isLoading} />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+          <StatCard label="Posts" value={String(stats?.postCount ?? 0)} trend="+19 from last month" icon={<Article color="action" />} loading={isLoading} />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+          <StatCard label="Engagement" value={`${stats?.engagementRate ?? 0}%`} trend="+4.3% from last month" icon={<TrendingUp color="action" />} note={ENGAGEMENT_RATE_DEFINITION} loading={isLoading} />
+        </Grid>
+      </Grid>
+
+      <Grid container spacing={2}>
+        <Grid size={{ xs: 12, md: 4 }}>
+          <Card variant="outlined" sx={{ mb: 2 }}>
+            <CardContent>
+              <Typography variant="h6" sx={{ mb: 1 }}>
+                Quick Actions
+              </Typography>
+              <Stack spacing={1}>
+                <Button variant="contained" startIcon={<Add />} onClick={() => setNewPostOpen(true)}>
+                  Create New Post
+                </Button>
+                <Button variant="outlined" startIcon={<Group />}>
+                  Manage Subscribers
+                </Button>
+                <Button variant="outlined" startIcon={<BarChart />}>
+                  View Analytics
+                </Button>
+              </Stack>
+            </CardContent>
+          </Card>
+        </Grid>
+        <Grid size={{ xs: 12, md: 8 }}>
+          <Card variant="outlined" sx={{ mb: 2 }}>
+            <CardContent>
+              <Typography variant="h6">Recent Activity</Typography>
+              <Box sx={{ py: 3, textAlign: 'center' }}>
+                <Typography color="textSecondary">No recent activity</Typography>
+              </Box>
+            </CardContent>
+          </Card>
+          <TierManager creatorId={user.id} />
+        </Grid>
+      </Grid>
+      <NewPostDialog open={newPostOpen} onClose={closeNewPost} />
+    </Container>
+  );
+}
+
+/** /dashboard (SPEC §2): the creator journey for members, the creator dashboard for creators. */
+export function DashboardPage() {
+  const { user } = useCurrentUser();
+  if (!user) return <PageSpinner />;
+  return user.isCreator ? <CreatorDashboard user={user} /> : <CreatorJourney />;
+}

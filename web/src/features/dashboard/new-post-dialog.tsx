@@ -1,0 +1,80 @@
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useState } from 'react';
+import { createPostSchema } from '../../../../domain/contracts/posts';
+import { toast } from '../../components/toast';
+import { isUnauthorized, useCreatePostMutation } from '../creator/creators-api';
+
+const EMPTY = { title: '', content: '', mediaUrl: '', isPublic: false };
+
+/** The New Post modal (SPEC §2 Dashboard, §5 validation). */
+export function NewPostDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [form, setForm] = useState(EMPTY);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [create, { isLoading }] = useCreatePostMutation();
+
+  const close = () => {
+    setForm(EMPTY);
+    setErrors({});
+    onClose();
+  };
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const parsed = createPostSchema.safeParse(form);
+    if (!parsed.success) {
+      const fields: Record<string, string> = {};
+      for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+      setErrors(fields);
+      return;
+    }
+    try {
+      await create({ title: parsed.data.title, content: parsed.data.content, isPublic: parsed.data.isPublic, ...(parsed.data.mediaUrl ? { mediaUrl: parsed.data.mediaUrl } : {}) }).unwrap();
+      toast({ title: 'Post created!', description: 'Your post has been published.' });
+      close();
+    } catch (error) {
+      if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to create post. Please try again.', variant: 'destructive' });
+    }
+  };
+
+  const field = (name: 'title' | 'content' | 'mediaUrl') => ({
+    value: form[name],
+    onChange: (event: React.ChangeEvent<HTMLInputElement>) => setForm((current) => ({ ...current, [name]: event.target.value })),
+    error: Boolean(errors[name]),
+    helperText: errors[name],
+  });
+
+  return (
+    <Dialog open={open} onClose={close} fullWidth maxWidth="sm" aria-labelledby="new-post-title">
+      <form noValidate onSubmit={submit}>
+        <DialogTitle id="new-post-title">New Post</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ mt: 1 }}>
+            <TextField label="Title" required {...field('title')} />
+            <TextField label="Content" required multiline minRows={4} {...field('content')} />
+            <TextField label="Media URL (optional)" placeholder="https://example.com/photo.jpg" {...field('mediaUrl')} />
+            <FormControlLabel
+              control={<Checkbox checked={form.isPublic} onChange={(event) => setForm((current) => ({ ...current, isPublic: event.target.checked }))} />}
+              label="Make public (visible to all users)"
+            />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={close} disabled={isLoading}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" disabled={isLoading}>
+            {isLoading ? 'Creating...' : 'Create Post'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

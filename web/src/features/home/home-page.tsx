@@ -1,0 +1,125 @@
+import AutoAwesome from '@mui/icons-material/AutoAwesome';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Grid from '@mui/material/Grid';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useMemo, useState } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import type { Post } from '../../../../domain/contracts/posts';
+import { useCurrentUser } from '../../app/current-user';
+import { CreatorCard, CreatorCardSkeleton, coverBackground } from '../creator/creator-card';
+import { useCreatorsQuery, useFeedQuery } from '../creator/creators-api';
+import { PostCard } from '../creator/post-card';
+import { SubscribeDialog } from '../creator/subscribe-dialog';
+
+const FEATURED = 6;
+
+/** One page of the feed; the last page shown offers the next one. */
+function FeedPageList({ cursor, isLast, onMore }: { cursor: string | null; isLast: boolean; onMore: (next: string) => void }) {
+  const { data, isLoading } = useFeedQuery(cursor ? { cursor } : undefined);
+  if (isLoading || !data) return <Skeleton variant="rounded" height={160} />;
+  return (
+    <>
+      {data.posts.map((post: Post) => (
+        <PostCard key={post.id} post={post} />
+      ))}
+      {isLast && data.nextCursor && (
+        <Button variant="outlined" onClick={() => onMore(data.nextCursor!)}>
+          Load more
+        </Button>
+      )}
+    </>
+  );
+}
+
+/** Home (SPEC §2): Become a Creator banner, Featured Creators, Your Feed. */
+export function HomePage() {
+  const { user } = useCurrentUser();
+  const creators = useCreatorsQuery();
+  const firstPage = useFeedQuery(undefined);
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const list = creators.data ?? [];
+  // A random creator's cover as the page background, chosen once per visit.
+  const background = useMemo(() => {
+    const withCover = list.filter((creator) => creator.coverImageUrl);
+    return withCover.length ? withCover[Math.floor(Math.random() * withCover.length)].coverImageUrl : null;
+  }, [list]);
+
+  return (
+    <Box sx={{ position: 'relative', minHeight: 'calc(100vh - 64px)' }}>
+      {background && (
+        <Box
+          data-testid="home-background"
+          aria-hidden
+          sx={{ position: 'fixed', inset: 0, zIndex: 0, background: coverBackground(background), opacity: 0.15, pointerEvents: 'none' }}
+        />
+      )}
+      <Container maxWidth="lg" sx={{ position: 'relative', zIndex: 1, py: 4 }}>
+        {user && !user.isCreator && (
+          <Paper sx={{ p: 3, mb: 4, color: 'common.white', background: 'linear-gradient(135deg, #ec4899 0%, #7c3aed 100%)' }}>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+              <AutoAwesome fontSize="large" />
+              <Box sx={{ flex: 1 }}>
+                <Typography variant="h6" sx={{ fontWeight: 700 }}>
+                  Become a Creator
+                </Typography>
+                <Typography>Share exclusive content with your subscribers and keep 90% of your earnings.</Typography>
+              </Box>
+              <Button variant="contained" color="inherit" sx={{ color: '#7c3aed' }} component={RouterLink} to="/dashboard">
+                Become a Creator
+              </Button>
+            </Stack>
+          </Paper>
+        )}
+
+        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 2 }}>
+          Featured Creators
+        </Typography>
+        <Grid container spacing={2} sx={{ mb: 5 }}>
+          {creators.isLoading
+            ? Array.from({ length: FEATURED }, (_, i) => (
+                <Grid key={i} size={{ xs: 12, sm: 6, md: 4 }}>
+                  <CreatorCardSkeleton />
+                </Grid>
+              ))
+            : list.slice(0, FEATURED).map((creator) => (
+                <Grid key={creator.id} size={{ xs: 12, sm: 6, md: 4 }}>
+                  <CreatorCard creator={creator} />
+                </Grid>
+              ))}
+          {!creators.isLoading && list.length === 0 && (
+            <Grid size={12}>
+              <Typography color="textSecondary">No creators yet.</Typography>
+            </Grid>
+          )}
+        </Grid>
+
+        <Typography variant="h5" component="h2" sx={{ fontWeight: 700, mb: 2 }}>
+          Your Feed
+        </Typography>
+        <Stack spacing={2} sx={{ maxWidth: 720 }}>
+          {firstPage.isLoading ? (
+            <Skeleton variant="rounded" height={160} />
+          ) : (firstPage.data?.posts.length ?? 0) === 0 ? (
+            <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
+              <Typography color="textSecondary">No posts in your feed yet. Subscribe to creators to see their content!</Typography>
+              <Button sx={{ mt: 2 }} variant="contained" disabled={list.length === 0} onClick={() => setDialogOpen(true)}>
+                Explore Creators
+              </Button>
+            </Paper>
+          ) : (
+            [null, ...cursors].map((cursor, index) => (
+              <FeedPageList key={cursor ?? 'first'} cursor={cursor} isLast={index === cursors.length} onMore={(next) => setCursors((all) => [...all, next])} />
+            ))
+          )}
+        </Stack>
+      </Container>
+      <SubscribeDialog creator={list[0] ?? null} open={dialogOpen} onClose={() => setDialogOpen(false)} />
+    </Box>
+  );
+}

@@ -1,0 +1,26 @@
+import type { Conversation, Message } from '../../../../domain/contracts/messages';
+import { api } from '../../app/api';
+
+/** Conversations, threads, sending and unlocking paid messages (SPEC §7). */
+export const messagesApi = api.enhanceEndpoints({ addTagTypes: ['Conversations', 'Thread'] }).injectEndpoints({
+  endpoints: (build) => ({
+    conversations: build.query<Conversation[], void>({
+      query: () => '/api/conversations',
+      providesTags: ['Conversations'],
+    }),
+    thread: build.query<Message[], string>({
+      query: (userId) => `/api/messages/${encodeURIComponent(userId)}`,
+      providesTags: (_result, _error, userId) => [{ type: 'Thread', id: userId }],
+    }),
+    sendMessage: build.mutation<Message, { receiverId: string; content: string; price?: string }>({
+      query: (body) => ({ url: '/api/messages', method: 'POST', body }),
+      invalidatesTags: (_result, _error, { receiverId }) => [{ type: 'Thread', id: receiverId }, 'Conversations'],
+    }),
+    unlockMessage: build.mutation<Message, { messageId: string; otherUserId: string }>({
+      query: ({ messageId }) => ({ url: `/api/messages/${encodeURIComponent(messageId)}/unlock`, method: 'POST' }),
+      invalidatesTags: (_result, _error, { otherUserId }) => [{ type: 'Thread', id: otherUserId }, 'Conversations'],
+    }),
+  }),
+});
+
+export const { useConversationsQuery, useThreadQuery, useSendMessageMutation, useUnlockMessageMutation } = messagesApi;

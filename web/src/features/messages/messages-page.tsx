@@ -1,0 +1,187 @@
+import Lock from '@mui/icons-material/Lock';
+import LockOpen from '@mui/icons-material/LockOpen';
+import Send from '@mui/icons-material/Send';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import InputAdornment from '@mui/material/InputAdornment';
+import List from '@mui/material/List';
+import ListItemAvatar from '@mui/material/ListItemAvatar';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import type { Message } from '../../../../domain/contracts/messages';
+import { serverErrorText } from '../../app/api';
+import { useCurrentUser } from '../../app/current-user';
+import { toast } from '../../components/toast';
+import { isUnauthorized, usd, useCreatorQuery } from '../creator/creators-api';
+import { useConversationsQuery, useSendMessageMutation, useThreadQuery, useUnlockMessageMutation } from './messages-api';
+
+function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolean; otherUserId: string }) {
+  const [unlock, { isLoading }] = useUnlockMessageMutation();
+  const doUnlock = async () => {
+    try {
+      await unlock({ messageId: message.id, otherUserId }).unwrap();
+      toast({ title: 'Message unlocked!', description: 'The message was paid from your balance.' });
+    } catch (error) {
+      if (isUnauthorized(error)) return;
+      toast({ title: 'Error', description: `Failed to unlock message. ${serverErrorText(error) ?? ''}`.trim(), variant: 'destructive' });
+    }
+  };
+  return (
+    <Box data-testid="message" sx={{ alignSelf: mine ? 'flex-end' : 'flex-start', maxWidth: '75%' }}>
+      <Paper sx={{ px: 1.5, py: 1, bgcolor: mine ? 'primary.main' : 'action.hover', color: mine ? 'primary.contrastText' : 'text.primary' }} elevation={0}>
+        {message.locked ? (
+          <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+              <Lock fontSize="small" />
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                Paid message · {usd(message.price ?? 0)}
+              </Typography>
+            </Stack>
+            <Button size="small" variant="contained" color="secondary" startIcon={<LockOpen />} disabled={isLoading} onClick={doUnlock}>
+              {isLoading ? 'Unlocking...' : `Unlock for ${usd(message.price ?? 0)}`}
+            </Button>
+          </Stack>
+        ) : (
+          <>
+            <Typography data-testid="message-content" sx={{ whiteSpace: 'pre-wrap' }}>
+              {message.content}
+            </Typography>
+            {message.isPaid && (
+              <Typography variant="caption" sx={{ opacity: 0.8 }}>
+                Paid message · {usd(message.price ?? 0)} {mine ? (message.isUnlocked ? '· unlocked' : '· locked') : ''}
+              </Typography>
+            )}
+          </>
+        )}
+      </Paper>
+      <Typography variant="caption" color="textSecondary" sx={{ display: 'block', textAlign: mine ? 'right' : 'left' }}>
+        {new Date(message.createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+      </Typography>
+    </Box>
+  );
+}
+
+function Thread({ otherUserId, otherName }: { otherUserId: string; otherName: string }) {
+  const { user } = useCurrentUser();
+  const { data: messages = [], isLoading } = useThreadQuery(otherUserId);
+  const [send, { isLoading: sending }] = useSendMessageMutation();
+  const [text, setText] = useState('');
+  const [price, setPrice] = useState('');
+  const end = useRef<HTMLDivElement>(null);
+  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [messages.length]);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const content = text.trim();
+    if (!content) return; // SPEC §5: blocked when empty after trimming
+    try {
+      await send({ receiverId: otherUserId, content, ...(price.trim() ? { price: price.trim() } : {}) }).unwrap();
+      setText('');
+      setPrice('');
+    } catch (error) {
+      if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to send message.', variant: 'destructive' });
+    }
+  };
+
+  return (
+    <Stack sx={{ height: '100%' }}>
+      <Box sx={{ p: 2, borderBottom: 1, borderColor: 'divider' }}>
+        <Typography variant="h6">{otherName}</Typography>
+      </Box>
+      <Stack spacing={1} sx={{ flex: 1, overflowY: 'auto', p: 2 }}>
+        {!isLoading && messages.length === 0 && (
+          <Typography color="textSecondary" sx={{ textAlign: 'center', mt: 4 }}>
+            No messages yet
+          </Typography>
+        )}
+        {messages.map((message) => (
+          <Bubble key={message.id} message={message} mine={message.senderId === user?.id} otherUserId={otherUserId} />
+        ))}
+        <div ref={end} />
+      </Stack>
+      <Stack component="form" onSubmit={submit} direction="row" spacing={1} sx={{ p: 2, borderTop: 1, borderColor: 'divider' }}>
+        <TextField size="small" fullWidth placeholder="Type a message..." value={text} onChange={(event) => setText(event.target.value)} slotProps={{ htmlInput: { 'aria-label': 'Message' } }} />
+        {user?.isCreator && (
+          <TextField
+            size="small"
+            placeholder="Price"
+            value={price}
+            onChange={(event) => setPrice(event.target.value)}
+            sx={{ width: 120 }}
+            slotProps={{ htmlInput: { 'aria-label': 'Price (optional, makes it a paid message)', inputMode: 'decimal' }, input: { startAdornment: <InputAdornment position="start">$</InputAdornment> } }}
+          />
+        )}
+        <Button type="submit" variant="contained" endIcon={<Send />} disabled={!text.trim() || sending}>
+          Send
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}
+
+/** /messages (SPEC §2): conversations on the left, the selected thread on the right. */
+export function MessagesPage() {
+  const [params, setParams] = useSearchParams();
+  const selected = params.get('user');
+  const { data: conversations = [], isLoading } = useConversationsQuery();
+  const known = conversations.find((conversation) => conversation.user.id === selected);
+  // Opening a new conversation from a creator profile: the creator's name comes from the profile.
+  const creator = useCreatorQuery(selected ?? '', { skip: !selected || Boolean(known) });
+  const otherName = known?.user.name ?? creator.data?.name ?? 'Conversation';
+
+  return (
+    <Container maxWidth="lg" sx={{ py: 3 }}>
+      <Paper variant="outlined" sx={{ display: 'flex', height: 'calc(100vh - 140px)', minHeight: 420 }}>
+        <Box sx={{ width: { xs: 220, md: 320 }, borderRight: 1, borderColor: 'divider', overflowY: 'auto' }}>
+          <Typography variant="h6" sx={{ p: 2 }}>
+            Messages
+          </Typography>
+          {!isLoading && conversations.length === 0 && (
+            <Typography color="textSecondary" sx={{ px: 2 }}>
+              No conversations yet
+            </Typography>
+          )}
+          <List disablePadding>
+            {conversations.map((conversation) => (
+              <ListItemButton key={conversation.user.id} selected={conversation.user.id === selected} onClick={() => setParams({ user: conversation.user.id })}>
+                <ListItemAvatar>
+                  <Avatar src={conversation.user.profileImageUrl ?? undefined}>{conversation.user.name[0]?.toUpperCase()}</Avatar>
+                </ListItemAvatar>
+                <ListItemText
+                  primary={conversation.user.name}
+                  secondary={
+                    <>
+                      <Box component="span" sx={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                        {conversation.lastMessage}
+                      </Box>
+                      <Box component="span" sx={{ fontSize: 12 }}>
+                        {new Date(conversation.lastMessageAt).toLocaleString()}
+                      </Box>
+                    </>
+                  }
+                />
+              </ListItemButton>
+            ))}
+          </List>
+        </Box>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          {selected ? (
+            <Thread key={selected} otherUserId={selected} otherName={otherName} />
+          ) : (
+            <Box sx={{ height: '100%', display: 'grid', placeItems: 'center' }}>
+              <Typography color="textSecondary">Select a conversation</Typography>
+            </Box>
+          )}
+        </Box>
+      </Paper>
+    </Container>
+  );
+}
