@@ -42,7 +42,7 @@ const status = (agent: ReturnType<TestStack['agent']>) => agent.get('/api/subscr
 describe('site membership', () => {
   it('refuses a second card subscription while active with a 409', async () => {
     const { agent } = await register();
-    expect(await status(agent)).toMatchObject({ subscriptionStatus: 'active', ageVerified: true });
+    expect(await eventually(() => status(agent), (st) => st.subscriptionStatus === 'active')).toMatchObject({ subscriptionStatus: 'active', ageVerified: true });
     const res = await agent.post('/api/subscribe').send({}).expect(409);
     expect(res.body.error).toMatch(/already subscribed/);
     await stack.agent().post('/api/subscribe').send({}).expect(401);
@@ -61,17 +61,17 @@ describe('site membership', () => {
     await stack.tickers.runOnce();
     const balance = await eventually(() => agent.get('/api/crypto/balance').then((r) => r.body), (b) => b.totalUsd === '19.40');
     expect(balance.totalUsd).toBe('19.40');
-    const before = await status(agent);
+    const before = await eventually(() => status(agent), (st) => !!st.subscriptionEndDate);
 
     const bought = await agent.post('/api/subscribe/crypto').set('Idempotency-Key', 'plan-1').send({ months: 6 }).expect(200);
     expect(bought.body).toEqual({ success: true, message: expect.stringContaining('7 months') });
     await agent.post('/api/subscribe/crypto').set('Idempotency-Key', 'plan-1').send({ months: 6 }).expect(200);
-    const after = await status(agent);
+    const after = await eventually(() => status(agent), (st) => st.subscriptionEndDate !== before.subscriptionEndDate);
     expect(after.subscriptionStatus).toBe('active');
     // bought while active: the 7 months follow the current period
     const months = (new Date(after.subscriptionEndDate).getUTCFullYear() - new Date(before.subscriptionEndDate).getUTCFullYear()) * 12 + new Date(after.subscriptionEndDate).getUTCMonth() - new Date(before.subscriptionEndDate).getUTCMonth();
     expect(months).toBe(7);
-    const left = await agent.get('/api/crypto/balance').expect(200);
+    const left = await eventually(() => agent.get('/api/crypto/balance').expect(200), (r) => r.body.totalUsd === '7.46' && r.body.conversions[0]?.usedForSubscription);
     expect(left.body.totalUsd).toBe('7.46');
     expect(left.body.conversions[0]).toMatchObject({ usedForSubscription: true, subscriptionMonths: 6 });
     const debits = (await stack.store.readStream(`wallet-${userId}`)).filter((e) => e.type === 'WalletDebited');
@@ -86,12 +86,12 @@ describe('site membership', () => {
     const { agent } = await register();
     const canceled = await agent.post('/api/cancel-subscription').send({}).expect(200);
     expect(canceled.body).toEqual({ success: true, message: expect.stringContaining('You keep access until') });
-    expect(await status(agent)).toMatchObject({ subscriptionStatus: 'canceled' });
+    expect(await eventually(() => status(agent), (st) => st.subscriptionStatus === 'canceled')).toMatchObject({ subscriptionStatus: 'canceled' });
     const twice = await agent.post('/api/cancel-subscription').send({}).expect(409);
     expect(twice.body.error).toBe('Your subscription is already canceled');
     const resumed = await agent.post('/api/subscribe').send({}).expect(200);
     expect(resumed.body.message).toContain('resumed');
-    expect(await status(agent)).toMatchObject({ subscriptionStatus: 'active' });
+    expect(await eventually(() => status(agent), (st) => st.subscriptionStatus === 'active')).toMatchObject({ subscriptionStatus: 'active' });
   });
 
   it('renews by the clock, once per period; a declined renewal is past due, then expired', async () => {
@@ -99,7 +99,7 @@ describe('site membership', () => {
     const failing = await register('dev_tok_renewal_fails');
     const leaving = await register();
     await leaving.agent.post('/api/cancel-subscription').send({}).expect(200);
-    const end = new Date((await status(good.agent)).subscriptionEndDate);
+    const end = new Date((await eventually(() => status(good.agent), (st) => !!st.subscriptionEndDate)).subscriptionEndDate);
 
     now = new Date(end.getTime() + 60_000);
     await stack.tickers.runOnce();
@@ -121,6 +121,13 @@ describe('site membership', () => {
     // an expired member pays by card again
     const back = await failing.agent.post('/api/subscribe').send({}).expect(402);
     expect(back.body).toMatchObject({ success: false, message: 'Payment declined: Your card was declined.' });
+    // with a new card (a card authorization at /verify-age) the next attempt is a new charge that succeeds
+    await failing.agent.post('/api/verify-age').send({ paymentToken: 'dev_tok_fresh_5555' }).expect(200);
+    const retried = await failing.agent.post('/api/subscribe').send({}).expect(200);
+    expect(retried.body.success).toBe(true);
+    expect(await eventually(() => status(failing.agent), (st) => st.subscriptionStatus === 'active')).toMatchObject({ subscriptionStatus: 'active' });
+    const attempts = await stack.db('payments').where({ user_id: failing.userId, request_type: 'membership_subscribe' }).orderBy('created_at');
+    expect(attempts.map((p) => [p.status, p.card_last4])).toEqual([['failed', '4242'], ['succeeded', '5555']]);
     const leaver = await leaving.agent.post('/api/subscribe').send({}).expect(200);
     expect(leaver.body.success).toBe(true);
     expect(await eventually(() => status(leaving.agent), (st) => st.subscriptionStatus === 'active')).toMatchObject({ subscriptionStatus: 'active' });

@@ -64,7 +64,16 @@ export interface ExpireMembership {
   now: Date;
 }
 
-export type MembershipCommand = ActivateMembership | CancelMembership | ResumeMembership | RecordRenewal | ExpireMembership;
+/** The card declined a membership payment (subscribe): recorded so a retry is a new charge attempt. */
+export interface RecordDeclinedCharge {
+  type: 'RecordDeclinedCharge';
+  userId: string;
+  paymentId: string;
+  failureReason: string;
+  now: Date;
+}
+
+export type MembershipCommand = ActivateMembership | CancelMembership | ResumeMembership | RecordRenewal | ExpireMembership | RecordDeclinedCharge;
 
 export const initialMembershipState: MembershipState = {
   status: 'none',
@@ -141,6 +150,8 @@ export const membershipDecider: Decider<MembershipCommand, MembershipState, Memb
         return { ...state, status: 'past_due', graceEndsAt: event.data.graceEndsAt, paymentIds: [...state.paymentIds, event.data.paymentId] };
       case 'MembershipExpired':
         return { ...state, status: 'expired', autoRenew: false, graceEndsAt: null };
+      case 'MembershipChargeDeclined':
+        return { ...state, paymentIds: [...state.paymentIds, event.data.paymentId] };
       default:
         return state;
     }
@@ -196,6 +207,10 @@ export const membershipDecider: Decider<MembershipCommand, MembershipState, Memb
             data: { userId: command.userId, paymentId: command.paymentId, periodEnd: state.periodEnd, failureReason: command.outcome.failureReason, graceEndsAt, at },
           },
         ];
+      }
+      case 'RecordDeclinedCharge': {
+        if (state.paymentIds.includes(command.paymentId)) return [];
+        return [{ type: 'MembershipChargeDeclined', data: { userId: command.userId, paymentId: command.paymentId, failureReason: command.failureReason, at } }];
       }
       case 'ExpireMembership': {
         if (!expiryDue(state, command.now)) return [];

@@ -64,13 +64,22 @@ export interface MembershipExpiredData {
   expiredAt: string;
 }
 
+/** A card payment for membership was declined: nothing changes but the next attempt is a new charge. */
+export interface MembershipChargeDeclinedData {
+  userId: string;
+  paymentId: string;
+  failureReason: string;
+  at: string;
+}
+
 export type MembershipCanceled = DomainEvent<'MembershipCanceled', MembershipCanceledData>;
 export type MembershipResumed = DomainEvent<'MembershipResumed', MembershipResumedData>;
 export type MembershipRenewed = DomainEvent<'MembershipRenewed', MembershipRenewedData>;
 export type MembershipPastDue = DomainEvent<'MembershipPastDue', MembershipPastDueData>;
 export type MembershipExpired = DomainEvent<'MembershipExpired', MembershipExpiredData>;
+export type MembershipChargeDeclined = DomainEvent<'MembershipChargeDeclined', MembershipChargeDeclinedData>;
 
-export type MembershipEvent = MembershipActivated | MembershipCanceled | MembershipResumed | MembershipRenewed | MembershipPastDue | MembershipExpired;
+export type MembershipEvent = MembershipActivated | MembershipCanceled | MembershipResumed | MembershipRenewed | MembershipPastDue | MembershipExpired | MembershipChargeDeclined;
 
 export const MEMBERSHIP_EVENT_TYPES = [
   'MembershipActivated',
@@ -79,4 +88,5 @@ export const MEMBERSHIP_EVENT_TYPES = [
   'MembershipRenewed',
   'MembershipPastDue',
   'MembershipExpired',
+  'MembershipChargeDeclined',
 ] as const satisfies ReadonlyArray<MembershipEvent['type']>;

@@ -61,3 +61,13 @@ describe('membership lifecycle', () => {
     expect(extended[1].data).toMatchObject({ periodStart: '2026-02-10T00:00:00.000Z', periodEnd: '2026-09-10T00:00:00.000Z' });
   });
 });
+
+describe('declined subscribe charges', () => {
+  it('are recorded once and never activate', () => {
+    const declined = run([], { type: 'RecordDeclinedCharge', userId: 'u1', paymentId: 'p9', failureReason: 'Insufficient funds', now: at('2026-01-01T00:00:00Z') });
+    expect(declined).toHaveLength(1);
+    expect(decider.decide({ type: 'RecordDeclinedCharge', userId: 'u1', paymentId: 'p9', failureReason: 'x', now: at('2026-01-01T00:00:00Z') }, fold(declined))).toEqual([]);
+    expect(decider.decide({ type: 'ActivateMembership', userId: 'u1', paymentId: 'p9', source: 'card', months: 1, now: at('2026-01-01T00:00:00Z') }, fold(declined))).toEqual([]);
+    expect(fold(declined).status).toBe('none');
+  });
+});

@@ -86,7 +86,11 @@ export async function subscribeWithCard(deps: MembershipDeps, userId: string, co
     idempotencyKey: `subscribe:${paymentId}`,
   });
   const recorded = await recordCharge(store, { paymentId, userId, requestType: 'membership_subscribe', customerId: account.customerId, amountCents: MONTHLY_PRICE_CENTS, cardHolderName: account.name, email: account.email, result }, context);
-  if (result.status === 'declined') return { success: false, message: `Payment declined: ${result.failureReason}`, position: recorded.position };
+  if (result.status === 'declined') {
+    // Recorded on the membership stream too: the next attempt reads a new revision, so it is a new charge.
+    const declined = await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'RecordDeclinedCharge', userId, paymentId, failureReason: result.failureReason, now: context.now }, context);
+    return { success: false, message: `Payment declined: ${result.failureReason}`, position: declined.position ?? recorded.position };
+  }
   const activated = await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'ActivateMembership', userId, paymentId, source: 'card', months: 1, now: context.now }, context);
   const end = activated.state.periodEnd!;
   return { success: true, message: `Your $1.99/month membership is active until ${day(end)} and renews automatically.`, position: activated.position ?? recorded.position };
