@@ -34,7 +34,7 @@ function renderPage() {
   );
 }
 
-jest.setTimeout(30_000);
+jest.setTimeout(60_000);
 afterEach(() => {
   cleanup();
   jest.useRealTimers();
