@@ -69,7 +69,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   await runner.start();
   const tickers = startTickers(allTickers(ports), { store, db, clock, logger });
 
-  const realtime = await startRealtimeServer({ port: options.realtimePort });
+  const realtime = await startRealtimeServer({ port: options.realtimePort, db, store, clock, logger });
   const deps: AppDependencies = {
     store,
     db,

@@ -1,66 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import pino, { type Logger } from 'pino';
 import uWS from 'uWebSockets.js';
+import { SESSION_COOKIE } from '../api/http/sessions';
+import { CHAT_ERRORS, clientMessageSchema, type ServerMessage } from '../domain/contracts/chat';
+import type { ChatUserBlocked } from '../domain/chat/events';
+import type { EventStore, Subscription } from '../domain/event-store/port';
+import { compileRequest, Matcher, type Effect, type Member } from './matcher';
+import { cookieValue, DatabaseDirectory, type MemberDirectory } from './members';
+import { SessionRecorder } from './session-recorder';
 
 export interface RealtimeServer {
   port: number;
   openSockets(): number;
+  /** Matcher and recorder figures (for the benchmark and health). */
+  stats(): { sockets: number; waiting: number; inSessions: number; recorderBacklog: number; recorderFailures: number };
   close(): Promise<void>;
+}
+
+export interface RealtimeOptions {
+  port: number;
+  host?: string;
+  db?: Knex;
+  store?: EventStore;
+  clock?: () => Date;
+  logger?: Logger;
+  /** Who may open a chat socket; by default the read models behind `db`. */
+  directory?: MemberDirectory;
+  skipCooldownMs?: number;
 }
 
 interface SocketData {
   closed: boolean;
+  userId: string;
+  member: Member | null;
+  refusal: string | null;
 }
+type Socket = uWS.WebSocket<SocketData>;
+
+/** The service's own cap on one client message; the socket's hard cap is higher so an oversized message still gets an answer. */
+export const MAX_MESSAGE_BYTES = 32 * 1024;
+const SOCKET_LIMITS = { maxPayloadLength: 128 * 1024, maxBackpressure: 256 * 1024, idleTimeout: 75 } as const;
+const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The realtime service on uWebSockets.js. Reached by browsers through the web origin's
- * /ws/ path (the API server forwards upgrades here).
+ * The realtime service on uWebSockets.js: the chat socket /ws/chat?userId=… (SPEC §7), reached
+ * through the web origin's /ws/ path (the API server forwards upgrades here). Matching is the
+ * pure Matcher on this event loop; session events are written by the SessionRecorder off the
+ * hot path.
  */
-export async function startRealtimeServer(options: { port: number; host?: string }): Promise<RealtimeServer> {
-  let sockets = 0;
+export async function startRealtimeServer(options: RealtimeOptions): Promise<RealtimeServer> {
+  const log = options.logger ?? pino({ level: 'silent' });
+  const clock = options.clock ?? (() => new Date());
+  const directory = options.directory ?? (options.db ? new DatabaseDirectory(options.db) : null);
+  const recorder = options.store ? new SessionRecorder(options.store, log) : null;
+  const matcher = new Matcher({ newSessionId: randomUUID, skipCooldownMs: options.skipCooldownMs });
+  /** The one open chat socket of each user. */
+  const sockets = new Map<string, Socket>();
+  /** Block sets of connected users, shared with their Member objects so a new block applies at once. */
+  const blockSets = new Map<string, Set<string>>();
+  let open = 0;
+
+  const send = (ws: Socket | undefined, message: ServerMessage): void => {
+    if (!ws || ws.getUserData().closed) return;
+    const result = ws.send(JSON.stringify(message));
+    // 2 = dropped: the client stopped reading and its buffer is full; it cannot follow a chat.
+    if (result === 2) {
+      log.warn({ userId: ws.getUserData().userId, buffered: ws.getBufferedAmount() }, 'chat socket over its backpressure limit: closing');
+      ws.getUserData().closed = true;
+      ws.end(1013, 'Too slow');
+    }
+  };
+  const toUser = (userId: string, message: ServerMessage) => send(sockets.get(userId), message);
+
+  const apply = (effects: Effect[]) => {
+    for (const effect of effects) {
+      if (effect.type === 'waiting') toUser(effect.userId, { type: 'waiting' });
+      else if (effect.type === 'matched') {
+        const { session } = effect;
+        recorder?.started(session, new Date(session.startedAt));
+        for (const [me, peer] of [
+          [session.user1, session.user2],
+          [session.user2, session.user1],
+        ]) {
+          toUser(me.userId, {
+            type: 'matched',
+            sessionId: session.id,
+            data: { peer: { displayName: peer.displayName }, compatibilityScore: session.score, isInitiator: session.initiatorId === me.userId },
+          });
+        }
+      } else {
+        const { session, endedBy, reason, at } = effect;
+        recorder?.ended(session, endedBy, reason, new Date(at));
+        for (const user of [session.user1, session.user2]) if (user.userId !== endedBy) toUser(user.userId, { type: 'skipped', sessionId: session.id });
+      }
+    }
+  };
+
+  const now = () => clock().getTime();
+
+  const handle = (ws: Socket, raw: ArrayBuffer, isBinary: boolean) => {
+    const data = ws.getUserData();
+    if (data.refusal || !data.member) return send(ws, { type: 'error', error: data.refusal ?? CHAT_ERRORS.malformed });
+    if (raw.byteLength > MAX_MESSAGE_BYTES) return send(ws, { type: 'error', error: CHAT_ERRORS.tooLarge });
+    let parsed: unknown;
+    try {
+      if (isBinary) throw new Error('binary');
+      parsed = JSON.parse(decoder.decode(raw));
+    } catch {
+      return send(ws, { type: 'error', error: CHAT_ERRORS.malformed });
+    }
+    const result = clientMessageSchema.safeParse(parsed);
+    if (!result.success) return send(ws, { type: 'error', error: CHAT_ERRORS.malformed });
+    const message = result.data;
+    const me = data.member;
+    switch (message.type) {
+      case 'heartbeat':
+        return send(ws, { type: 'heartbeat_ack' });
+      case 'join_queue':
+        return apply(matcher.join(me, compileRequest(me, message.mode, message.filters), now()));
+      case 'skip':
+        return apply(matcher.skip(me.userId, message.sessionId, now()));
+      case 'leave':
+        return apply(matcher.leave(me.userId, 'left', now()));
+      default: {
+        // Signalling: relayed to the partner of the current session only; a stale session's message is dropped.
+        const session = matcher.sessionOf(me.userId);
+        if (!session || session.id !== message.sessionId) return;
+        const partner = session.user1.userId === me.userId ? session.user2 : session.user1;
+        return toUser(partner.userId, { type: message.type, sessionId: session.id, data: message.data });
+      }
+    }
+  };
+
   const app = uWS.App();
   app.ws<SocketData>('/ws/*', {
-    maxPayloadLength: 64 * 1024,
-    maxBackpressure: 1024 * 1024,
-    idleTimeout: 120,
+    ...SOCKET_LIMITS,
     upgrade: (res, req, context) => {
-      res.upgrade<SocketData>(
-        { closed: false },
-        req.getHeader('sec-websocket-key'),
-        req.getHeader('sec-websocket-protocol'),
-        req.getHeader('sec-websocket-extensions'),
-        context,
-      );
+      // Everything from req is read now: it is gone after the first await.
+      const url = req.getUrl();
+      const query = req.getQuery() ?? '';
+      const cookie = req.getHeader('cookie');
+      const key = req.getHeader('sec-websocket-key');
+      const protocol = req.getHeader('sec-websocket-protocol');
+      const extensions = req.getHeader('sec-websocket-extensions');
+      let aborted = false;
+      res.onAborted(() => {
+        aborted = true;
+      });
+      if (url !== '/ws/chat') {
+        res.writeStatus('404 Not Found').end('Not found');
+        return;
+      }
+      if (!directory) {
+        res.writeStatus('503 Service Unavailable').end('Chat is not available');
+        return;
+      }
+      const userId = new URLSearchParams(query).get('userId');
+      directory
+        .admit(cookieValue(cookie, SESSION_COOKIE), userId)
+        .then((admission) => {
+          if (aborted) return;
+          res.cork(() => {
+            if (!admission.ok) {
+              res.writeStatus(admission.status).end(admission.reason);
+              return;
+            }
+            const blocked = blockSets.get(admission.member.userId) ?? (admission.member.blocked as Set<string>);
+            const member = { ...admission.member, blocked };
+            res.upgrade<SocketData>({ closed: false, userId: member.userId, member, refusal: admission.refusal }, key, protocol, extensions, context);
+          });
+        })
+        .catch((error) => {
+          log.error({ err: error, component: 'realtime' }, 'chat upgrade failed');
+          if (!aborted) res.cork(() => res.writeStatus('500 Internal Server Error').end('Internal server error'));
+        });
     },
     open: (ws) => {
-      sockets++;
-      ws.send(JSON.stringify({ type: 'connected' }));
-    },
-    message: (ws, message) => {
-      let parsed: { type?: unknown } | null = null;
-      try {
-        parsed = JSON.parse(Buffer.from(message).toString('utf8'));
-      } catch {
-        parsed = null;
+      open++;
+      const data = ws.getUserData();
+      if (data.refusal) {
+        send(ws, { type: 'error', error: data.refusal });
+        data.closed = true;
+        ws.end(4003, 'Chat not available');
+        return;
       }
-      if (parsed?.type === 'heartbeat') ws.send(JSON.stringify({ type: 'heartbeat_ack' }));
-      else ws.send(JSON.stringify({ type: 'error', error: 'Unknown message' }));
+      // One chat socket per user: a newer one replaces the older (the older leaves its chat).
+      const older = sockets.get(data.userId);
+      if (older) {
+        sockets.delete(data.userId);
+        apply(matcher.leave(data.userId, 'disconnected', now()));
+        send(older, { type: 'error', error: 'Chat was opened in another window.' });
+        older.getUserData().closed = true;
+        older.end(4000, 'Replaced');
+      }
+      sockets.set(data.userId, ws);
+      blockSets.set(data.userId, data.member!.blocked as Set<string>);
+      send(ws, { type: 'connected', userId: data.userId });
+    },
+    message: (ws, message, isBinary) => {
+      try {
+        handle(ws, message, isBinary);
+      } catch (error) {
+        log.error({ err: error, component: 'realtime' }, 'chat message failed');
+        send(ws, { type: 'error', error: 'An error occurred' });
+      }
     },
     close: (ws) => {
-      ws.getUserData().closed = true;
-      sockets--;
+      open--;
+      const data = ws.getUserData();
+      data.closed = true;
+      if (sockets.get(data.userId) !== ws) return;
+      sockets.delete(data.userId);
+      blockSets.delete(data.userId);
+      try {
+        apply(matcher.leave(data.userId, 'disconnected', now()));
+      } catch (error) {
+        log.error({ err: error, component: 'realtime' }, 'chat leave failed');
+      }
     },
   });
   app.get('/health', (res) => {
     res.end('ok');
   });
+
+  const subscription = options.store && directory ? await followChatEvents(options.store, directory, sockets, blockSets, log) : null;
+
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
     app.listen(options.host ?? '127.0.0.1', options.port, (socket) => (socket ? resolve(socket) : reject(new Error(`realtime: cannot listen on ${options.port}`))));
   });
   return {
     port: uWS.us_socket_local_port(listenSocket),
-    openSockets: () => sockets,
+    openSockets: () => open,
+    stats: () => ({ sockets: open, ...matcher.stats(), recorderBacklog: recorder?.backlog() ?? 0, recorderFailures: recorder?.failed() ?? 0 }),
     async close() {
       uWS.us_listen_socket_close(listenSocket);
       app.close();
+      await subscription?.close();
+      await recorder?.drain();
     },
   };
+}
+
+/**
+ * Keeps connected members current: a new block applies to the matcher at once (blocked pairs
+ * are never matched); a saved profile or preferences are used from the member's next join.
+ */
+async function followChatEvents(store: EventStore, directory: MemberDirectory, sockets: Map<string, Socket>, blockSets: Map<string, Set<string>>, log: Logger): Promise<Subscription> {
+  const subscription = store.subscribeToAll({ after: await store.headPosition() });
+  void (async () => {
+    try {
+      for await (const event of subscription) {
+        if (event.type === 'ChatUserBlocked') {
+          const { blockerId, blockedId } = (event as unknown as ChatUserBlocked).data;
+          blockSets.get(blockerId)?.add(blockedId);
+          blockSets.get(blockedId)?.add(blockerId);
+        } else if (event.type === 'ChatProfileSaved' || event.type === 'ChatPreferencesSaved') {
+          const userId = (event.data as { userId: string }).userId;
+          const blocked = blockSets.get(userId);
+          if (!blocked) continue;
+          const member = await directory.load(userId, blocked);
+          const ws = sockets.get(userId);
+          if (member && ws && !ws.getUserData().closed) ws.getUserData().member = member;
+        }
+      }
+    } catch (error) {
+      log.error({ err: error, component: 'realtime' }, 'chat event subscription ended');
+    }
+  })();
+  return subscription;
 }

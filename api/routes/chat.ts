@@ -5,6 +5,7 @@ import { memberDecider } from '../../domain/chat/member-decider';
 import { sessionDecider } from '../../domain/chat/session-decider';
 import { handleCommand } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
+import { requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 
@@ -15,13 +16,15 @@ export function chatRoutes(api: Api): Router {
   const router = Router();
   const { store, db } = api.deps;
   const userOf = (req: Request) => req.userId as string;
+  // Chat is for members with an active site subscription (SPEC §6).
+  const member = requireActiveSubscription(db);
 
-  router.get('/chat/blocks', api.requireUser, async (req, res) => {
+  router.get('/chat/blocks', member, async (req, res) => {
     const rows = await db('user_blocks').where({ blocker_id: userOf(req) }).orderBy('created_at', 'desc').select('blocked_id', 'reason', 'created_at');
     res.json(rows.map((r) => ({ userId: r.blocked_id, reason: r.reason, createdAt: new Date(r.created_at).toISOString() })));
   });
 
-  router.post('/chat/blocks', api.requireUser, async (req, res) => {
+  router.post('/chat/blocks', member, async (req, res) => {
     const body = parseWith(blockSchema, req.body);
     if (body.userId !== userOf(req)) {
       const known = await db('users').where({ id: body.userId }).first('id');
@@ -35,7 +38,7 @@ export function chatRoutes(api: Api): Router {
   });
 
   /** The member's recent chats, newest first (what a report refers to). */
-  router.get('/chat/sessions', api.requireUser, async (req, res) => {
+  router.get('/chat/sessions', member, async (req, res) => {
     const me = userOf(req);
     const rows = await db('chat_sessions')
       .where((q) => q.where({ user1_id: me }).orWhere({ user2_id: me }))
@@ -54,7 +57,7 @@ export function chatRoutes(api: Api): Router {
     );
   });
 
-  router.post('/chat/sessions/:roomId/report', api.requireUser, async (req, res) => {
+  router.post('/chat/sessions/:roomId/report', member, async (req, res) => {
     const roomId = String(req.params.roomId);
     if (!ROOM_ID.test(roomId)) throw refuse.notFound('Chat session not found');
     const body = parseWith(reportSchema, req.body);

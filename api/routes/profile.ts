@@ -16,6 +16,7 @@ import { handleCommand } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
 import type { UserPreferencesRow } from '../../projections/user-preferences';
 import type { UserProfileRow } from '../../projections/user-profiles';
+import { requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 
@@ -65,18 +66,20 @@ export function profileRoutes(api: Api): Router {
   const router = Router();
   const { store, db } = api.deps;
   const userOf = (req: Request) => req.userId as string;
+  // Chat is for members with an active site subscription (SPEC §6).
+  const member = requireActiveSubscription(db);
   const readProfile = async (userId: string) => {
     const row = await db<UserProfileRow>('user_profiles').where({ user_id: userId }).first();
     return row ? profileView(row) : null;
   };
 
-  router.get('/profile', api.requireUser, async (req, res) => {
+  router.get('/profile', member, async (req, res) => {
     const profile = await readProfile(userOf(req));
     if (!profile) throw refuse.notFound('Profile not found');
     res.json(profile);
   });
 
-  router.post('/profile', api.requireUser, async (req, res) => {
+  router.post('/profile', member, async (req, res) => {
     const profile = parseWith(profileSchema, req.body);
     const context = api.context(req);
     const result = await handleCommand(store, memberStream(userOf(req)), memberDecider, { type: 'SaveProfile', userId: userOf(req), profile, now: context.now }, context);
@@ -84,12 +87,12 @@ export function profileRoutes(api: Api): Router {
     res.json({ message: 'Profile saved', profile: await readProfile(userOf(req)) });
   });
 
-  router.get('/preferences', api.requireUser, async (req, res) => {
+  router.get('/preferences', member, async (req, res) => {
     const row = await db<UserPreferencesRow>('user_preferences').where({ user_id: userOf(req) }).first();
     res.json(preferencesView(userOf(req), row));
   });
 
-  router.post('/preferences', api.requireUser, async (req, res) => {
+  router.post('/preferences', member, async (req, res) => {
     const body = parseWith(preferencesSchema, req.body);
     const preferences = { ...body, experienceLevel: body.experienceLevel ?? null };
     const context = api.context(req);

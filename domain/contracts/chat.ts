@@ -112,7 +112,7 @@ export interface ChatPreferences extends Omit<PreferencesRequest, 'experienceLev
 }
 
 export const blockSchema = z.object({
-  userId: z.string({ error: 'User id is required' }).trim().min(1, 'User id is required').max(100, 'Invalid user id'),
+  userId: z.string({ error: 'User id is required' }).trim().min(1, 'User id is required').pipe(z.uuid('Invalid user id')),
   reason: z.string({ error: 'Reason too long' }).trim().max(500, 'Reason too long').optional(),
 });
 export const reportSchema = z.object({
@@ -157,7 +157,9 @@ export type ServerMessage =
   | { type: 'connected'; userId: string }
   | { type: 'waiting' }
   | { type: 'matched'; sessionId: string; data: MatchedData }
-  | { type: 'offer' | 'answer' | 'ice_candidate'; sessionId: string; data: unknown }
+  | { type: 'offer'; sessionId: string; data: unknown }
+  | { type: 'answer'; sessionId: string; data: unknown }
+  | { type: 'ice_candidate'; sessionId: string; data: unknown }
   | { type: 'skipped'; sessionId: string }
   | { type: 'error'; error: string }
   | { type: 'heartbeat_ack' };

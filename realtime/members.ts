@@ -1,0 +1,147 @@
+import type { Knex } from 'knex';
+import { SessionStore } from '../api/http/sessions';
+import { CHAT_ERRORS } from '../domain/contracts/chat';
+import { compileProfile } from './compatibility';
+import type { Member } from './matcher';
+
+/** Who is opening a chat socket, decided once per upgrade. */
+export type Admission =
+  | { ok: false; status: '401 Unauthorized' | '403 Forbidden'; reason: string }
+  /** `refusal`: the socket opens only to say why chat is not available (SPEC §8 text), then closes. */
+  | { ok: true; member: Member; refusal: string | null };
+
+export interface MemberDirectory {
+  admit(sessionToken: string | undefined, userId: string | null): Promise<Admission>;
+  /** A connected member's fresh profile and preferences (after they saved new ones). */
+  load(userId: string, blocked: Set<string>): Promise<Member | null>;
+}
+
+interface MemberRow {
+  id: string;
+  first_name: string | null;
+  subscription_status: string | null;
+  age_verified: boolean | null;
+  display_name: string | null;
+  age: number | null;
+  location: string | null;
+  gender_identity: string | null;
+  sexual_orientation: string | null;
+  relationship_type: string[] | null;
+  interests: string[] | null;
+  sexual_activities: string[] | null;
+  kinks: string[] | null;
+  role_preferences: string[] | null;
+  experience_level: string | null;
+  age_range_min: number | null;
+  age_range_max: number | null;
+  looking_for_genders: string[] | null;
+  deal_breakers: string[] | null;
+  must_haves: string[] | null;
+}
+
+/**
+ * Members from the read models: the HTTP session (`lively.sid` cookie), the `users` row
+ * (subscription and age verification gate chat), the chat profile, preferences and blocks.
+ */
+export class DatabaseDirectory implements MemberDirectory {
+  private readonly sessions: SessionStore;
+
+  constructor(private readonly db: Knex) {
+    this.sessions = new SessionStore(db);
+  }
+
+  async admit(sessionToken: string | undefined, userId: string | null): Promise<Admission> {
+    const session = await this.sessions.resolve(sessionToken);
+    if (!session) return { ok: false, status: '401 Unauthorized', reason: 'Unauthorized' };
+    // A socket never acts as anyone but the session's user.
+    if (!userId || userId !== session.userId) return { ok: false, status: '403 Forbidden', reason: 'Forbidden' };
+    const blocked = await this.blocksOf(userId);
+    const row = await this.row(userId);
+    if (!row) return { ok: false, status: '401 Unauthorized', reason: 'Unauthorized' };
+    const refusal = row.subscription_status !== 'active' ? CHAT_ERRORS.subscription : row.age_verified !== true ? CHAT_ERRORS.ageVerification : null;
+    return { ok: true, member: toMember(row, blocked), refusal };
+  }
+
+  async load(userId: string, blocked: Set<string>): Promise<Member | null> {
+    const row = await this.row(userId);
+    return row ? toMember(row, blocked) : null;
+  }
+
+  private async blocksOf(userId: string): Promise<Set<string>> {
+    const rows = await this.db('user_blocks').where({ blocker_id: userId }).orWhere({ blocked_id: userId }).select('blocker_id', 'blocked_id');
+    return new Set(rows.map((r) => (r.blocker_id === userId ? r.blocked_id : r.blocker_id)));
+  }
+
+  private async row(userId: string): Promise<MemberRow | undefined> {
+    return this.db('users as u')
+      // users.id is a uuid column, the chat read models key on text.
+      .leftJoin('user_profiles as p', (on) => on.on(this.db.raw('p.user_id = u.id::text')))
+      .leftJoin('user_preferences as q', (on) => on.on(this.db.raw('q.user_id = u.id::text')))
+      .where('u.id', userId)
+      .first(
+        'u.id',
+        'u.first_name',
+        'u.subscription_status',
+        'u.age_verified',
+        'p.display_name',
+        'p.age',
+        'p.location',
+        'p.gender_identity',
+        'p.sexual_orientation',
+        'p.relationship_type',
+        'p.interests',
+        'q.sexual_activities',
+        'q.kinks',
+        'q.role_preferences',
+        'q.experience_level',
+        'q.age_range_min',
+        'q.age_range_max',
+        'q.looking_for_genders',
+        'q.deal_breakers',
+        'q.must_haves',
+      );
+  }
+}
+
+function toMember(row: MemberRow, blocked: Set<string>): Member {
+  const profile = row.display_name
+    ? {
+        age: row.age,
+        location: row.location,
+        genderIdentity: row.gender_identity,
+        sexualOrientation: row.sexual_orientation,
+        relationshipType: row.relationship_type ?? [],
+        interests: row.interests ?? [],
+      }
+    : null;
+  const preferences =
+    row.age_range_min !== null
+      ? {
+          sexualActivities: row.sexual_activities ?? [],
+          kinks: row.kinks ?? [],
+          rolePreferences: row.role_preferences ?? [],
+          experienceLevel: row.experience_level,
+          ageRangeMin: row.age_range_min ?? 18,
+          ageRangeMax: row.age_range_max ?? 99,
+          lookingForGenders: row.looking_for_genders ?? [],
+          dealBreakers: row.deal_breakers ?? [],
+          mustHaves: row.must_haves ?? [],
+        }
+      : null;
+  return { userId: row.id, displayName: row.display_name || row.first_name || 'Anonymous', profile: compileProfile(profile, preferences), blocked };
+}
+
+/** The value of one cookie in a Cookie header. */
+export function cookieValue(header: string, name: string): string | undefined {
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    const raw = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return undefined;
+}

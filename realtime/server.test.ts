@@ -1,0 +1,156 @@
+import { CHAT_ERRORS, type ServerMessage } from '../domain/contracts/chat';
+import { startTestStack, type TestStack } from '../ops/testing/harness';
+import { compileProfile } from './compatibility';
+import { MAX_MESSAGE_BYTES, startRealtimeServer } from './server';
+import { ChatClient, registerMember, unsubscribedUser, type TestMember } from './test-support';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+}, 60_000);
+afterAll(async () => {
+  await stack.close();
+}, 30_000);
+
+const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+async function withProfile(member: TestMember, displayName: string, genderIdentity: string, lookingFor: string[], interests: string[]) {
+  const profile = await member.agent
+    .post('/api/profile')
+    .send({ displayName, age: 30, location: 'Austin, TX', genderIdentity, sexualOrientation: 'bisexual', relationshipType: ['dating'], interests });
+  expect(profile.status).toBe(200);
+  const preferences = await member.agent.post('/api/preferences').send({ ageRangeMin: 18, ageRangeMax: 60, maxDistance: 25, lookingForGenders: lookingFor, experienceLevel: 'intermediate' });
+  expect(preferences.status).toBe(200);
+  return member;
+}
+
+const connect = (member: TestMember) => ChatClient.connect(stack.url, member.token, member.userId);
+
+describe('chat socket', () => {
+  it('refuses an upgrade without a session, or for another user', async () => {
+    const member = await registerMember(stack, 'Solo');
+    await expect(ChatClient.connect(stack.url, null, member.userId)).rejects.toThrow('upgrade refused: 401');
+    await expect(ChatClient.connect(stack.url, member.token, '00000000-0000-4000-8000-000000000000')).rejects.toThrow('upgrade refused: 403');
+    await expect(ChatClient.connect(stack.url, 'not-a-session', member.userId)).rejects.toThrow('upgrade refused: 401');
+  });
+
+  it('tells a user without a subscription why, then closes', async () => {
+    const user = await unsubscribedUser(stack);
+    const client = await connect(user);
+    expect(await client.next('error')).toEqual({ type: 'error', error: CHAT_ERRORS.subscription });
+    await eventually(async () => client.closed, (closed) => closed !== null);
+    expect(client.closed?.code).toBe(4003);
+  });
+
+  it('matches two members, relays signalling, survives bad input, and records the session', async () => {
+    const ann = await withProfile(await registerMember(stack, 'Ann'), 'Annie', 'woman', ['man'], ['Music', 'Travel']);
+    const bob = await withProfile(await registerMember(stack, 'Bob'), 'Bobby', 'man', ['woman'], ['Music']);
+    const a = await connect(ann);
+    const b = await connect(bob);
+    expect(await a.next('connected')).toEqual({ type: 'connected', userId: ann.userId });
+
+    a.send({ type: 'heartbeat' });
+    await a.next('heartbeat_ack');
+    a.send('{not json');
+    expect(await a.next('error')).toEqual({ type: 'error', error: CHAT_ERRORS.malformed });
+    const since = a.messages.length;
+    a.send({ type: 'join_queue', mode: 'warp' });
+    expect(await a.next('error', 5000, since)).toEqual({ type: 'error', error: CHAT_ERRORS.malformed });
+    const since2 = a.messages.length;
+    a.send({ type: 'offer', sessionId: 'x', data: 'y'.repeat(MAX_MESSAGE_BYTES) });
+    expect(await a.next('error', 5000, since2)).toEqual({ type: 'error', error: CHAT_ERRORS.tooLarge });
+    a.ws.send(Buffer.alloc(200 * 1024)); // above the socket's hard cap: that socket is closed, the service goes on
+    await eventually(async () => a.closed, (c) => c !== null);
+
+    const a2 = await connect(ann);
+    a2.send({ type: 'join_queue', mode: 'standard', filters: { ageRange: [18, 65], orientation: 'any' } });
+    await a2.next('waiting');
+    b.send({ type: 'join_queue', mode: 'standard', filters: { ageRange: [18, 65] } });
+    const [ma, mb] = await Promise.all([a2.next('matched'), b.next('matched')]);
+    expect(ma.sessionId).toBe(mb.sessionId);
+    expect(ma.data.peer.displayName).toBe('Bobby');
+    expect(mb.data.peer.displayName).toBe('Annie');
+    expect(ma.data.compatibilityScore).toBe(mb.data.compatibilityScore);
+    expect(ma.data.compatibilityScore).toBeGreaterThan(0);
+    expect(ma.data.compatibilityScore).toBeLessThanOrEqual(1);
+    expect([ma.data.isInitiator, mb.data.isInitiator].sort()).toEqual([false, true]);
+
+    // Signalling goes to the partner, with the session id; a stale session's message is dropped.
+    const sessionId = ma.sessionId;
+    a2.send({ type: 'offer', sessionId, data: { type: 'offer', sdp: 'v=0' } });
+    expect(await b.next('offer')).toEqual({ type: 'offer', sessionId, data: { type: 'offer', sdp: 'v=0' } });
+    b.send({ type: 'answer', sessionId, data: { type: 'answer', sdp: 'v=0' } });
+    await a2.next('answer');
+    b.send({ type: 'ice_candidate', sessionId: 'stale', data: { candidate: 'x' } });
+    b.send({ type: 'ice_candidate', sessionId, data: { candidate: 'y' } });
+    expect((await a2.next('ice_candidate')).data).toEqual({ candidate: 'y' });
+
+    // Skip: the partner gets `skipped` and is re-queued; the pair is not matched again for a while.
+    const beforeSkip = a2.messages.length;
+    b.send({ type: 'skip', sessionId });
+    expect(await a2.next('skipped', 5000, beforeSkip)).toEqual({ type: 'skipped', sessionId });
+    await a2.next('waiting', 5000, beforeSkip);
+    const beforeRejoin = b.messages.length;
+    b.send({ type: 'join_queue', mode: 'standard' });
+    await b.next('waiting', 5000, beforeRejoin);
+
+    const row = await eventually(
+      () => stack.db('chat_sessions').where({ room_id: sessionId }).first(),
+      (r) => r?.status === 'skipped',
+    );
+    expect(row).toMatchObject({ user1_id: ann.userId, user2_id: bob.userId, status: 'skipped', end_reason: 'skipped', ended_by: bob.userId, mode: 'standard' });
+    expect(row.duration_seconds).toBeGreaterThanOrEqual(0);
+    expect(Number(row.compatibility_score)).toBeCloseTo(ma.data.compatibilityScore, 3);
+
+    // Reports go through REST, by a participant only.
+    expect((await bob.agent.post(`/api/chat/sessions/${sessionId}/report`).send({ reason: '' })).body.fields).toEqual({ reason: 'Reason is required' });
+    expect((await bob.agent.post(`/api/chat/sessions/${sessionId}/report`).send({ reason: 'Rude' })).status).toBe(201);
+    const outsider = await registerMember(stack, 'Olga');
+    expect((await outsider.agent.post(`/api/chat/sessions/${sessionId}/report`).send({ reason: 'x' })).status).toBe(404);
+    expect((await bob.agent.get('/api/chat/sessions')).body[0]).toMatchObject({ roomId: sessionId, partnerId: ann.userId, status: 'skipped' });
+
+    // Leaving: out of every queue; a disconnect is a leave.
+    a2.send({ type: 'leave' });
+    b.close();
+    await eventually(async () => stack.realtime.stats(), (s) => s.waiting === 0 && s.inSessions === 0);
+    a2.close();
+  }, 60_000);
+
+  it('never matches a blocked pair, even when the block comes while both are connected', async () => {
+    const cat = await registerMember(stack, 'Cat');
+    const dan = await registerMember(stack, 'Dan');
+    const c = await connect(cat);
+    const d = await connect(dan);
+    expect((await cat.agent.post('/api/chat/blocks').send({ userId: 'nope' })).body.fields).toEqual({ userId: 'Invalid user id' });
+    expect((await cat.agent.post('/api/chat/blocks').send({ userId: dan.userId, reason: 'spam' })).status).toBe(201);
+    expect((await cat.agent.get('/api/chat/blocks')).body).toEqual([expect.objectContaining({ userId: dan.userId, reason: 'spam' })]);
+    await new Promise((r) => setTimeout(r, 500)); // the service follows the event log
+    c.send({ type: 'join_queue', mode: 'random' });
+    await c.next('waiting');
+    d.send({ type: 'join_queue', mode: 'random' });
+    await d.next('waiting');
+    await new Promise((r) => setTimeout(r, 200));
+    expect([...c.messages, ...d.messages].some((m: ServerMessage) => m.type === 'matched')).toBe(false);
+    c.close();
+    d.close();
+  }, 30_000);
+});
+
+it('tells a member who is not age verified the SPEC text', async () => {
+  const member = { userId: 'u1', displayName: 'U', profile: compileProfile(null, null), blocked: new Set<string>() };
+  const server = await startRealtimeServer({
+    port: 0,
+    directory: { admit: async () => ({ ok: true, member, refusal: CHAT_ERRORS.ageVerification }), load: async () => null },
+  });
+  const client = await ChatClient.connect(`http://127.0.0.1:${server.port}`, 'any', 'u1');
+  expect(await client.next('error')).toEqual({ type: 'error', error: 'Age Verification Required: You must verify your age before using the chat feature.' });
+  client.close();
+  await server.close();
+});
