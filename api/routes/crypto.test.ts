@@ -3,6 +3,8 @@ import { FixedRatesProvider } from '../../domain/crypto/rates';
 import { SandboxCryptoGateway } from '../../domain/crypto/sandbox-gateway';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 
+jest.setTimeout(60_000);
+
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack({ ports: { cryptoRates: new FixedRatesProvider({ USDC: 10_000n, USDT: 9_998n }), cryptoGateway: new SandboxCryptoGateway(100) } });
@@ -101,7 +103,7 @@ describe('crypto API', () => {
 
     const balance = await eventually(
       () => agent.get('/api/crypto/balance').then((r) => r.body),
-      (b) => b.totalUsd === '19.40',
+      (b) => b.totalUsd === '19.40' && b.conversions.length === 1,
     );
     expect(balance.totalUsd).toBe('19.40');
     expect(balance.conversions).toHaveLength(1);
@@ -117,10 +119,10 @@ describe('crypto API', () => {
       usedForSubscription: false,
       subscriptionMonths: null,
     });
-    const tx = await stack.db('crypto_transactions').where({ id: first.body.transactionId }).first();
+    const tx = await eventually(() => stack.db('crypto_transactions').where({ id: first.body.transactionId }).first(), (row) => row?.status === 'completed');
     expect(tx).toMatchObject({ status: 'completed', service_fee_percent: '3.00', net_usd_cents: '1940', transaction_type: 'conversion' });
     expect(tx.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    const wallets = (await agent.get('/api/crypto/wallets')).body;
+    const wallets = await eventually(() => agent.get('/api/crypto/wallets').then((r) => r.body), (w) => w[0]?.balance === '20.00000000');
     expect(wallets[0].balance).toBe('20.00000000');
     // processing the same completion again credits nothing
     await stack.tickers.runOnce();
@@ -139,7 +141,7 @@ describe('crypto API', () => {
     );
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ transactionId: failing.body.transactionId, status: 'failed', exchangeRate: '0.9998' });
-    const tx = await stack.db('crypto_transactions').where({ id: failing.body.transactionId }).first();
+    const tx = await eventually(() => stack.db('crypto_transactions').where({ id: failing.body.transactionId }).first(), (row) => row?.status === 'failed');
     expect(tx.failure_reason).toBe('Deposit not received');
     expect((await agent.get('/api/crypto/balance')).body).toEqual({ totalUsd: '0.00', conversions: [] });
   }, 30_000);

@@ -124,6 +124,21 @@ describeInBrowser('member money journeys', () => {
     await page.goto('/wallet');
     await page.getByRole('heading', { name: 'Crypto Wallet' }).waitFor();
   });
+
+  it('verifies age by a card authorization and returns to the subscribe page', async () => {
+    await page.goto('/verify-age');
+    await page.getByRole('heading', { name: 'Verify Your Age' }).waitFor();
+    await page.getByRole('button', { name: 'Verify with this card' }).click();
+    await page.getByText('Please complete all payment fields').waitFor();
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiration (MM/YY)').fill('12/30');
+    await page.getByLabel('CVV').fill('123');
+    await screenshot(page, 'money-verify-age');
+    await page.getByRole('button', { name: 'Verify with this card' }).click();
+    await page.getByText('Your age has been verified.').waitFor();
+    await page.waitForURL(/\/subscribe$/);
+    await page.getByText('No Active Subscription').waitFor();
+  });
 });
 
 async function expectText(locator: import('playwright-core').Locator, expected: string | RegExp, timeoutMs = 15_000) {
