@@ -70,6 +70,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const tickers = startTickers(allTickers(ports), { store, db, clock, logger });
 
   const realtime = await startRealtimeServer({ port: options.realtimePort, db, store, clock, logger });
+  ports.realtime = realtime; // for GET /metrics (open sockets, queue, matches)
   const deps: AppDependencies = {
     store,
     db,

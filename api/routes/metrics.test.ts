@@ -26,7 +26,8 @@ it('exposes Prometheus metrics at /metrics: HTTP durations by route and status, 
   expect(sample(text, 'lively_events_appended_total', '{type="MetricsProbed"}')).toBe(2);
   expect(sample(text, 'lively_chat_matches_total')).toBe(1);
   expect(text).toMatch(/^lively_projection_lag_events\{projection="[^"]+"\} -?\d+$/m);
-  expect(sample(text, 'lively_chat_open_sockets')).toBe(0);
+  expect(sample(text, 'lively_chat_open_sockets')).toBe(stack.realtime.openSockets());
+  expect(stack.deps.ports.realtime).toBe(stack.realtime);
   expect(text).toContain('lively_chat_queue_waiting');
   expect(text).toContain('lively_process_cpu_user_seconds_total');
 });
