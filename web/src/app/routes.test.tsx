@@ -1,6 +1,7 @@
 import '../test-support/jsdom-setup';
 import { cleanup, screen } from '@testing-library/react';
 import type { CurrentUser } from '../../../domain/contracts/accounts';
+import { installFakeFetch } from '../test-support/fake-fetch';
 import { renderWithApp } from '../test-support/render';
 import type { AccessState } from './current-user';
 import { AccessRoutes, type MemberRoute, type ShellPages } from './routes';
@@ -137,5 +138,21 @@ describe('access by state (SPEC §2)', () => {
     it('/landing goes to /home', () => {
       expect(visit('subscribed', '/landing')).toEqual({ page: 'home', path: '/home' });
     });
+  });
+});
+
+describe('a failing page', () => {
+  function Broken(): never {
+    throw new Error('boom');
+  }
+
+  it('shows an error with a reload button instead of a blank app, navigation kept', () => {
+    const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    installFakeFetch(() => ({ status: 204 }));
+    renderWithApp(<AccessRoutes state="subscribed" user={user('active')} pages={pages} routes={[{ path: '/broken', element: <Broken /> }]} />, { path: '/broken' });
+    spy.mockRestore();
+    expect(screen.getByText('Something went wrong')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
+    expect(screen.getByLabelText('User menu')).toBeTruthy();
   });
 });

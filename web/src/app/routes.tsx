@@ -1,15 +1,49 @@
 import Box from '@mui/material/Box';
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { Navigate, Outlet, Route, Routes } from 'react-router-dom';
+import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router-dom';
 import type { CurrentUser } from '../../../domain/contracts/accounts';
+import { ErrorBoundary } from '../components/error-boundary';
 import { PageSpinner } from '../components/page-spinner';
 import { TopNav } from '../components/top-nav';
 import { useCurrentUser, type AccessState } from './current-user';
+import { logger } from './logger';
+
+const CHUNK_RELOAD_KEY = 'chunkReloadAt';
+
+/**
+ * Loads a page's chunk; if it is gone (a new build replaced it while the tab was open), loads
+ * the page again once, at most every 10 s, instead of leaving the user on a spinner.
+ */
+async function loadChunk<M>(load: () => Promise<M>): Promise<M> {
+  try {
+    return await load();
+  } catch (error) {
+    const last = Number(sessionStorage.getItem(CHUNK_RELOAD_KEY) ?? 0);
+    if (Date.now() - last > 10_000) {
+      sessionStorage.setItem(CHUNK_RELOAD_KEY, String(Date.now()));
+      window.location.reload();
+      return new Promise<M>(() => undefined);
+    }
+    throw error;
+  }
+}
 
 /** `element` for a lazily loaded page exported by name from a feature module. */
 export function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string, props: Record<string, unknown> = {}): ReactNode {
-  const Page = lazy(async () => ({ default: (await load())[name] as ComponentType<Record<string, unknown>> }));
+  const Page = lazy(async () => ({ default: (await loadChunk(load))[name] as ComponentType<Record<string, unknown>> }));
   return <Page {...props} />;
+}
+
+/** Suspense for lazy pages, inside an error boundary that resets on navigation. */
+function PageFrame() {
+  const { pathname } = useLocation();
+  return (
+    <ErrorBoundary resetKey={pathname} onError={(error) => logger.error(error.message, { stack: error.stack, path: pathname })}>
+      <Suspense fallback={<PageSpinner />}>
+        <Outlet />
+      </Suspense>
+    </ErrorBoundary>
+  );
 }
 
 export interface MemberRoute {
@@ -66,20 +100,14 @@ export const shellPages: ShellPages = {
 };
 
 function PublicLayout() {
-  return (
-    <Suspense fallback={<PageSpinner />}>
-      <Outlet />
-    </Suspense>
-  );
+  return <PageFrame />;
 }
 
 function MemberLayout({ user }: { user: CurrentUser }) {
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
       <TopNav user={user} />
-      <Suspense fallback={<PageSpinner />}>
-        <Outlet />
-      </Suspense>
+      <PageFrame />
     </Box>
   );
 }
