@@ -13,6 +13,7 @@ import { creatorRoutes } from './creators';
 import { postRoutes } from './posts';
 import { subscriptionRoutes } from './subscriptions';
 import { messageRoutes } from './messages';
+import { systemRoutes } from './system';
 
 /** Every route module of the API, mounted under /api. Each bounded context adds its own. */
-export const routeModules: Array<(api: Api) => Router> = [healthRoutes, clientLogRoutes, authRoutes, membershipRoutes, profileRoutes, chatRoutes, cryptoRoutes, payoutRoutes, creatorRoutes, postRoutes, subscriptionRoutes, messageRoutes, adminRoutes];
+export const routeModules: Array<(api: Api) => Router> = [healthRoutes, clientLogRoutes, authRoutes, membershipRoutes, profileRoutes, chatRoutes, cryptoRoutes, payoutRoutes, creatorRoutes, postRoutes, subscriptionRoutes, messageRoutes, adminRoutes, systemRoutes];
