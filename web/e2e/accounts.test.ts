@@ -112,6 +112,13 @@ describeInBrowser('accounts journeys', () => {
     const user = await page.evaluate(async () => (await fetch('/api/auth/user', { credentials: 'include' })).json());
     expect(user).toMatchObject({ email, firstName: 'Ada', subscriptionStatus: 'active', ageVerified: true, isCreator: false });
 
+    // Subscribed: /landing goes home, unknown paths are not found.
+    await page.goto('/landing');
+    await page.waitForURL('**/home');
+    await page.goto('/no/such/page');
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+    await page.getByText('Did you forget to add the page to the router?').waitFor();
+
     // Members see no creator items in the menu.
     await page.getByLabel('User menu').click();
     const items = await page.getByRole('menuitem').allTextContents();
