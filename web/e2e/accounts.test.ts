@@ -107,6 +107,7 @@ describeInBrowser('accounts journeys', () => {
     await page.getByText('Your account has been created and subscription is active.').waitFor();
     await page.waitForURL('**/home');
     await page.getByLabel('User menu').waitFor();
+    await page.getByText('Featured Creators').waitFor();
     await screenshot(page, 'home-after-signup');
 
     const user = await page.evaluate(async () => (await fetch('/api/auth/user', { credentials: 'include' })).json());
