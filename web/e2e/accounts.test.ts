@@ -215,6 +215,14 @@ describeInBrowser('accounts journeys', () => {
     await fillLogin(email, 'BrandNew9');
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByLabel('User menu').waitFor();
+
+    // The link works once.
+    await context.clearCookies();
+    await page.goto(`${link.pathname}${link.search}`);
+    await page.getByLabel('New password', { exact: true }).fill('Another9x');
+    await page.getByLabel('Confirm new password').fill('Another9x');
+    await page.getByRole('button', { name: 'Update Password' }).click();
+    await page.getByText('Invalid or expired reset token').waitFor();
   });
 
   it('the theme survives a reload', async () => {
