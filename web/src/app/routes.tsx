@@ -66,6 +66,7 @@ export const memberRoutes: MemberRoute[] = [
   { path: '/payouts', element: lazyPage(() => import('../features/payouts/payouts-page'), 'PayoutsPage') },
   // Finance staff may have no site membership: the console checks the role itself, the API enforces it.
   { path: '/admin/*', element: lazyPage(() => import('../features/admin/admin-page'), 'AdminPage'), withoutSubscription: true },
+  { path: '/system', element: lazyPage(() => import('../features/system/system-page'), 'SystemPage'), withoutSubscription: true },
 ];
 
 /** Pages the access rules place; replaced by stand-ins in the router's tests. */

@@ -44,6 +44,7 @@ export const userMenuItems: UserMenuItem[] = [
   { label: 'Dashboard', icon: <DashboardOutlined fontSize="small" />, to: () => '/dashboard', visible: (user) => user.isCreator },
   { label: 'Payouts', icon: <PaymentsOutlined fontSize="small" />, to: () => '/payouts', visible: (user) => user.isCreator },
   { label: 'Admin', icon: <AdminPanelSettingsOutlined fontSize="small" />, to: () => '/admin/payouts', visible: (user) => user.role === 'admin' },
+  { label: 'System', icon: <AdminPanelSettingsOutlined fontSize="small" />, to: () => '/system', visible: (user) => user.role === 'admin' },
 ];
 
 function initials(user: CurrentUser): string {
