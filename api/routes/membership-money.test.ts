@@ -25,7 +25,9 @@ async function register(paymentToken = 'dev_tok_good') {
     .post('/api/auth/register')
     .send({ firstName: 'Mia', lastName: 'Money', email, password: 'Passw0rdOK', confirmPassword: 'Passw0rdOK', paymentToken })
     .expect(201);
-  return { agent, userId: res.body.user.id as string };
+  // The answer's user is null when the read model lagged behind: find the id once it is there.
+  const user = res.body.user ?? (await eventually(() => stack.db('users').where({ email }).first('id'), Boolean));
+  return { agent, userId: user.id as string };
 }
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
@@ -157,5 +159,7 @@ describe('site membership', () => {
     expect(await eventually(() => status(agent), (st) => st.subscriptionStatus === 'active')).toMatchObject({ subscriptionStatus: 'active' });
     const declinedCard = await agent.post('/api/verify-age').send({ paymentToken: 'dev_tok_decline' }).expect(402);
     expect(declinedCard.body.error).toBe('Card verification failed: Your card was declined.');
+    const refusals = await eventually(() => stack.db('payments').where({ user_id: userId, request_type: 'age_verification', status: 'failed' }), (rows) => rows.length === 1);
+    expect(refusals[0]).toMatchObject({ amount_cents: 0, failure_reason: 'Your card was declined.' });
   }, 30_000);
 });

@@ -60,7 +60,11 @@ describe('billing process', () => {
     expect(await runBilling(deps, 'good', new Date('2026-02-09T23:59:59Z'))).toBe('nothing');
     const now = new Date('2026-02-10T00:00:00Z');
     const outcomes = await Promise.all(Array.from({ length: 5 }, () => runBilling(deps, 'good', now).catch((e) => String(e))));
-    expect(outcomes.filter((o) => o === 'renewed')).toHaveLength(1);
+    // Racing ticks may each report the renewal (an append of the same derived event id is
+    // answered as already written), but the stream holds it once and the card is charged once.
+    expect(outcomes.every((o) => o === 'renewed' || o === 'nothing')).toBe(true);
+    const renewals = (await store.readStream(membershipStream('good'))).filter((e) => e.type === 'MembershipRenewed');
+    expect(renewals).toHaveLength(1);
     expect(new Set(charges.filter((k) => k.startsWith('renewal:good:')))).toEqual(new Set(['renewal:good:2026-02-10T00:00:00.000Z']));
     expect(await status('good')).toMatchObject({ status: 'active', periodEnd: '2026-03-10T00:00:00.000Z' });
     const payments = await eventsOfType('PaymentCaptured', 1);

@@ -162,8 +162,12 @@ export async function verifyAge(deps: MembershipDeps, userId: string, paymentTok
       newCard = { customerId: card.customerId, cardLast4: card.cardLast4 };
       customerId = card.customerId;
     } catch (error) {
-      if (error instanceof PaymentDeclinedError) throw refuse.declined(`Card verification failed: ${error.reason}`);
-      throw error;
+      if (!(error instanceof PaymentDeclinedError)) throw error;
+      // The refused card is recorded like any gateway answer (no card data, no last 4 known).
+      const refusedId = deterministicId('age-verification-card', key);
+      const refusal: ChargeResult = { status: 'declined', transactionId: `card_refused:${refusedId}`, cardLast4: '0000', failureReason: error.reason, raw: { operation: customerId ? 'updateCard' : 'createCustomer' } };
+      await recordCharge(store, { paymentId: refusedId, userId, requestType: 'age_verification', customerId: customerId ?? '', amountCents: 0, cardHolderName: account.name, email: account.email, result: refusal }, context);
+      throw refuse.declined(`Card verification failed: ${error.reason}`);
     }
   }
   if (!customerId) throw refuse.validation('Payment information is required', { paymentToken: 'Payment information is required' });
