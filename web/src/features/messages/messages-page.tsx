@@ -76,7 +76,9 @@ function Thread({ otherUserId, otherName }: { otherUserId: string; otherName: st
   const [text, setText] = useState('');
   const [price, setPrice] = useState('');
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [messages.length]);
+  useEffect(() => {
+    end.current?.scrollIntoView?.({ block: 'end' });
+  }, [messages.length]);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
