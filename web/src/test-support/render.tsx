@@ -13,7 +13,7 @@ export function LocationProbe() {
 
 /** Renders UI with a fresh store, a memory router at `path`, and the toaster. */
 export function renderWithApp(ui: ReactNode, { path = '/' }: { path?: string } = {}) {
-  const store = createStore();
+  const store = createStore({ devChecks: false });
   const result = render(
     <Provider store={store}>
       <MemoryRouter initialEntries={[path]}>
