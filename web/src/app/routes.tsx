@@ -63,6 +63,12 @@ export interface MemberRoute {
 export const memberRoutes: MemberRoute[] = [
   { path: '/wallet', element: lazyPage(() => import('../features/wallet/wallet-page'), 'WalletPage'), withoutSubscription: true },
   { path: '/verify-age', element: lazyPage(() => import('../features/subscribe/verify-age-page'), 'VerifyAgePage'), withoutSubscription: true },
+  { path: '/', element: lazyPage(() => import('../features/home/home-page'), 'HomePage') },
+  { path: '/home', element: lazyPage(() => import('../features/home/home-page'), 'HomePage') },
+  { path: '/creator/:id', element: lazyPage(() => import('../features/creator/creator-profile-page'), 'CreatorProfilePage') },
+  { path: '/dashboard', element: lazyPage(() => import('../features/dashboard/dashboard-page'), 'DashboardPage') },
+  { path: '/messages', element: lazyPage(() => import('../features/messages/messages-page'), 'MessagesPage') },
+  { path: '/search', element: lazyPage(() => import('../features/search/search-page'), 'SearchPage') },
   { path: '/payouts', element: lazyPage(() => import('../features/payouts/payouts-page'), 'PayoutsPage') },
   // Finance staff may have no site membership: the console checks the role itself, the API enforces it.
   { path: '/admin/*', element: lazyPage(() => import('../features/admin/admin-page'), 'AdminPage'), withoutSubscription: true },

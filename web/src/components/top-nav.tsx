@@ -67,6 +67,11 @@ export function TopNav({ user }: { user: CurrentUser }) {
           size="small"
           placeholder="Search creators..."
           aria-label="Search creators"
+          onKeyDown={(event) => {
+            // Enter opens the search results (SPEC §2 top navigation; results open the profile).
+            const q = (event.target as HTMLInputElement).value.trim();
+            if (event.key === 'Enter' && q) navigate(`/search?q=${encodeURIComponent(q)}`);
+          }}
           sx={{ flex: 1, maxWidth: 420, display: { xs: 'none', sm: 'block' } }}
           slotProps={{ input: { startAdornment: <InputAdornment position="start"><Search fontSize="small" /></InputAdornment> } }}
         />
