@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { SessionStore } from '../api/http/sessions';
 import { CHAT_ERRORS } from '../domain/contracts/chat';
+import { hasSiteAccess } from '../domain/contracts/money';
 import { compileProfile } from './compatibility';
 import type { Member } from './matcher';
 
@@ -20,6 +21,7 @@ interface MemberRow {
   id: string;
   first_name: string | null;
   subscription_status: string | null;
+  subscription_end_date: Date | null;
   age_verified: boolean | null;
   display_name: string | null;
   age: number | null;
@@ -58,7 +60,8 @@ export class DatabaseDirectory implements MemberDirectory {
     const blocked = await this.blocksOf(userId);
     const row = await this.row(userId);
     if (!row) return { ok: false, status: '401 Unauthorized', reason: 'Unauthorized' };
-    const refusal = row.subscription_status !== 'active' ? CHAT_ERRORS.subscription : row.age_verified !== true ? CHAT_ERRORS.ageVerification : null;
+    const access = hasSiteAccess({ subscriptionStatus: row.subscription_status ?? 'none', subscriptionEndDate: row.subscription_end_date && new Date(row.subscription_end_date).toISOString() });
+    const refusal = !access ? CHAT_ERRORS.subscription : row.age_verified !== true ? CHAT_ERRORS.ageVerification : null;
     return { ok: true, member: toMember(row, blocked), refusal };
   }
 
@@ -82,6 +85,7 @@ export class DatabaseDirectory implements MemberDirectory {
         'u.id',
         'u.first_name',
         'u.subscription_status',
+        'u.subscription_end_date',
         'u.age_verified',
         'p.display_name',
         'p.age',

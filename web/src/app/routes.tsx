@@ -72,6 +72,8 @@ export const memberRoutes: MemberRoute[] = [
   { path: '/payouts', element: lazyPage(() => import('../features/payouts/payouts-page'), 'PayoutsPage') },
   // Finance staff may have no site membership: the console checks the role itself, the API enforces it.
   { path: '/admin/*', element: lazyPage(() => import('../features/admin/admin-page'), 'AdminPage'), withoutSubscription: true },
+  { path: '/chat', element: lazyPage(() => import('../features/chat/chat-page'), 'ChatPage') },
+  { path: '/profile-setup', element: lazyPage(() => import('../features/profile-setup/profile-setup-page'), 'ProfileSetupPage') },
   { path: '/system', element: lazyPage(() => import('../features/system/system-page'), 'SystemPage'), withoutSubscription: true },
 ];
 

@@ -1,0 +1,306 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ChatMode, ServerMessage } from '../../../../domain/contracts/chat';
+import { toast } from '../../components/toast';
+
+/** SPEC §4 chat status. */
+export type ChatStatus = 'idle' | 'finding_match' | 'matched' | 'connected' | 'error';
+
+export interface ChatMatch {
+  sessionId: string;
+  peerName: string;
+  score: number;
+  isInitiator: boolean;
+}
+
+export interface ChatSettings {
+  mode: ChatMode;
+  ageRange: [number, number];
+  orientation: string;
+}
+
+export const ICE_SERVERS: RTCIceServer[] = [{ urls: 'stun:stun.l.google.com:19302' }, { urls: 'stun:stun1.l.google.com:19302' }, { urls: 'stun:stun2.l.google.com:19302' }];
+export const HEARTBEAT_MS = 30_000;
+export const OFFER_DELAY_MS = 1000;
+export const REQUEUE_DELAY_MS = 1000;
+
+const chatError = (description: string) => toast({ title: 'Chat Error', description, variant: 'destructive' });
+
+/**
+ * Lively Chat in the browser: camera first, then the chat socket (SPEC §7), the queue, and one
+ * RTCPeerConnection per match. The initiator offers about 1 s after the match; the other answers.
+ */
+export function useLivelyChat(userId: string | null, ageVerified: boolean) {
+  const [socketOpen, setSocketOpen] = useState(false);
+  const [status, setStatus] = useState<ChatStatus>('idle');
+  const [chatting, setChatting] = useState(false);
+  const [match, setMatch] = useState<ChatMatch | null>(null);
+  const [localStream, setLocalStream] = useState<MediaStream | null>(null);
+  const [remoteStream, setRemoteStream] = useState<MediaStream | null>(null);
+  const [videoEnabled, setVideoEnabled] = useState(true);
+  const [audioEnabled, setAudioEnabled] = useState(true);
+
+  const ws = useRef<WebSocket | null>(null);
+  const pc = useRef<RTCPeerConnection | null>(null);
+  const matchRef = useRef<ChatMatch | null>(null);
+  const local = useRef<MediaStream | null>(null);
+  const pendingCandidates = useRef<RTCIceCandidateInit[]>([]);
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+
+  const later = (ms: number, work: () => void) => {
+    const timer = setTimeout(() => {
+      timers.current.delete(timer);
+      work();
+    }, ms);
+    timers.current.add(timer);
+  };
+  const clearTimers = () => {
+    for (const timer of timers.current) clearTimeout(timer);
+    timers.current.clear();
+  };
+
+  const send = useCallback((message: Record<string, unknown>) => {
+    const socket = ws.current;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  }, []);
+
+  /** Ends the current peer connection and forgets the match. */
+  const endPeer = useCallback(() => {
+    clearTimers();
+    const connection = pc.current;
+    pc.current = null;
+    if (connection) {
+      connection.onicecandidate = connection.ontrack = connection.onconnectionstatechange = null;
+      connection.close();
+    }
+    pendingCandidates.current = [];
+    matchRef.current = null;
+    setMatch(null);
+    setRemoteStream(null);
+  }, []);
+
+  const createPeer = useCallback(
+    (current: ChatMatch) => {
+      const connection = new RTCPeerConnection({ iceServers: ICE_SERVERS });
+      pc.current = connection;
+      for (const track of local.current?.getTracks() ?? []) connection.addTrack(track, local.current!);
+      connection.onicecandidate = (event) => {
+        if (event.candidate) send({ type: 'ice_candidate', sessionId: current.sessionId, data: event.candidate.toJSON() });
+      };
+      connection.ontrack = (event) => setRemoteStream(event.streams[0] ?? new MediaStream([event.track]));
+      connection.onconnectionstatechange = () => {
+        if (pc.current !== connection) return;
+        if (connection.connectionState === 'connected') setStatus('connected');
+        else if (connection.connectionState === 'failed' || connection.connectionState === 'disconnected') {
+          // The chat is over for this side: tell the service, end the peer, say so.
+          send({ type: 'leave', sessionId: current.sessionId });
+          endPeer();
+          setChatting(false);
+          setStatus('idle');
+          chatError('Connection lost');
+        }
+      };
+      return connection;
+    },
+    [endPeer, send],
+  );
+
+  const flushCandidates = async (connection: RTCPeerConnection) => {
+    for (const candidate of pendingCandidates.current.splice(0)) await connection.addIceCandidate(candidate);
+  };
+
+  const onMessage = useCallback(
+    async (message: ServerMessage) => {
+      switch (message.type) {
+        case 'waiting':
+          setStatus('finding_match');
+          return;
+        case 'matched': {
+          endPeer();
+          const current: ChatMatch = { sessionId: message.sessionId, peerName: message.data.peer.displayName, score: message.data.compatibilityScore, isInitiator: message.data.isInitiator };
+          matchRef.current = current;
+          setMatch(current);
+          setStatus('matched');
+          const connection = createPeer(current);
+          if (current.isInitiator) {
+            later(OFFER_DELAY_MS, async () => {
+              if (pc.current !== connection) return;
+              try {
+                const offer = await connection.createOffer();
+                await connection.setLocalDescription(offer);
+                send({ type: 'offer', sessionId: current.sessionId, data: offer });
+              } catch {
+                chatError('Failed to start video call.');
+              }
+            });
+          }
+          return;
+        }
+        case 'offer':
+        case 'answer':
+        case 'ice_candidate': {
+          const connection = pc.current;
+          if (!connection || message.sessionId !== matchRef.current?.sessionId) return;
+          try {
+            if (message.type === 'offer') {
+              await connection.setRemoteDescription(message.data as RTCSessionDescriptionInit);
+              await flushCandidates(connection);
+              const answer = await connection.createAnswer();
+              await connection.setLocalDescription(answer);
+              send({ type: 'answer', sessionId: message.sessionId, data: answer });
+            } else if (message.type === 'answer') {
+              await connection.setRemoteDescription(message.data as RTCSessionDescriptionInit);
+              await flushCandidates(connection);
+              setStatus('connected');
+            } else if (connection.remoteDescription) await connection.addIceCandidate(message.data as RTCIceCandidateInit);
+            else pendingCandidates.current.push(message.data as RTCIceCandidateInit);
+          } catch {
+            chatError('Failed to process signaling message.');
+          }
+          return;
+        }
+        case 'skipped':
+          // The partner skipped or left: this chat is over; the service queues us again.
+          if (message.sessionId === matchRef.current?.sessionId) {
+            endPeer();
+            setStatus('finding_match');
+          }
+          return;
+        case 'error':
+          setStatus('error');
+          chatError(message.error || 'An error occurred');
+          return;
+        default:
+          return;
+      }
+    },
+    [createPeer, endPeer, send],
+  );
+
+  // Camera and microphone first; the socket opens once they are granted (SPEC §7).
+  useEffect(() => {
+    if (!userId) return;
+    let cancelled = false;
+    let socket: WebSocket | null = null;
+    let heartbeat: ReturnType<typeof setInterval> | null = null;
+    (async () => {
+      let stream: MediaStream;
+      try {
+        stream = await navigator.mediaDevices.getUserMedia({ video: { width: 640, height: 480 }, audio: true });
+      } catch {
+        if (!cancelled) chatError('Please allow camera and microphone access to use chat.');
+        return;
+      }
+      if (cancelled) {
+        for (const track of stream.getTracks()) track.stop();
+        return;
+      }
+      local.current = stream;
+      setLocalStream(stream);
+      try {
+        const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+        socket = new WebSocket(`${scheme}://${window.location.host}/ws/chat?userId=${encodeURIComponent(userId)}`);
+      } catch {
+        chatError('Failed to initialize video chat.');
+        return;
+      }
+      ws.current = socket;
+      socket.onopen = () => {
+        setSocketOpen(true);
+        heartbeat = setInterval(() => send({ type: 'heartbeat' }), HEARTBEAT_MS);
+      };
+      socket.onerror = () => chatError('Connection error. Please refresh and try again.');
+      socket.onclose = () => {
+        setSocketOpen(false);
+        if (heartbeat) clearInterval(heartbeat);
+      };
+      socket.onmessage = (event) => {
+        let message: ServerMessage;
+        try {
+          message = JSON.parse(String(event.data));
+        } catch {
+          return;
+        }
+        void onMessage(message);
+      };
+    })();
+    return () => {
+      cancelled = true;
+      if (heartbeat) clearInterval(heartbeat);
+      socket?.close();
+      ws.current = null;
+      endPeer();
+      for (const track of local.current?.getTracks() ?? []) track.stop();
+      local.current = null;
+    };
+  }, [userId, onMessage, endPeer, send]);
+
+  const join = useCallback(
+    (settings: ChatSettings, mode: ChatMode = settings.mode) => {
+      const filters = mode === 'standard' ? { ageRange: settings.ageRange, orientation: settings.orientation } : { ageRange: settings.ageRange };
+      if (!send({ type: 'join_queue', mode, filters })) {
+        chatError('Not connected to chat service.');
+        return false;
+      }
+      setStatus('finding_match');
+      return true;
+    },
+    [send],
+  );
+
+  const start = useCallback(
+    (settings: ChatSettings) => {
+      if (!ageVerified) {
+        toast({ title: 'Age Verification Required', description: 'You must verify your age before using the chat feature.', variant: 'destructive' });
+        return;
+      }
+      if (join(settings)) setChatting(true);
+    },
+    [ageVerified, join],
+  );
+
+  const next = useCallback(
+    (settings: ChatSettings) => {
+      const current = matchRef.current;
+      send({ type: 'skip', sessionId: current?.sessionId });
+      endPeer();
+      setStatus('finding_match');
+      toast({ title: 'Finding Next Match', description: 'Looking for someone new to chat with...' });
+      // SPEC §4: rejoin about 1 s later, standard if this side was the initiator, else random.
+      later(REQUEUE_DELAY_MS, () => join(settings, current ? (current.isInitiator ? 'standard' : 'random') : settings.mode));
+    },
+    [endPeer, join, send],
+  );
+
+  const leave = useCallback(() => {
+    send({ type: 'leave', sessionId: matchRef.current?.sessionId });
+    endPeer();
+    setChatting(false);
+    setStatus('idle');
+    toast({ title: 'Chat Ended', description: "You've left the chat room." });
+  }, [endPeer, send]);
+
+  const toggleTrack = (kind: 'video' | 'audio') => {
+    const track = kind === 'video' ? local.current?.getVideoTracks()[0] : local.current?.getAudioTracks()[0];
+    if (!track) return;
+    track.enabled = !track.enabled;
+    (kind === 'video' ? setVideoEnabled : setAudioEnabled)(track.enabled);
+  };
+
+  return {
+    socketOpen,
+    status,
+    chatting,
+    match,
+    localStream,
+    remoteStream,
+    videoEnabled,
+    audioEnabled,
+    start,
+    next,
+    leave,
+    toggleVideo: () => toggleTrack('video'),
+    toggleAudio: () => toggleTrack('audio'),
+  };
+}
