@@ -9,7 +9,8 @@ const transform = {
     },
   ],
 };
-const common = { transform, testPathIgnorePatterns: ['/node_modules/', '/web/dist/', '/.data/'] };
+// Generous time-outs: every test file starts the real product, and CI machines have 2 cores.
+const common = { transform, testTimeout: 60_000, testPathIgnorePatterns: ['/node_modules/', '/web/dist/', '/.data/'] };
 
 module.exports = {
   maxWorkers: 2,
