@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 
@@ -22,7 +23,8 @@ export async function hitRateLimit(db: Knex, key: string, rule: Pick<RateLimitRu
        count = CASE WHEN rate_limits.window_ends_at <= now() THEN 1 ELSE rate_limits.count + 1 END,
        window_ends_at = CASE WHEN rate_limits.window_ends_at <= now() THEN EXCLUDED.window_ends_at ELSE rate_limits.window_ends_at END
      RETURNING count, window_ends_at`,
-    [key, windowEnds],
+    // Keys hold client input (emails): stored as a digest, so a NUL byte or a huge value is just another key.
+    [createHash('sha256').update(key).digest('hex'), windowEnds],
   );
   const row = result.rows[0];
   const retryAfterSeconds = Math.max(1, Math.ceil((new Date(row.window_ends_at).getTime() - Date.now()) / 1000));
