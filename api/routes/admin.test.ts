@@ -1,6 +1,8 @@
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { earn, eventually, person, ready } from './payouts-fixtures';
 
+jest.setTimeout(60_000);
+
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack();

@@ -18,10 +18,12 @@ import type { PayoutGateway } from '../../domain/payouts/gateway';
 import { formatCents } from '../../domain/payouts/money';
 import { refuse } from '../../domain/shared/errors';
 import { requireRole } from '../http/access';
+import { waitForProjections } from '../../projections/read-your-writes';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 import { streamCsv } from './admin-csv';
 import { ADMIN_TABLES, filtered, ordered } from './admin-tables';
+import { PAYOUT_READ_MODELS } from './payouts';
 
 /** The finance console's API: role admin only (401 without a session, 403 for everyone else). */
 
@@ -101,7 +103,7 @@ export function adminRoutes(api: Api): Router {
       action === 'process'
         ? await processPayout(store, gateway(), payout.creator_id, payout.id, context)
         : await decidePayout(store, payout.creator_id, payout.id, action === 'complete' ? { action } : { action, reason: reason! }, context);
-    await api.readYourWrites(result.position);
+    await waitForProjections(db, [...PAYOUT_READ_MODELS, 'ledger'], result.position, 10_000);
     const table = ADMIN_TABLES.payouts;
     const row = await filtered(db, table, { id: payout.id, page: 0, pageSize: 1, sortOrder: 'desc' }).first();
     res.json(table.view(row));

@@ -7,6 +7,7 @@ import { addPaymentAccount, requestPayout } from '../../domain/payouts/commands'
 import type { PayoutGateway } from '../../domain/payouts/gateway';
 import { formatCents } from '../../domain/payouts/money';
 import { creatorBalances } from '../../projections/creator-balances';
+import { waitForProjections } from '../../projections/read-your-writes';
 import { currentUser } from '../http/access';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
@@ -74,10 +75,14 @@ async function signedInCreator(db: Knex, req: Request): Promise<CurrentUser> {
   return user;
 }
 
+export const PAYOUT_READ_MODELS = ['payouts', 'payment_accounts', 'creator_balances'];
+
 export function payoutRoutes(api: Api): Router {
   const router = Router();
   const { db, store } = api.deps;
   const gateway = () => api.deps.ports.payoutGateway as PayoutGateway;
+  // Read-your-writes on just the read models these routes answer from (not every projection).
+  const settled = (position: Parameters<typeof api.readYourWrites>[0]) => waitForProjections(db, PAYOUT_READ_MODELS, position, 10_000);
 
   router.get('/payouts/:userId/dashboard', async (req, res) => {
     const userId = await selfCreatorOrStaff(db, req);
@@ -107,7 +112,7 @@ export function payoutRoutes(api: Api): Router {
     const user = await signedInCreator(db, req);
     const input = parseWith(paymentAccountSchema, req.body);
     const result = await addPaymentAccount(store, gateway(), user.id, input, api.context(req));
-    await api.readYourWrites(result.position);
+    await settled(result.position);
     const row = await db('payment_accounts').where({ id: result.paymentAccountId }).first();
     res.status(201).json(row ? paymentAccountView(row) : { id: result.paymentAccountId });
   });
@@ -117,7 +122,7 @@ export function payoutRoutes(api: Api): Router {
     const input = parseWith(payoutRequestSchema, req.body);
     if (input.amount <= 0) throw refuse.validation('Amount must be greater than 0', { amount: 'Amount must be greater than 0' });
     const result = await requestPayout(store, user.id, { paymentAccountId: input.paymentAccountId, amountCents: input.amount }, api.context(req));
-    await api.readYourWrites(result.position);
+    await settled(result.position);
     const row = await db('payouts').where({ id: result.payoutId }).first();
     res.status(201).json(row ? payoutView(row) : { id: result.payoutId, status: 'pending' });
   });

@@ -8,7 +8,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { DataGrid, type GridPaginationModel, type GridSortModel } from '@mui/x-data-grid';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ADMIN_SORT_FIELDS, ADMIN_STATUSES, PAGE_SIZES, type AdminResource } from '../../../../domain/contracts/admin';
 import { serverErrorText } from '../../app/api';
@@ -34,9 +34,17 @@ export function AdminTable({ resource }: { resource: AdminResource }) {
   const [params, setParams] = useSearchParams();
   const [draft, setDraft] = useState<Record<FilterKey, string>>(() => Object.fromEntries(FILTER_KEYS.map((k) => [k, params.get(k) ?? ''])) as Record<FilterKey, string>);
   const [selected, setSelected] = useState<Record<string, unknown> | null>(null);
-  useEffect(() => setDraft(Object.fromEntries(FILTER_KEYS.map((k) => [k, params.get(k) ?? ''])) as Record<FilterKey, string>), [params]);
-
   const search = params.toString();
+  // The URL is the source of truth. Our own changes set the form first; any other navigation
+  // (back/forward, a pasted link) resets the form to the URL.
+  const ownSearch = useRef(search);
+  useEffect(() => {
+    if (search === ownSearch.current) return;
+    ownSearch.current = search;
+    const current = new URLSearchParams(search);
+    setDraft(Object.fromEntries(FILTER_KEYS.map((k) => [k, current.get(k) ?? ''])) as Record<FilterKey, string>);
+  }, [search]);
+
   const { data, isFetching, error } = useAdminTableQuery({ resource, search });
   const page = Number(params.get('page') ?? 0) || 0;
   const pageSize = Number(params.get('pageSize') ?? 25) || 25;
@@ -49,13 +57,17 @@ export function AdminTable({ resource }: { resource: AdminResource }) {
       if (value === null || value === '') next.delete(key);
       else next.set(key, value);
     }
+    ownSearch.current = next.toString();
     setParams(next);
   };
   const apply = (event?: FormEvent) => {
     event?.preventDefault();
     update({ ...draft, page: null });
   };
-  const clear = () => update(Object.fromEntries([...FILTER_KEYS.map((k) => [k, null]), ['page', null]]));
+  const clear = () => {
+    setDraft(Object.fromEntries(FILTER_KEYS.map((k) => [k, ''])) as Record<FilterKey, string>);
+    update(Object.fromEntries([...FILTER_KEYS.map((k) => [k, null]), ['page', null]]));
+  };
   const sortable = ADMIN_SORT_FIELDS[resource] as readonly string[];
   const columns = ADMIN_COLUMNS[resource].map((column) => ({ ...column, sortable: sortable.includes(column.field) && column.sortable !== false, filterable: false }));
   const exportHref = `/api/admin/${resource}/export.csv?${filtersOf(params).toString()}`;
@@ -73,7 +85,10 @@ export function AdminTable({ resource }: { resource: AdminResource }) {
             size="small"
             label={resource === 'ledger' ? 'Kind' : 'Status'}
             value={draft.status}
-            onChange={(event) => update({ status: event.target.value, page: null })}
+            onChange={(event) => {
+              setDraft({ ...draft, status: event.target.value });
+              update({ status: event.target.value, page: null });
+            }}
             sx={{ minWidth: 150 }}
             slotProps={{ htmlInput: { 'data-testid': 'status-filter' } }}
           >
