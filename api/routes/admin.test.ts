@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { earn, eventually, person, ready } from './payouts-fixtures';
 
@@ -63,6 +64,33 @@ describe('finance console API', () => {
     await admin.agent.get('/api/admin/ledger?status=pending').expect(400);
     await admin.agent.get('/api/admin/payments?userId=not-a-uuid').expect(200);
     await admin.agent.get('/api/admin/nothing').expect(404);
+  });
+
+  it('lists payments and conversions with their users, amounts and streams, and the ledger of them', async () => {
+    const admin = await person(stack, 'admin');
+    const member = await person(stack, 'member');
+    const paymentId = randomUUID();
+    const transactionId = randomUUID();
+    const at = new Date().toISOString();
+    await stack.store.append(`payment-${paymentId}`, [{ type: 'PaymentCaptured', data: {
+      paymentId, userId: member.userId, requestType: 'membership_signup', gatewayTransactionId: 'ch_1', gatewayCustomerId: 'cus_1', amountCents: 199, currency: 'USD',
+      cardLast4: '4242', cardHolderName: 'M T', email: null, gatewayResponse: {}, correlationId: null, at,
+    } }], { expectedRevision: 'no_stream' });
+    await stack.store.append(`cryptoTransaction-${transactionId}`, [{ type: 'CryptoConversionRequested', data: {
+      transactionId, conversionId: randomUUID(), userId: member.userId, walletId: null, walletAddress: '0xabc', cryptoType: 'USDC', cryptoAmount: '20.00000000',
+      exchangeRate: '1.0000', grossCents: 2000, feeCents: 60, feeBasisPoints: 300, netCents: 1940, requestedAt: at,
+    } }], { expectedRevision: 'no_stream' });
+    const payments = await eventually(() => admin.agent.get(`/api/admin/payments?userId=${member.userId}`), (res) => res.body.total === 1);
+    expect(payments.body.rows[0]).toMatchObject({ id: paymentId, userEmail: expect.stringContaining('member-'), amount: '1.99', status: 'succeeded', streamId: `payment-${paymentId}` });
+    const conversions = await eventually(() => admin.agent.get(`/api/admin/conversions?userId=${member.userId}&sortField=fee&sortOrder=asc`), (res) => res.body.total === 1);
+    expect(conversions.body.rows[0]).toMatchObject({ id: transactionId, cryptoAmount: '20.00000000', amount: '20.00', fee: '0.60', netAmount: '19.40', status: 'pending', streamId: `cryptoTransaction-${transactionId}` });
+    const ledger = await eventually(() => admin.agent.get(`/api/admin/ledger?userId=${member.userId}&status=site_plan_charge`), (res) => res.body.total === 2);
+    expect(ledger.body.rows.map((r: { account: string; debit: string; credit: string }) => [r.account, r.debit, r.credit]).sort()).toEqual([
+      ['gateway_clearing', '1.99', '0.00'],
+      ['site_plan_revenue', '0.00', '1.99'],
+    ]);
+    const csv = await admin.agent.get(`/api/admin/conversions/export.csv?userId=${member.userId}`).expect(200);
+    expect(csv.text).toContain(`${transactionId},`);
   });
 
   it('exports the same filter as a streamed, formula-escaped CSV', async () => {
