@@ -65,10 +65,11 @@ export const ledgerProjector: Projector = {
       await table('ledger_entries').whereIn('transaction_id', effect.cancel).delete();
       await table('ledger_transactions').whereIn('id', effect.cancel).delete();
     }
-    for (const transaction of effect.transactions) {
-      const amount = transaction.postings.reduce((sum, p) => sum + p.debitCents, 0);
-      await table('ledger_transactions')
-        .insert({
+    if (effect.transactions.length === 0) return;
+    // One statement per table for all of the event's transactions: projection batches stay short.
+    await table('ledger_transactions')
+      .insert(
+        effect.transactions.map((transaction) => ({
           id: transaction.id,
           event_id: transaction.eventId,
           event_type: transaction.eventType,
@@ -77,30 +78,27 @@ export const ledgerProjector: Projector = {
           user_id: transaction.userId,
           reference: transaction.reference,
           description: transaction.description,
-          amount_cents: amount,
+          amount_cents: transaction.postings.reduce((sum, p) => sum + p.debitCents, 0),
           occurred_at: transaction.occurredAt,
           effective_at: transaction.effectiveAt,
-        })
-        .onConflict('id')
-        .ignore();
-      if (transaction.postings.length === 0) continue;
-      await table('ledger_entries')
-        .insert(
-          transaction.postings.map((posting, line) => ({
-            transaction_id: transaction.id,
-            line,
-            account: posting.account,
-            owner_id: posting.owner,
-            debit_cents: posting.debitCents,
-            credit_cents: posting.creditCents,
-            kind: transaction.kind,
-            stream_id: transaction.streamId,
-            effective_at: transaction.effectiveAt,
-          })),
-        )
-        .onConflict(['transaction_id', 'line'])
-        .ignore();
-    }
+        })),
+      )
+      .onConflict('id')
+      .ignore();
+    const entries = effect.transactions.flatMap((transaction) =>
+      transaction.postings.map((posting, line) => ({
+        transaction_id: transaction.id,
+        line,
+        account: posting.account,
+        owner_id: posting.owner,
+        debit_cents: posting.debitCents,
+        credit_cents: posting.creditCents,
+        kind: transaction.kind,
+        stream_id: transaction.streamId,
+        effective_at: transaction.effectiveAt,
+      })),
+    );
+    if (entries.length) await table('ledger_entries').insert(entries).onConflict(['transaction_id', 'line']).ignore();
   },
 };
 
