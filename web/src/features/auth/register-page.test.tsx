@@ -1,6 +1,7 @@
 import '../../test-support/jsdom-setup';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
+import { removeToast } from '../../components/toast';
 import { installFakeFetch, type FakeAnswer, type FakeCall } from '../../test-support/fake-fetch';
 import { renderWithApp } from '../../test-support/render';
 import { RegisterPage } from './register-page';
@@ -37,6 +38,7 @@ function renderPage() {
 jest.setTimeout(60_000);
 afterEach(() => {
   cleanup();
+  removeToast();
   jest.useRealTimers();
 });
 
@@ -91,6 +93,22 @@ describe('register form', () => {
     fill(valid);
     submit();
     expect(await screen.findByText(text)).toBeTruthy();
+  });
+
+  it('asks for the user again while the server has not caught up, then opens /home', async () => {
+    let userCalls = 0;
+    installFakeFetch((call: FakeCall) => {
+      if (call.url === '/api/auth/register') return { status: 201, body: { message: 'ok' } };
+      userCalls += 1;
+      return userCalls < 3 ? { status: 401, body: { error: 'Unauthorized' } } : { status: 200, body: { id: 'u1', subscriptionStatus: 'active' } };
+    });
+    renderPage();
+    fill(valid);
+    submit();
+    expect(await screen.findByRole('heading', { name: 'home' }, { timeout: 10_000 })).toBeTruthy();
+    expect(userCalls).toBe(3);
+    // The user's own session lookup is not a lost session: no logged-out toast.
+    expect(screen.queryByText('You are logged out. Logging in again...')).toBeNull();
   });
 
   it('sends a dev_tok_ placeholder, welcomes the user and opens /home after 2 s', async () => {

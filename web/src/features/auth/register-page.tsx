@@ -25,6 +25,8 @@ import { PasswordField } from './password-field';
 import { useDocumentTitle } from '../../components/use-document-title';
 
 export const REDIRECT_AFTER_REGISTER_MS = 2000;
+const USER_REFRESH_ATTEMPTS = 10;
+const USER_REFRESH_DELAY_MS = 500;
 
 const empty = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '', cardNumber: '', expiry: '', cvv: '' };
 type Form = typeof empty;
@@ -49,6 +51,20 @@ export function RegisterPage() {
   const set = (key: keyof Form, format: (v: string) => string = (v) => v) => (event: { target: { value: string } }) =>
     setForm((f) => ({ ...f, [key]: format(event.target.value) }));
 
+  /**
+   * Refreshes the user before moving on, so /home is judged with the new session. The users
+   * read model may trail the answer on a busy server: ask again a few times before giving up.
+   */
+  async function refreshUntilSignedIn() {
+    for (let attempt = 0; attempt < USER_REFRESH_ATTEMPTS; attempt++) {
+      const refresh = dispatch(currentUserApi.endpoints.currentUser.initiate(undefined, { forceRefetch: true }));
+      const result = await refresh;
+      refresh.unsubscribe();
+      if (result.data) return;
+      await new Promise((resolve) => setTimeout(resolve, USER_REFRESH_DELAY_MS));
+    }
+  }
+
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
     setFormError(null);
@@ -62,10 +78,7 @@ export function RegisterPage() {
       setDone(true);
       toast({ title: 'Welcome to Lively!', description: answer?.message || 'Your account has been created and subscription is active.' });
       setTimeout(async () => {
-        // Refresh the user before moving on, so /home is judged with the new session.
-        const refresh = dispatch(currentUserApi.endpoints.currentUser.initiate(undefined, { forceRefetch: true }));
-        await refresh;
-        refresh.unsubscribe();
+        await refreshUntilSignedIn();
         dispatch(api.util.invalidateTags(['SubscriptionStatus']));
         navigate('/home');
       }, REDIRECT_AFTER_REGISTER_MS);
