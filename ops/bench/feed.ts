@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import type { Knex } from 'knex';
 import { creatorDecider } from '../../domain/creators/decider';
 import { creatorStream } from '../../domain/creators/events';
 import { subscribeToCreator } from '../../domain/creators/subscribe';
@@ -12,7 +13,6 @@ import { handleCommand } from '../../domain/shared/command-handler';
 import { newId } from '../../domain/shared/ids';
 import { openReadDatabase } from '../../projections/database';
 import { waitForProjections } from '../../projections/read-your-writes';
-import { allProjectors } from '../../projections/registry';
 import { parseArgs } from '../commands/command';
 import { freePort } from '../net';
 import { benchDatabase } from './_database';
@@ -88,7 +88,7 @@ async function seed(store: EventStore, baseUrl: string, counts: { creators: numb
   // Viewers: real members signed up through the API (their sessions make the feed requests).
   const viewers: Array<{ id: string; cookie: string; customerId: string | null }> = [];
   await inParallel('members signed up through the API', counts.viewers, 4, async (i) => {
-    const password = 'Passw0rdGood';
+    const password = VIEWER_PASSWORD;
     const res = await fetch(`${baseUrl}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: baseUrl, 'x-forwarded-for': `10.77.${i % 250}.${Math.floor(i / 250) + 1}` },
@@ -130,6 +130,40 @@ async function seed(store: EventStore, baseUrl: string, counts: { creators: numb
   return viewers;
 }
 
+const VIEWER_PASSWORD = 'Passw0rdGood';
+
+/** Signs the seeded viewers in again (for `--database`, a database seeded by an earlier `--keep` run). */
+async function signInViewers(db: Knex, baseUrl: string): Promise<Array<{ id: string; cookie: string }>> {
+  const rows = await db('users').whereLike('email', 'viewer%@bench.test').select('id', 'email');
+  return Promise.all(
+    rows.map(async (row, i) => {
+      const res = await fetch(`${baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: baseUrl, 'x-forwarded-for': `10.78.${i % 250}.${Math.floor(i / 250) + 1}` },
+        body: JSON.stringify({ email: row.email, password: VIEWER_PASSWORD }),
+      });
+      if (res.status !== 200) throw new Error(`login: ${res.status} ${await res.text()}`);
+      return { id: row.id as string, cookie: (res.headers.getSetCookie().find((c) => c.startsWith('lively.sid=')) ?? '').split(';')[0] };
+    }),
+  );
+}
+
+/**
+ * Waits until every projection and process manager has applied the head of the log, and the
+ * head stopped moving (process managers append events of their own, e.g. earnings credits).
+ */
+async function settle(store: EventStore, db: Knex): Promise<void> {
+  process.stdout.write('  waiting for the read models and process managers to catch up...');
+  for (;;) {
+    const head = await store.headPosition();
+    const names = (await db('projection_checkpoints').select('name')).map((row) => row.name as string);
+    while (!(await waitForProjections(db, names, head, 5000))) process.stdout.write('.');
+    const after = await store.headPosition();
+    if (head && after && after.commit === head.commit && after.prepare === head.prepare) break;
+  }
+  console.log(' done');
+}
+
 export async function run(args: string[]): Promise<void> {
   const { options } = parseArgs(args);
   const counts = {
@@ -141,7 +175,8 @@ export async function run(args: string[]): Promise<void> {
   };
   const rate = Number(options.rate ?? 200);
   const duration = Number(options.duration ?? 20);
-  const database = await benchDatabase('bench_feed');
+  const reuse = typeof options.database === 'string' ? options.database : null;
+  const database = reuse ? { url: reuse, drop: async () => undefined } : await benchDatabase('bench_feed');
   const children: ChildProcess[] = [];
   try {
     const port = await freePort();
@@ -153,11 +188,8 @@ export async function run(args: string[]): Promise<void> {
     );
     const store = await openEventStore({ databaseUrl: database.url });
     const db = openReadDatabase(database.url, 4);
-    const viewers = await seed(store, baseUrl, counts);
-    process.stdout.write('  waiting for the read models to catch up...');
-    const head = await store.headPosition();
-    while (!(await waitForProjections(db, allProjectors.map((p) => p.name), head, 5000))) process.stdout.write('.');
-    console.log(' done');
+    const viewers = reuse ? await signInViewers(db, baseUrl) : await seed(store, baseUrl, counts);
+    await settle(store, db);
     const stats = await db.raw(
       `SELECT (SELECT count(*) FROM posts) AS posts, (SELECT count(*) FROM events WHERE event_type = 'PostPublished') AS "postEvents",
               (SELECT count(*) FROM creator_subscriptions) AS subscriptions, (SELECT count(*) FROM creators) AS creators`,
@@ -207,7 +239,7 @@ export async function run(args: string[]): Promise<void> {
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await sleep(1500);
-    if (options.keep) console.log(`kept database ${database.url}`);
+    if (options.keep || reuse) console.log(`kept database ${database.url} (rerun the load with --database <url>)`);
     else await database.drop();
   }
 }
