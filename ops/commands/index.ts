@@ -2,6 +2,7 @@ import type { OpsCommand } from './command';
 import { copyFromEventStoreDbCommand, copyToEventStoreDbCommand, exportCommand, importCommand } from './event-log-commands';
 import { projectorsCommand } from './projectors';
 import { rebuildCommand } from './rebuild';
+import { seedCommand } from './seed';
 import { statusCommand } from './status';
 import { createAdminCommand } from './create-admin';
 import { reconcileCommand } from './reconcile';
@@ -15,6 +16,7 @@ export const opsCommands: OpsCommand[] = [
   copyToEventStoreDbCommand,
   copyFromEventStoreDbCommand,
   projectorsCommand,
+  seedCommand,
   reconcileCommand,
   createAdminCommand,
 ];

@@ -1,0 +1,262 @@
+import { createLogger } from '../../api/logger';
+import { hashPassword } from '../../domain/accounts/passwords';
+import { INTERESTS, LOOKING_FOR_GENDERS, RELATIONSHIP_TYPES, SEXUAL_ORIENTATIONS } from '../../domain/contracts/chat';
+import { ensureStaffAccount } from '../../domain/payouts/staff-role';
+import { waitForProjections } from '../../projections/read-your-writes';
+import { freePort } from '../net';
+import { startStack } from '../stack';
+import { parseArgs, type OpsCommand } from './command';
+import { thousands } from './format';
+import { SeedClient } from './seed-client';
+
+/**
+ * A realistic demo dataset, created the way users create it: through the HTTP API (and so the
+ * command handlers), never by writing tables. A seeding stack runs in this process with a
+ * clock set 30 days back, so earnings clear their hold and payouts can be made "today".
+ */
+export const DEMO_LOGIN = { email: 'demo@example.com', password: 'LivelyDemo1' };
+export const DEMO_CREATOR = { email: 'creator@example.com', password: 'LivelyDemo1' };
+export const DEMO_ADMIN = { email: 'admin@example.com', password: 'LivelyDemo1' };
+
+export interface SeedSize {
+  members: number;
+  creators: number;
+  postsPerCreator: number;
+  /** Stop adding activity rounds once the log holds this many events. */
+  minEvents: number;
+}
+export const SIZES: Record<'small' | 'large', SeedSize> = {
+  small: { members: 12, creators: 4, postsPerCreator: 3, minEvents: 0 },
+  large: { members: 2000, creators: 100, postsPerCreator: 20, minEvents: 1_000_000 },
+};
+
+const FIRST = ['Ava', 'Liam', 'Mia', 'Noah', 'Zoe', 'Eli', 'Ivy', 'Leo', 'Ruby', 'Max', 'Nora', 'Sam', 'Luna', 'Kai', 'Aria', 'Jude'];
+const LAST = ['Stone', 'Rivera', 'Chen', 'Okafor', 'Novak', 'Haas', 'Silva', 'Moreau', 'Berg', 'Quinn'];
+const TOPICS = ['Studio session', 'Behind the scenes', 'Q&A night', 'New series', 'Travel diary', 'Workout plan', 'Recipe drop', 'Playlist'];
+
+export interface SeedReport {
+  events: number;
+  steps: Record<string, number>;
+  failures: string[];
+}
+
+const pick = <T>(list: readonly T[], i: number) => list[i % list.length];
+
+/** Runs `work` over items with `parallel` workers; failures are collected, not fatal. */
+async function each<T>(items: T[], parallel: number, failures: string[], work: (item: T, index: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        try {
+          await work(items[index], index);
+          done++;
+        } catch (error) {
+          if (failures.length < 50) failures.push((error as Error).message);
+        }
+      }
+    }),
+  );
+  return done;
+}
+
+export async function seed(databaseUrl: string, size: SeedSize, log: (line: string) => void = () => undefined): Promise<SeedReport> {
+  const DAY = 86_400_000;
+  let offset = -30 * DAY;
+  const clock = () => new Date(Date.now() + offset);
+  const stack = await startStack({
+    databaseUrl,
+    port: 0,
+    realtimePort: await freePort(),
+    logger: createLogger({ level: 'silent' }),
+    clock,
+    // The seeder registers many accounts from one address.
+    ports: { authRateLimits: { register: { perIp: { limit: 1e9, windowMs: 60_000 }, perAccount: { limit: 1e9, windowMs: 60_000 } }, login: { perIp: { limit: 1e9, windowMs: 60_000 }, perAccount: { limit: 1e9, windowMs: 60_000 } } } },
+  });
+  const report: SeedReport = { events: 0, steps: {}, failures: [] };
+  // Each phase reads what the previous one wrote: wait until every projection and process
+  // manager has applied the newest event (bounded; the API's own wait is only 2 s).
+  const settle = async () => {
+    const newest = (await stack.db.raw('SELECT transaction_id::text AS c, global_position::text AS p FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1')).rows[0];
+    if (!newest) return;
+    const names = (await stack.db('projection_checkpoints').select('name')).map((row: { name: string }) => row.name).filter((name: string) => !name.endsWith('@rebuild'));
+    await waitForProjections(stack.db, names, { commit: BigInt(newest.c), prepare: BigInt(newest.p) }, 120_000);
+  };
+  const step = (name: string, count: number) => {
+    report.steps[name] = (report.steps[name] ?? 0) + count;
+    log(`${name}: ${thousands(count)}`);
+  };
+  try {
+    const person = (i: number, kind: 'member' | 'creator') => {
+      const demo = i === 0 ? (kind === 'member' ? DEMO_LOGIN : DEMO_CREATOR) : null;
+      return {
+        email: demo?.email ?? `${kind}${i}@example.com`,
+        password: demo?.password ?? 'LivelyDemo1',
+        firstName: pick(FIRST, i + (kind === 'creator' ? 7 : 0)),
+        lastName: pick(LAST, i * 3 + (kind === 'creator' ? 1 : 0)),
+      };
+    };
+    const members = Array.from({ length: size.members }, (_, i) => ({ ...person(i, 'member'), client: new SeedClient(stack.url) }));
+    const creators = Array.from({ length: size.creators }, (_, i) => ({ ...person(i, 'creator'), client: new SeedClient(stack.url), tierIds: [] as string[], postIds: [] as string[] }));
+    const everyone = [...members, ...creators];
+
+    step(
+      'accounts registered (card on file, site plan)',
+      await each(everyone, 8, report.failures, async (p, i) => {
+        const body = { firstName: p.firstName, lastName: p.lastName, email: p.email, password: p.password, confirmPassword: p.password, paymentToken: `dev_tok_seed_${i}` };
+        const registered = await p.client.call('POST', '/api/auth/register', body);
+        if (registered.status >= 300) await p.client.ok('POST', '/api/auth/login', { email: p.email, password: p.password });
+      }),
+    );
+    await settle();
+    await each(everyone, 8, report.failures, async (p) => {
+      p.client.userId = (await p.client.ok<{ id: string }>('GET', '/api/auth/user')).id;
+    });
+
+    step(
+      'creators',
+      await each(creators, 4, report.failures, async (c, i) => {
+        const registered = await c.client.call('POST', '/api/creators/register', { bio: `${c.firstName} makes ${pick(TOPICS, i).toLowerCase()}s every week.` });
+        if (registered.status >= 300 && registered.status !== 409) throw new Error(`POST /api/creators/register -> ${registered.status} ${JSON.stringify(registered.body).slice(0, 200)}`);
+      }),
+    );
+    await settle();
+    step(
+      'creator tiers',
+      await each(creators, 4, report.failures, async (c, i) => {
+        const id = c.client.userId!;
+        const existing = await c.client.ok<Array<{ id: string; name: string }>>('GET', `/api/creators/${id}/tiers`);
+        if (!existing.some((t) => t.name === 'Supporter')) {
+          await c.client.ok('POST', `/api/creators/${id}/tiers`, { name: 'Supporter', description: 'Every post, early.', price: '4.99', features: ['All posts', 'Monthly Q&A'] });
+          await c.client.ok('POST', `/api/creators/${id}/tiers`, { name: 'VIP', description: 'Everything, plus messages.', price: '14.99', features: ['All posts', 'Direct messages', 'Shout-outs'] });
+          await settle();
+        }
+        c.tierIds = (await c.client.ok<Array<{ id: string }>>('GET', `/api/creators/${id}/tiers`)).map((t) => t.id);
+      }),
+    );
+
+    await settle();
+    const posts = creators.flatMap((c) => Array.from({ length: size.postsPerCreator }, (_, i) => ({ c, i })));
+    step(
+      'posts',
+      await each(posts, 8, report.failures, async ({ c, i }) => {
+        await c.client.ok('POST', '/api/posts', { title: `${pick(TOPICS, i)} #${i + 1}`, content: `Notes from ${c.firstName}: part ${i + 1}.`, isPublic: i % 3 === 0 });
+      }),
+    );
+    await settle();
+    await each(creators, 4, report.failures, async (c) => {
+      c.postIds = (await c.client.ok<Array<{ id: string }>>('GET', `/api/creators/${c.client.userId}/posts`)).map((post) => post.id);
+    });
+
+    await settle();
+    const pairs = members.flatMap((m, i) => creators.filter((_, j) => (i + j) % 3 !== 2).map((c, j) => ({ m, c, j })));
+    step(
+      'creator subscriptions',
+      await each(pairs, 8, report.failures, async ({ m, c, j }) => {
+        if (c.tierIds.length === 0) throw new Error(`creator ${c.email} has no tiers`);
+        await m.client.ok('POST', '/api/subscriptions', { creatorId: c.client.userId, tierId: pick(c.tierIds, j) });
+      }),
+    );
+
+    await settle();
+    step(
+      'chat profiles and preferences',
+      await each(members, 8, report.failures, async (m, i) => {
+        await m.client.ok('POST', '/api/profile', {
+          displayName: m.firstName,
+          age: 21 + (i % 30),
+          location: pick(['Berlin', 'Austin', 'Lisbon', 'Toronto', 'Seoul'], i),
+          genderIdentity: pick(LOOKING_FOR_GENDERS, i),
+          sexualOrientation: pick(SEXUAL_ORIENTATIONS, i),
+          relationshipType: [pick(RELATIONSHIP_TYPES, i)],
+          bio: 'Here for good conversations.',
+          interests: [pick(INTERESTS, i), pick(INTERESTS, i + 5)],
+        });
+        await m.client.ok('POST', '/api/preferences', { ageRangeMin: 21, ageRangeMax: 45, maxDistance: 50, lookingForGenders: [pick(LOOKING_FOR_GENDERS, i + 1), pick(LOOKING_FOR_GENDERS, i + 2)] });
+      }),
+    );
+
+    await settle();
+    step(
+      'crypto wallets and conversions',
+      await each(members.filter((_, i) => i % 2 === 0), 4, report.failures, async (m, i) => {
+        const walletAddress = `0x${(i + 1).toString(16).padStart(40, 'a')}`;
+        await m.client.call('POST', '/api/crypto/wallets', { cryptoType: i % 4 === 0 ? 'USDC' : 'USDT', walletAddress });
+        await m.client.ok('POST', '/api/crypto/convert', { cryptoType: i % 4 === 0 ? 'USDC' : 'USDT', cryptoAmount: '25.00000000', walletAddress });
+      }),
+    );
+
+    await settle();
+    // Activity rounds: likes and messages (paid ones from creators), until the size is reached.
+    for (let round = 0; ; round++) {
+      step(
+        'likes',
+        await each(pairs.filter(({ c }) => c.postIds.length > 0), 16, report.failures, async ({ m, c }, k) => {
+          await m.client.ok('POST', `/api/posts/${pick(c.postIds, k + round)}/like`);
+        }),
+      );
+      step(
+        'messages',
+        await each(pairs, 16, report.failures, async ({ m, c }, k) => {
+          await m.client.ok('POST', '/api/messages', { receiverId: c.client.userId, content: `Loved the last post (${round}.${k})!` });
+          await c.client.ok('POST', '/api/messages', { receiverId: m.client.userId, content: `Thanks! Here is something special (${round}.${k}).`, ...(k % 4 === 0 ? { price: '2.99' } : {}) });
+        }),
+      );
+      const events = Number((await stack.db.raw('SELECT count(*)::bigint AS n FROM events')).rows[0].n);
+      if (events >= size.minEvents) break;
+      log(`events so far: ${thousands(events)} of ${thousands(size.minEvents)}`);
+    }
+
+    await settle();
+    // Today: the 30-day-old earnings have cleared their hold.
+    offset = 0;
+    step(
+      'payment accounts and payouts',
+      await each(creators, 4, report.failures, async (c) => {
+        const account = await c.client.ok<{ id: string }>('POST', '/api/payment-accounts', { type: 'bank_account', accountHolderName: `${c.firstName} ${c.lastName}`, bankAccountLast4: '6789', routingNumber: '110000000' });
+        const dashboard = await c.client.ok<{ availableBalance: string }>('GET', `/api/payouts/${c.client.userId}/dashboard`);
+        if (Number(dashboard.availableBalance) > 0) await c.client.ok('POST', '/api/payouts', { paymentAccountId: account.id, amount: dashboard.availableBalance });
+      }),
+    );
+
+    await ensureStaffAccount(stack.store, { email: DEMO_ADMIN.email, passwordHash: () => hashPassword(DEMO_ADMIN.password) }, { actorId: null, clientId: 'ops-seed', now: clock() });
+    step('finance staff', 1);
+    await settle(); // the read models show everything before the seeding stack stops
+    report.events = Number((await stack.db.raw('SELECT count(*)::bigint AS n FROM events')).rows[0].n);
+    return report;
+  } finally {
+    await stack.stop();
+  }
+}
+
+export const seedCommand: OpsCommand = {
+  name: 'seed',
+  args: '[--size small|large]',
+  summary: 'Create a realistic demo dataset through the API (members, creators, tiers, posts, subscriptions, …)',
+  help: `Runs the product in this process and uses it like its users do: registers members (sandbox
+card, site plan), creators with tiers and posts, creator subscriptions, likes, messages (some
+paid), crypto wallets and conversions, payment accounts and payouts, chat profiles, and a
+finance staff account. Nothing writes tables directly: every change is a command.
+small (default): a dozen members and four creators, in about a minute.
+large: 2,000 members and 100 creators, with activity rounds until the log holds 1,000,000
+events (hours on a small machine).
+Demo logins (password LivelyDemo1): ${DEMO_LOGIN.email} (member), ${DEMO_CREATOR.email} (creator),
+${DEMO_ADMIN.email} (finance staff). Running it again adds activity; accounts are reused.`,
+  async run(args, context) {
+    const { options } = parseArgs(args);
+    const size = String(options.size ?? 'small');
+    if (size !== 'small' && size !== 'large') {
+      context.out('Usage: npm run ops -- seed [--size small|large]');
+      return 2;
+    }
+    const { databaseUrl } = await context.connect();
+    const started = Date.now();
+    const report = await seed(databaseUrl, SIZES[size], (line) => process.stderr.write(`${line}\n`));
+    context.out(`Seeded (${size}) in ${Math.round((Date.now() - started) / 1000)}s: the log holds ${thousands(report.events)} events.`);
+    if (report.failures.length) context.out(`${report.failures.length} step(s) failed, first: ${report.failures.slice(0, 3).join(' | ')}`);
+    context.out(`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password} (creator ${DEMO_CREATOR.email}, finance staff ${DEMO_ADMIN.email}, same password)`);
+    return report.failures.length ? 1 : 0;
+  },
+};
