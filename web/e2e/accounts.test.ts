@@ -46,7 +46,7 @@ describeInBrowser('accounts journeys', () => {
       .send({ firstName: 'Test', lastName: 'Member', email, password: PASSWORD, confirmPassword: PASSWORD, paymentToken: `dev_tok_e2e${counter}x${Date.now()}` });
     expect(res.status).toBe(201);
     // The users read model may lag the answer on a busy machine: wait for the row.
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 300; i++) {
       const row = await stack.db('users').where({ email }).first('id');
       if (row) return row.id as string;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -260,11 +260,13 @@ describeInBrowser('accounts journeys', () => {
     const context = { actorId: userId, now: new Date() };
     await handleCommand(stack.store, membershipStream(userId), membershipDecider, { type: 'CancelMembership', userId, now: new Date() }, context);
     await handleCommand(stack.store, membershipStream(userId), membershipDecider, { type: 'ExpireMembership', userId, now: later }, { ...context, now: later });
-    for (let i = 0; i < 100; i++) {
-      const row = await stack.db('users').where({ id: userId }).first('subscription_status');
-      if (row?.subscription_status === 'expired') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    // Wait for the users read model (a busy machine can take a while).
+    let status = '';
+    for (let i = 0; i < 300 && status !== 'expired'; i++) {
+      status = (await stack.db('users').where({ id: userId }).first('subscription_status'))?.subscription_status ?? '';
+      if (status !== 'expired') await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    expect(status).toBe('expired');
 
     await page.goto('/login');
     await fillLogin(email, PASSWORD);
