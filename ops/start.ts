@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createLogger } from '../api/logger';
 import { loadConfig } from './config';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres';
+import { DEMO_LOGIN, SIZES, logIsEmpty, seed } from './commands/seed';
 import { defaultWebRoot, startStack } from './stack';
 
 /** `npm start`: the whole product on one machine, on embedded PostgreSQL unless DATABASE_URL is set. */
@@ -19,6 +20,12 @@ async function main(): Promise<void> {
     databaseUrl = embedded.url('lively');
   }
   if (!existsSync(path.join(defaultWebRoot, 'index.html'))) logger.warn('web client not built: run `npm run build`');
+  // A newcomer's first start shows a living product: the small demo dataset (README "Demo data").
+  if (!config.eventStoreConnectionString && process.env.LIVELY_SEED !== 'false' && (await logIsEmpty(databaseUrl))) {
+    logger.info('empty event log: seeding the small demo dataset (set LIVELY_SEED=false to skip)');
+    const report = await seed(databaseUrl, SIZES.small, (line) => logger.info({ component: 'seed' }, line));
+    logger.info({ events: report.events, failures: report.failures.length, demoLogin: DEMO_LOGIN.email }, 'demo data ready');
+  }
   const stack = await startStack({
     databaseUrl,
     eventStoreConnectionString: config.eventStoreConnectionString,

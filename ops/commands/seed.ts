@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { createLogger } from '../../api/logger';
 import { hashPassword } from '../../domain/accounts/passwords';
 import { INTERESTS, LOOKING_FOR_GENDERS, RELATIONSHIP_TYPES, SEXUAL_ORIENTATIONS } from '../../domain/contracts/chat';
@@ -60,6 +61,18 @@ async function each<T>(items: T[], parallel: number, failures: string[], work: (
     }),
   );
   return done;
+}
+
+/** Whether the PostgreSQL event log is missing or empty (a first start). */
+export async function logIsEmpty(databaseUrl: string): Promise<boolean> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const found = await client.query(`SELECT to_regclass('public.events') IS NOT NULL AND EXISTS (SELECT 1 FROM events) AS any`).catch(() => ({ rows: [{ any: false }] }));
+    return !found.rows[0].any;
+  } finally {
+    await client.end();
+  }
 }
 
 export async function seed(databaseUrl: string, size: SeedSize, log: (line: string) => void = () => undefined): Promise<SeedReport> {
