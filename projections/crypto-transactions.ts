@@ -93,6 +93,8 @@ export const cryptoTransactionsProjector: Projector = {
 
 /** Conversions handed to the processor and not settled yet (for the settlement check). */
 export async function processingConversions(db: import('knex').Knex): Promise<Array<{ transactionId: string; gatewayTransactionId: string }>> {
+  // Before the projection's first run the table does not exist yet: nothing to check.
+  if (!(await db.schema.hasTable('crypto_transactions'))) return [];
   const rows = await db('crypto_transactions').where({ status: 'processing' }).whereNotNull('gateway_transaction_id').orderBy('created_at').limit(500);
   return rows.map((row) => ({ transactionId: row.id, gatewayTransactionId: row.gateway_transaction_id }));
 }

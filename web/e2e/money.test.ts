@@ -36,6 +36,9 @@ describeInBrowser('member money journeys', () => {
       data: { firstName: 'Cora', lastName: 'Coins', email, password: PASSWORD, confirmPassword: PASSWORD, paymentToken: `dev_tok_money${Date.now()}` },
     });
     expect(res.status()).toBe(201);
+    // On a fresh stack the read models may still be catching up: wait until the session's user is readable.
+    for (let i = 0; i < 150 && (await context.request.get('/api/auth/user')).status() !== 200; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await context.request.get('/api/auth/user')).status()).toBe(200);
   });
 
   it('converts 20 USDC and sees the net balance', async () => {
@@ -60,7 +63,7 @@ describeInBrowser('member money journeys', () => {
 
     // The sandbox processor confirms after a short delay; the balance card then shows the net.
     const card = page.getByTestId('balance-card');
-    await card.waitFor({ timeout: 20_000 });
+    await card.waitFor({ timeout: 45_000 });
     await expectText(page.getByTestId('balance-total'), net);
     await card.getByText('From 1 conversion').waitFor();
     await screenshot(page, 'money-balance');

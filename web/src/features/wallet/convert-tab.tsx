@@ -31,7 +31,7 @@ function PreviewRow({ label, value, strong }: { label: string; value: string; st
 }
 
 /** Convert (SPEC §2, §4, §5): type, amount, address, Calculate Conversion, preview, Confirm Conversion. */
-export function ConvertTab() {
+export function ConvertTab({ onInitiated }: { onInitiated?: (transactionId: string) => void } = {}) {
   const [cryptoType, setCryptoType] = useState<CryptoType>('USDC');
   const [amount, setAmount] = useState('');
   const [walletAddress, setWalletAddress] = useState('');
@@ -67,6 +67,7 @@ export function ConvertTab() {
       setAmount('');
       setPreview(null);
       setInitiated(result.message);
+      onInitiated?.(result.transactionId);
       toast({ title: 'Conversion Initiated', description: result.message });
     } catch (error) {
       toast({ title: 'Conversion Failed', description: serverErrorText(error) ?? 'Failed to process conversion', variant: 'destructive' });

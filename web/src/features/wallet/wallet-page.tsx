@@ -22,9 +22,14 @@ const SETTLING_POLL_MS = 1500;
 export function WalletPage() {
   const [tab, setTab] = useState<WalletTab>('convert');
   const [settling, setSettling] = useState(false);
+  // The conversion just initiated: polled until the history shows it settled, even if the first
+  // read after the command came before the read model had it.
+  const [awaited, setAwaited] = useState<string | null>(null);
   const conversions = useCryptoConversionsQuery(undefined, { pollingInterval: settling ? SETTLING_POLL_MS : 0 });
   const balance = useCryptoBalanceQuery(undefined, { pollingInterval: settling ? SETTLING_POLL_MS : 0 });
-  const unsettled = !!conversions.data?.some((record) => record.status === 'pending' || record.status === 'processing');
+  const awaitedSettled = !!conversions.data?.some((record) => record.transactionId === awaited && (record.status === 'completed' || record.status === 'failed'));
+  if (awaited && awaitedSettled) setAwaited(null);
+  const unsettled = !!awaited || !!conversions.data?.some((record) => record.status === 'pending' || record.status === 'processing');
   if (unsettled !== settling) setSettling(unsettled);
 
   return (
@@ -56,7 +61,7 @@ export function WalletPage() {
               <Tab value="history" label="History" />
             </Tabs>
             <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
-              {tab === 'convert' && <ConvertTab />}
+              {tab === 'convert' && <ConvertTab onInitiated={setAwaited} />}
               {tab === 'wallets' && <WalletsTab />}
               {tab === 'history' && <HistoryTab conversions={conversions.data} isLoading={conversions.isLoading} isError={conversions.isError} />}
             </CardContent>
