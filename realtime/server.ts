@@ -40,7 +40,7 @@ type Socket = uWS.WebSocket<SocketData>;
 
 /** The service's own cap on one client message; the socket's hard cap is higher so an oversized message still gets an answer. */
 export const MAX_MESSAGE_BYTES = 32 * 1024;
-const SOCKET_LIMITS = { maxPayloadLength: 128 * 1024, maxBackpressure: 256 * 1024, idleTimeout: 75 } as const;
+const SOCKET_LIMITS = { maxPayloadLength: 128 * 1024, maxBackpressure: 256 * 1024, idleTimeout: 120 } as const;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**

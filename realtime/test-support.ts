@@ -23,7 +23,10 @@ export async function registerMember(stack: TestStack, firstName = 'Member'): Pr
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
   const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('lively.sid='));
   const token = decodeURIComponent(cookie!.split(';')[0].slice('lively.sid='.length));
-  return { userId: res.body.user.id, token, agent };
+  // On a busy machine the users read model may lag the answer: wait for the member's row.
+  let row: { id: string } | undefined;
+  for (let i = 0; i < 200 && !(row = await stack.db('users').where({ email }).first('id')); i++) await new Promise((r) => setTimeout(r, 50));
+  return { userId: row!.id, token, agent };
 }
 
 /** A registered user without a subscription (only UserRegistered), signed in. */

@@ -184,6 +184,8 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
     let cancelled = false;
     let socket: WebSocket | null = null;
     let heartbeat: ReturnType<typeof setInterval> | null = null;
+    let reconnect: ReturnType<typeof setTimeout> | null = null;
+    let failures = 0;
     (async () => {
       let stream: MediaStream;
       try {
@@ -198,24 +200,45 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
       }
       local.current = stream;
       setLocalStream(stream);
+      connect();
+    })();
+
+    /** Opens the socket; a dropped socket ends any chat and is reopened a second later. */
+    function connect() {
+      if (cancelled) return;
       try {
         const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
-        socket = new WebSocket(`${scheme}://${window.location.host}/ws/chat?userId=${encodeURIComponent(userId)}`);
+        socket = new WebSocket(`${scheme}://${window.location.host}/ws/chat?userId=${encodeURIComponent(userId!)}`);
       } catch {
         chatError('Failed to initialize video chat.');
         return;
       }
-      ws.current = socket;
-      socket.onopen = () => {
+      const current = socket;
+      ws.current = current;
+      let opened = false;
+      current.onopen = () => {
+        opened = true;
+        failures = 0;
         setSocketOpen(true);
         heartbeat = setInterval(() => send({ type: 'heartbeat' }), HEARTBEAT_MS);
       };
-      socket.onerror = () => chatError('Connection error. Please refresh and try again.');
-      socket.onclose = () => {
-        setSocketOpen(false);
-        if (heartbeat) clearInterval(heartbeat);
+      current.onerror = () => {
+        if (!opened && failures > 0) return; // said once already
+        chatError('Connection error. Please refresh and try again.');
       };
-      socket.onmessage = (event) => {
+      current.onclose = () => {
+        if (heartbeat) clearInterval(heartbeat);
+        heartbeat = null;
+        if (cancelled || ws.current !== current) return;
+        ws.current = null;
+        setSocketOpen(false);
+        if (matchRef.current) endPeer();
+        setChatting(false);
+        setStatus('idle');
+        failures++;
+        reconnect = setTimeout(connect, Math.min(10_000, 1000 * failures));
+      };
+      current.onmessage = (event) => {
         let message: ServerMessage;
         try {
           message = JSON.parse(String(event.data));
@@ -224,10 +247,11 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
         }
         void onMessage(message);
       };
-    })();
+    }
     return () => {
       cancelled = true;
       if (heartbeat) clearInterval(heartbeat);
+      if (reconnect) clearTimeout(reconnect);
       socket?.close();
       ws.current = null;
       endPeer();
