@@ -30,7 +30,7 @@ async function member(firstName: string, lastName = 'Test', token = `dev_tok_${u
     .send({ firstName, lastName, email: `${firstName.toLowerCase()}.${unique()}@example.com`, password, confirmPassword: password, paymentToken: token })
     .expect(201);
   // Under heavy machine load the sign-up may answer before the read model caught up: wait for it.
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 400; i++) {
     const me = await agent.get('/api/auth/user');
     if (me.status === 200 && me.body.subscriptionStatus === 'active') return { agent, id: me.body.id };
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -38,7 +38,7 @@ async function member(firstName: string, lastName = 'Test', token = `dev_tok_${u
   throw new Error(`sign-up of ${firstName} did not activate: ${JSON.stringify(res.body)}`);
 }
 
-const settle = () => stack.store.headPosition().then((position) => waitForProjections(stack.db, stack.deps.projectionNames, position, 5000));
+const settle = () => stack.store.headPosition().then((position) => waitForProjections(stack.db, stack.deps.projectionNames, position, 20_000));
 
 let owner: Member;
 let other: Member;
@@ -57,6 +57,7 @@ beforeAll(async () => {
   lockedPostId = (await owner.agent.post('/api/posts').send({ title: 'Locked one', content: 'secret words', mediaUrl: 'https://img.test/secret.jpg' }).expect(201)).body.id;
   publicPostId = (await owner.agent.post('/api/posts').send({ title: 'Hello all', content: 'public words', isPublic: true }).expect(201)).body.id;
   await subscribed.agent.post('/api/subscriptions').send({ creatorId: owner.id, tierId: 'default-premium' }).expect(201);
+  await settle(); // a loaded machine may lag beyond the API's bounded read-your-writes wait
 });
 
 describe('creator registration and profiles', () => {
@@ -204,6 +205,9 @@ describe('messages', () => {
     await subscribed.agent.post('/api/messages').send({ receiverId: owner.id, content: 'pay me', price: '5.00' }).expect(403);
     await subscribed.agent.post('/api/messages').send({ receiverId: '00000000-0000-4000-8000-000000000000', content: 'x' }).expect(404);
     await visitor.post('/api/messages').send({ receiverId: owner.id, content: 'x' }).expect(401);
+    expect((await owner.agent.get(`/api/conversations/${subscribed.id}`).expect(200)).body.user).toMatchObject({ id: subscribed.id, name: 'Sam Subscriber', isCreator: false });
+    await owner.agent.get('/api/conversations/nope').expect(404);
+    await visitor.get(`/api/conversations/${subscribed.id}`).expect(401);
     const sent = (await subscribed.agent.post('/api/messages').send({ receiverId: owner.id, content: '  Hi there  ' }).expect(201)).body;
     expect(sent).toMatchObject({ content: 'Hi there', isPaid: false, locked: false });
   });

@@ -1,14 +1,15 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { registerCreatorSchema, tierSchema } from '../../domain/contracts/creators';
+import { DEFAULT_CREATOR_PRICE, registerCreatorSchema, tierSchema, type Creator, type Tier } from '../../domain/contracts/creators';
+import { formatCents } from '../../domain/payouts/money';
 import { creatorDecider } from '../../domain/creators/decider';
 import { creatorStream } from '../../domain/creators/events';
 import { handleCommand } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
-import { creatorStats, creatorTiers, findCreator, isUserId, listCreators } from '../../projections/creators-read';
+import { creatorStats, creatorTiers, displayName, findCreator, isUserId, listCreators } from '../../projections/creators-read';
 import { creatorPosts } from '../../projections/feed';
-import { requireActiveSubscription } from '../http/access';
+import { findUserRow, requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 
@@ -40,7 +41,23 @@ export function creatorRoutes(api: Api): Router {
     const userId = req.userId!;
     const result = await handleCommand(store, creatorStream(userId), creatorDecider, { type: 'RegisterCreator', userId, bio: body.bio, coverImageUrl: body.coverImageUrl ?? null, at: now() }, api.context(req));
     await api.readYourWrites(result.position);
-    res.status(201).json(await findCreator(db, now(), userId));
+    // The read model answers; if it lags beyond the bounded wait, the answer comes from the event.
+    const creator = await findCreator(db, now(), userId);
+    const user = creator ? null : await findUserRow(db, userId);
+    const fallback: Creator | null = user && {
+      id: userId,
+      name: displayName(user),
+      email: user.email,
+      firstName: user.first_name,
+      lastName: user.last_name,
+      bio: body.bio,
+      coverImageUrl: body.coverImageUrl ?? null,
+      profileImageUrl: user.profile_image_url,
+      price: DEFAULT_CREATOR_PRICE,
+      postCount: 0,
+      subscriberCount: 0,
+    };
+    res.status(201).json(creator ?? fallback);
   });
 
   router.get('/creators/:id', member, async (req, res) => {
@@ -50,6 +67,17 @@ export function creatorRoutes(api: Api): Router {
   router.get('/creators/:id/tiers', member, async (req, res) => {
     const creator = await creatorOr404(String(req.params.id));
     res.json(await creatorTiers(db, creator.id));
+  });
+
+  const tierView = (creatorId: string, tierId: string, body: { name: string; description: string; price: number; features: string[] }): Tier => ({
+    id: tierId,
+    creatorId,
+    name: body.name,
+    description: body.description,
+    price: formatCents(body.price),
+    features: body.features,
+    popular: false,
+    isDefault: false,
   });
 
   // Tier management: the creator's own tiers only.
@@ -66,7 +94,7 @@ export function creatorRoutes(api: Api): Router {
     const tierId = newId();
     const result = await handleCommand(store, creatorStream(creatorId), creatorDecider, { type: 'CreateTier', creatorId, tierId, ...body, priceCents: body.price, at: now() }, api.context(req));
     await api.readYourWrites(result.position);
-    res.status(201).json((await creatorTiers(db, creatorId)).find((tier) => tier.id === tierId));
+    res.status(201).json(tierView(creatorId, tierId, body));
   });
 
   router.put('/creators/:id/tiers/:tierId', member, async (req, res) => {
@@ -75,7 +103,7 @@ export function creatorRoutes(api: Api): Router {
     const tierId = String(req.params.tierId);
     const result = await handleCommand(store, creatorStream(creatorId), creatorDecider, { type: 'UpdateTier', creatorId, tierId, ...body, priceCents: body.price, at: now() }, api.context(req));
     await api.readYourWrites(result.position);
-    res.json((await creatorTiers(db, creatorId)).find((tier) => tier.id === tierId));
+    res.json(tierView(creatorId, tierId, body));
   });
 
   router.get('/creators/:id/posts', member, async (req, res) => {

@@ -1,5 +1,7 @@
 import { Router } from 'express';
-import { sendMessageSchema } from '../../domain/contracts/messages';
+import { sendMessageSchema, type Message } from '../../domain/contracts/messages';
+import type { MessageState } from '../../domain/messaging/decider';
+import { formatCents } from '../../domain/payouts/money';
 import { messageDecider } from '../../domain/messaging/decider';
 import { messageStream } from '../../domain/messaging/events';
 import { unlockMessage } from '../../domain/messaging/unlock';
@@ -25,6 +27,23 @@ export function messageRoutes(api: Api): Router {
     return user;
   };
 
+  /** A message as one of its two parties sees it, from the write side (the read model may lag). */
+  const fromState = (messageId: string, state: MessageState, viewerId: string): Message => {
+    const locked = state.priceCents !== null && !state.unlocked && state.receiverId === viewerId;
+    return {
+      id: messageId,
+      senderId: state.senderId!,
+      receiverId: state.receiverId!,
+      content: locked ? null : state.content,
+      mediaUrl: null,
+      isPaid: state.priceCents !== null,
+      price: state.priceCents === null ? null : formatCents(state.priceCents),
+      isUnlocked: state.priceCents === null || state.unlocked,
+      locked,
+      createdAt: state.sentAt!,
+    };
+  };
+
   router.post('/messages', member, async (req, res) => {
     const body = parseWith(sendMessageSchema, req.body);
     const receiver = await userOr404(body.receiverId);
@@ -38,11 +57,16 @@ export function messageRoutes(api: Api): Router {
       api.context(req),
     );
     await api.readYourWrites(result.position);
-    res.status(201).json(await findMessage(db, senderId, messageId));
+    res.status(201).json((await findMessage(db, senderId, messageId)) ?? fromState(messageId, result.state, senderId));
   });
 
   router.get('/conversations', member, async (req, res) => {
     res.json(await conversations(db, req.userId!));
+  });
+
+  // The other person of a conversation not started yet (opened from a profile or a link).
+  router.get('/conversations/:userId', member, async (req, res) => {
+    res.json({ user: await userOr404(String(req.params.userId)) });
   });
 
   router.get('/messages/:userId', member, async (req, res) => {
@@ -55,7 +79,8 @@ export function messageRoutes(api: Api): Router {
     if (!isUserId(messageId)) throw refuse.notFound('Message not found');
     const result = await unlockMessage(store, req.userId!, messageId, api.context(req));
     await api.readYourWrites(result.position);
-    res.json(await findMessage(db, req.userId!, messageId));
+    const view = await findMessage(db, req.userId!, messageId);
+    res.json(view && !view.locked ? view : fromState(messageId, result.state, req.userId!));
   });
 
   return router;

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { commentSchema, createPostSchema, feedQuerySchema } from '../../domain/contracts/posts';
+import { commentSchema, createPostSchema, feedQuerySchema, type Comment, type Post } from '../../domain/contracts/posts';
 import { postDecider } from '../../domain/posts/decider';
 import { postStream } from '../../domain/posts/events';
 import { publishPost } from '../../domain/posts/publish';
@@ -7,7 +7,8 @@ import { handleCommand } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
 import { feedPage, findPost, postComments } from '../../projections/feed';
-import { requireActiveSubscription } from '../http/access';
+import { findUserRow, requireActiveSubscription } from '../http/access';
+import { displayName } from '../../projections/creators-read';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 
@@ -31,7 +32,28 @@ export function postRoutes(api: Api): Router {
     const postId = newId();
     const result = await publishPost(store, { creatorId: req.userId!, title: body.title, content: body.content, mediaUrl: body.mediaUrl ?? null, isPublic: body.isPublic }, api.context(req), postId);
     await api.readYourWrites(result.position);
-    res.status(201).json(await findPost(db, now(), req.userId!, postId));
+    const post = await findPost(db, now(), req.userId!, postId);
+    if (post) return void res.status(201).json(post);
+    // The read model lags beyond the bounded wait: answer from the event.
+    const data = result.events[0].data as { title: string; content: string; mediaUrl: string | null; mediaType: string | null; isPublic: boolean; publishedAt: string };
+    const user = await findUserRow(db, req.userId!);
+    const view: Post = {
+      id: postId,
+      creatorId: req.userId!,
+      creator: { id: req.userId!, name: user ? displayName(user) : 'Creator', profileImageUrl: user?.profile_image_url ?? null },
+      title: data.title,
+      content: data.content,
+      mediaUrl: data.mediaUrl,
+      mediaType: data.mediaType,
+      hasMedia: Boolean(data.mediaUrl),
+      isPublic: data.isPublic,
+      locked: false,
+      likeCount: 0,
+      commentCount: 0,
+      liked: false,
+      createdAt: data.publishedAt,
+    };
+    res.status(201).json(view);
   });
 
   router.get('/posts/feed', member, async (req, res) => {
@@ -63,7 +85,9 @@ export function postRoutes(api: Api): Router {
     const commentId = newId();
     const result = await handleCommand(store, postStream(post.id), postDecider, { type: 'CommentOnPost', postId: post.id, commentId, userId: req.userId!, content: body.content, at: now() }, api.context(req));
     await api.readYourWrites(result.position);
-    res.status(201).json((await postComments(db, post.id)).find((comment) => comment.id === commentId));
+    const user = await findUserRow(db, req.userId!);
+    const comment: Comment = { id: commentId, postId: post.id, userId: req.userId!, userName: user ? displayName(user) : 'Member', content: body.content, createdAt: (result.events[0].data as { at: string }).at };
+    res.status(201).json(comment);
   });
 
   return router;

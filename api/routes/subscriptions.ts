@@ -19,8 +19,7 @@ export function subscriptionRoutes(api: Api): Router {
 
   router.post('/subscriptions', member, idempotency(db), async (req, res) => {
     const body = parseWith(subscribeSchema, req.body);
-    const now = api.deps.clock();
-    if (!(await findCreator(db, now, body.creatorId))) throw refuse.notFound('Creator not found');
+    // The creator and the tier are checked on the write side (404s), never on a lagging read model.
     const user = await findUserRow(db, req.userId!);
     const customerId = (user?.gateway_customer_id as string | null | undefined) ?? null;
     const result = await subscribeToCreator(store, gateway(), { subscriberId: req.userId!, creatorId: body.creatorId, tierId: body.tierId, customerId }, api.context(req));

@@ -8,6 +8,8 @@ export interface MessageState {
   receiverId: string | null;
   priceCents: number | null;
   unlocked: boolean;
+  content: string | null;
+  sentAt: string | null;
 }
 
 export type MessageCommand =
@@ -15,10 +17,10 @@ export type MessageCommand =
   | { type: 'UnlockMessage'; messageId: string; userId: string; paymentReference: string; at: Date };
 
 export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent> = {
-  initialState: { sent: false, senderId: null, receiverId: null, priceCents: null, unlocked: false },
+  initialState: { sent: false, senderId: null, receiverId: null, priceCents: null, unlocked: false, content: null, sentAt: null },
   evolve(state, event) {
     if (event.type === 'MessageSent') {
-      return { ...state, sent: true, senderId: event.data.senderId, receiverId: event.data.receiverId, priceCents: event.data.priceCents };
+      return { ...state, sent: true, senderId: event.data.senderId, receiverId: event.data.receiverId, priceCents: event.data.priceCents, content: event.data.content, sentAt: event.data.sentAt };
     }
     return { ...state, unlocked: true };
   },

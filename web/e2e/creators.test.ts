@@ -29,7 +29,7 @@ describeInBrowser('creators and social journey', () => {
       data: { firstName, lastName, email: `${firstName.toLowerCase()}-${Date.now()}@example.com`, password: PASSWORD, confirmPassword: PASSWORD, paymentToken: `dev_tok_${firstName}${Date.now()}` },
     });
     expect(res.status()).toBe(201);
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 400; i++) {
       const me = await context.request.get('/api/auth/user');
       if (me.status() === 200 && (await me.json()).subscriptionStatus === 'active') return (await me.json()).id;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -134,6 +134,7 @@ describeInBrowser('creators and social journey', () => {
   it('the creator sends a paid message', async () => {
     await creator.goto(`/messages?user=${memberId}`);
     await creator.getByText('No messages yet').waitFor();
+    await creator.getByRole('heading', { name: 'Milo Member' }).waitFor();
     await creator.getByLabel('Message', { exact: true }).fill('  A private frame, just for you  ');
     await creator.getByLabel('Price (optional, makes it a paid message)').fill('4.99');
     await creator.getByRole('button', { name: 'Send' }).click();

@@ -1,4 +1,4 @@
-import type { Conversation, Message } from '../../../../domain/contracts/messages';
+import type { ChatUser, Conversation, Message } from '../../../../domain/contracts/messages';
 import { api } from '../../app/api';
 
 /** Conversations, threads, sending and unlocking paid messages (SPEC §7). */
@@ -7,6 +7,9 @@ export const messagesApi = api.enhanceEndpoints({ addTagTypes: ['Conversations',
     conversations: build.query<Conversation[], void>({
       query: () => '/api/conversations',
       providesTags: ['Conversations'],
+    }),
+    conversationUser: build.query<{ user: ChatUser }, string>({
+      query: (userId) => `/api/conversations/${encodeURIComponent(userId)}`,
     }),
     thread: build.query<Message[], string>({
       query: (userId) => `/api/messages/${encodeURIComponent(userId)}`,
@@ -23,4 +26,4 @@ export const messagesApi = api.enhanceEndpoints({ addTagTypes: ['Conversations',
   }),
 });
 
-export const { useConversationsQuery, useThreadQuery, useSendMessageMutation, useUnlockMessageMutation } = messagesApi;
+export const { useConversationsQuery, useConversationUserQuery, useThreadQuery, useSendMessageMutation, useUnlockMessageMutation } = messagesApi;

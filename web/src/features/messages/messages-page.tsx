@@ -20,8 +20,8 @@ import type { Message } from '../../../../domain/contracts/messages';
 import { serverErrorText } from '../../app/api';
 import { useCurrentUser } from '../../app/current-user';
 import { toast } from '../../components/toast';
-import { isUnauthorized, usd, useCreatorQuery } from '../creator/creators-api';
-import { useConversationsQuery, useSendMessageMutation, useThreadQuery, useUnlockMessageMutation } from './messages-api';
+import { isUnauthorized, usd } from '../creator/creators-api';
+import { useConversationsQuery, useConversationUserQuery, useSendMessageMutation, useThreadQuery, useUnlockMessageMutation } from './messages-api';
 
 function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolean; otherUserId: string }) {
   const [unlock, { isLoading }] = useUnlockMessageMutation();
@@ -135,9 +135,9 @@ export function MessagesPage() {
   const selected = params.get('user');
   const { data: conversations = [], isLoading } = useConversationsQuery();
   const known = conversations.find((conversation) => conversation.user.id === selected);
-  // Opening a new conversation from a creator profile: the creator's name comes from the profile.
-  const creator = useCreatorQuery(selected ?? '', { skip: !selected || Boolean(known) });
-  const otherName = known?.user.name ?? creator.data?.name ?? 'Conversation';
+  // A conversation not started yet (opened from a creator profile): ask who the other person is.
+  const other = useConversationUserQuery(selected ?? '', { skip: !selected || Boolean(known) });
+  const otherName = known?.user.name ?? other.data?.user.name ?? 'Conversation';
 
   return (
     <Container maxWidth="lg" sx={{ py: 3 }}>
