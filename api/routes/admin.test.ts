@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { earn, eventually, person, ready } from './payouts-fixtures';
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -43,7 +43,7 @@ describe('finance console API', () => {
       const res = await admin.agent.get(`/api/admin/${resource}?page=0&pageSize=10`).expect(200);
       expect(res.body).toMatchObject({ page: 0, pageSize: 10, total: expect.any(Number), rows: expect.any(Array) });
     }
-    const found = await admin.agent.get(`/api/admin/payouts?status=pending&userId=${creator.userId}&minAmount=17.99&maxAmount=18&from=2020-01-01`).expect(200);
+    const found = await eventually(() => admin.agent.get(`/api/admin/payouts?status=pending&userId=${creator.userId}&minAmount=17.99&maxAmount=18&from=2020-01-01`), (res) => res.body.total === 1);
     expect(found.body.total).toBe(1);
     expect(found.body.rows[0]).toMatchObject({ id: payout.id, amount: '17.99', netAmount: '17.81', status: 'pending', creatorEmail: expect.stringContaining('creator-'), streamId: `creatorAccount-${creator.userId}` });
     expect((await admin.agent.get(`/api/admin/payouts?status=completed&userId=${creator.userId}`).expect(200)).body.total).toBe(0);
@@ -96,7 +96,7 @@ describe('finance console API', () => {
   it('exports the same filter as a streamed, formula-escaped CSV', async () => {
     const admin = await person(stack, 'admin');
     const { creator, payout } = await creatorWithPayout();
-    const res = await admin.agent.get(`/api/admin/payouts/export.csv?userId=${creator.userId}`).expect(200);
+    const res = await eventually(() => admin.agent.get(`/api/admin/payouts/export.csv?userId=${creator.userId}`), (r) => r.status === 200 && r.text.includes(payout.id));
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="payouts-/);
     const lines = res.text.trim().split('\r\n');

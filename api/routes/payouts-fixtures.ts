@@ -1,12 +1,16 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { emailStream } from '../../domain/accounts/events';
 import type { TestStack } from '../../ops/testing/harness';
-import { creditEarnings } from '../../domain/payouts/credit-earnings';
+import { creditEarnings, earningsEventId } from '../../domain/payouts/credit-earnings';
 import { grantStaffRole } from '../../domain/payouts/staff-role';
 
 /** Test people for the payouts and finance routes: members, creators and finance staff with sessions. */
 
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+/**
+ * Reads until `done` (or the time is up: then the last value, for the caller's assertion).
+ * Generous: on a loaded shared database server the read models may trail by seconds.
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -38,10 +42,8 @@ export async function person(stack: TestStack, kind: Kind) {
     await stack.store.append(`creator-${userId}`, [{ type: 'CreatorRegistered', data: { userId, bio: 'Bio', coverImageUrl: null, registeredAt: now } }], { expectedRevision: 'no_stream' });
   }
   if (kind === 'admin') await grantStaffRole(stack.store, userId, { ...context, actorId: null });
-  await eventually(
-    () => stack.db('users').where({ id: userId }).first(),
-    (row) => !!row && (kind !== 'creator' || row.is_creator) && (kind !== 'admin' || row.role === 'admin'),
-  );
+  const ready = (row: { is_creator: boolean; role: string } | undefined) => !!row && (kind !== 'creator' || row.is_creator) && (kind !== 'admin' || row.role === 'admin');
+  if (!ready(await eventually(() => stack.db('users').where({ id: userId }).first(), ready))) throw new Error(`the ${kind} ${userId} never reached the users read model`);
   const token = randomBytes(32).toString('base64url');
   await stack.db('http_sessions').insert({ id: createHash('sha256').update(token).digest('hex'), user_id: userId, expires_at: new Date(Date.now() + 3_600_000) });
   return { userId, agent: stack.agent().set('Cookie', `lively.sid=${token}`) };
@@ -51,12 +53,13 @@ const DAY = 86_400_000;
 
 /** Credits a sale to a creator `daysAgo` days ago (8+ days: past the hold, so available). */
 export async function earn(stack: TestStack, creatorId: string, grossCents: number, daysAgo: number) {
+  const reference = randomUUID();
   const result = await creditEarnings(
     stack.store,
     creatorId,
-    { grossCents, source: 'subscription', reference: randomUUID(), occurredAt: new Date(Date.now() - daysAgo * DAY), payerId: null },
+    { grossCents, source: 'subscription', reference, occurredAt: new Date(Date.now() - daysAgo * DAY), payerId: null },
     { actorId: null, now: new Date() },
   );
-  await eventually(() => stack.db('creator_earnings').where({ creator_id: creatorId }).count({ n: '*' }).first(), () => true, 0);
+  await eventually(() => stack.db('creator_earnings').where({ event_id: result.events.length ? earningsEventId(creatorId, reference) : '' }).first(), (row) => !!row);
   return result;
 }

@@ -1,7 +1,7 @@
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { earn, eventually, person, ready } from './payouts-fixtures';
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -76,7 +76,7 @@ describe('payouts API', () => {
     expect(stripe.body.stripeAccountId).toMatch(/^acct_/);
     const unverified = await creator.agent.post('/api/payment-accounts').send({ ...bank, routingNumber: '999999999', isDefault: true }).expect(201);
     expect(unverified.body).toMatchObject({ isDefault: true, isVerified: false });
-    const list = await creator.agent.get(`/api/payment-accounts/${creator.userId}`).expect(200);
+    const list = await eventually(() => creator.agent.get(`/api/payment-accounts/${creator.userId}`), (res) => res.body.length === 3);
     expect(list.body.map((a: { isDefault: boolean }) => a.isDefault)).toEqual([true, false, false]);
     expect(list.body[0].id).toBe(unverified.body.id);
   });

@@ -4,6 +4,7 @@ import type { CurrentUser } from '../../domain/contracts/accounts';
 import { paymentAccountSchema, payoutRequestSchema, type PaymentAccountView, type PayoutDashboard, type PayoutView } from '../../domain/contracts/payouts';
 import { refuse } from '../../domain/shared/errors';
 import { addPaymentAccount, requestPayout } from '../../domain/payouts/commands';
+import type { PaymentAccountAddedData, PayoutRequestedData } from '../../domain/payouts/events';
 import type { PayoutGateway } from '../../domain/payouts/gateway';
 import { formatCents } from '../../domain/payouts/money';
 import { creatorBalances } from '../../projections/creator-balances';
@@ -113,8 +114,13 @@ export function payoutRoutes(api: Api): Router {
     const input = parseWith(paymentAccountSchema, req.body);
     const result = await addPaymentAccount(store, gateway(), user.id, input, api.context(req));
     await settled(result.position);
-    const row = await db('payment_accounts').where({ id: result.paymentAccountId }).first();
-    res.status(201).json(row ? paymentAccountView(row) : { id: result.paymentAccountId });
+    // From the read model when it has caught up, else straight from the event just written.
+    const added = result.events.find((event) => event.type === 'PaymentAccountAdded')?.data as PaymentAccountAddedData | undefined;
+    const row = (await db('payment_accounts').where({ id: result.paymentAccountId }).first()) ?? (added && {
+      id: added.paymentAccountId, type: added.type, account_holder_name: added.accountHolderName, bank_account_last4: added.bankAccountLast4,
+      routing_number: added.routingNumber, stripe_account_id: added.stripeAccountId, is_default: added.isDefault, is_verified: added.isVerified, created_at: added.addedAt,
+    });
+    res.status(201).json(paymentAccountView(row));
   });
 
   router.post('/payouts', idempotency(db), async (req, res) => {
@@ -123,8 +129,13 @@ export function payoutRoutes(api: Api): Router {
     if (input.amount <= 0) throw refuse.validation('Amount must be greater than 0', { amount: 'Amount must be greater than 0' });
     const result = await requestPayout(store, user.id, { paymentAccountId: input.paymentAccountId, amountCents: input.amount }, api.context(req));
     await settled(result.position);
-    const row = await db('payouts').where({ id: result.payoutId }).first();
-    res.status(201).json(row ? payoutView(row) : { id: result.payoutId, status: 'pending' });
+    const requested = result.events.find((event) => event.type === 'PayoutRequested')?.data as PayoutRequestedData;
+    const row = (await db('payouts').where({ id: result.payoutId }).first()) ?? {
+      id: requested.payoutId, creator_id: requested.creatorId, payment_account_id: requested.paymentAccountId, amount_cents: requested.amountCents,
+      processing_fee_cents: requested.processingFeeCents, net_amount_cents: requested.netAmountCents, status: 'pending', gateway_transaction_id: null,
+      failure_reason: null, processed_at: null, created_at: requested.requestedAt,
+    };
+    res.status(201).json(payoutView(row));
   });
 
   return router;

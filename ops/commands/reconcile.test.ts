@@ -7,7 +7,7 @@ import type { OpsContext } from './command';
 import { createAdminCommand } from './create-admin';
 import { reconcileCommand } from './reconcile';
 
-jest.setTimeout(60_000);
+jest.setTimeout(180_000);
 
 let stack: TestStack;
 beforeAll(async () => {
