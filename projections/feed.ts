@@ -65,35 +65,54 @@ export function decodeCursor(text: string | undefined): Cursor | null {
   return at && id && !Number.isNaN(Date.parse(at)) ? { at: new Date(at).toISOString(), id } : null;
 }
 
+/** The feed's SQL; `$5, $6` are the cursor (created_at, id) of the last post already shown. */
+function feedSql(withCursor: boolean): string {
+  const before = withCursor ? 'AND (p.created_at, p.id) < ($5::timestamptz, $6::text)' : '';
+  return `WITH readable AS (
+      SELECT DISTINCT s.creator_id FROM creator_subscriptions s WHERE s.subscriber_id = $1 AND s.end_date > $2
+      UNION SELECT $1::text
+    ), page AS (
+      SELECT id, created_at FROM (
+        (SELECT p.id, p.created_at FROM posts p WHERE p.is_public ${before} ORDER BY p.created_at DESC, p.id DESC LIMIT $3)
+        UNION ALL
+        (SELECT q.id, q.created_at FROM readable c CROSS JOIN LATERAL (
+           SELECT p.id, p.created_at FROM posts p WHERE p.creator_id = c.creator_id AND NOT p.is_public ${before}
+           ORDER BY p.created_at DESC, p.id DESC LIMIT $3) q)
+      ) x ORDER BY created_at DESC, id DESC LIMIT $4
+    )
+    SELECT f.id, f.creator_id, f.title, f.content, f.media_url, f.media_type, f.is_public, f.created_at,
+      f.like_count, f.comment_count, u.first_name, u.last_name, u.email, u.profile_image_url,
+      EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = f.id AND l.user_id = $1) AS liked
+    FROM page JOIN posts f ON f.id = page.id
+    LEFT JOIN users u ON u.id = f.creator_id::uuid
+    ORDER BY page.created_at DESC, page.id DESC`;
+}
+const FEED_FIRST = feedSql(false);
+const FEED_NEXT = feedSql(true);
+
+/** Runs a named (prepared once per connection) statement: the feed is planned once, not per request. */
+async function prepared<Row>(db: Knex, name: string, text: string, values: unknown[]): Promise<Row[]> {
+  const client = db.client as { acquireConnection(): Promise<{ query(q: object): Promise<{ rows: Row[] }> }>; releaseConnection(c: unknown): Promise<void> };
+  const connection = await client.acquireConnection();
+  try {
+    return (await connection.query({ name, text, values })).rows;
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
 /**
  * The feed: posts of subscribed creators (and the viewer's own) plus public posts, newest
- * first, keyset-paginated on (created_at, id). Two index range scans bounded by the page size
- * (public posts; each readable creator's posts), merged and cut, so a page costs the same on
- * page 1 and page 1,000 and does not grow with the number of posts.
+ * first, keyset-paginated on (created_at, id). Two bounded index-only range scans (public
+ * posts; each readable creator's locked posts) pick the page's ids, then only those rows are
+ * read: a page costs the same on page 1 and page 1,000 and does not grow with the posts.
  */
 export async function feedPage(db: Knex, now: Date, viewerId: string, options: { cursor?: string; limit: number }): Promise<FeedPage> {
   const cursor = decodeCursor(options.cursor);
   const limit = options.limit;
-  const before = cursor ? 'AND (p.created_at, p.id) < (?::timestamptz, ?)' : '';
-  const beforeArgs = cursor ? [cursor.at, cursor.id] : [];
-  // One round trip: the readable creators (running subscriptions and the viewer) are a subquery.
-  const result = await db.raw(
-    `SELECT ${DECORATE}
-     FROM (
-       (SELECT p.* FROM posts p WHERE p.is_public ${before} ORDER BY p.created_at DESC, p.id DESC LIMIT ?)
-       UNION ALL
-       (SELECT q.* FROM (SELECT DISTINCT s.creator_id FROM creator_subscriptions s WHERE s.subscriber_id = ? AND s.end_date > ?
-                         UNION SELECT ?::text) AS c(creator_id)
-          CROSS JOIN LATERAL (
-            SELECT p.* FROM posts p WHERE p.creator_id = c.creator_id AND NOT p.is_public ${before}
-            ORDER BY p.created_at DESC, p.id DESC LIMIT ?) q)
-       ORDER BY created_at DESC, id DESC LIMIT ?
-     ) f
-     LEFT JOIN users u ON u.id = f.creator_id::uuid
-     ORDER BY f.created_at DESC, f.id DESC`,
-    [viewerId, ...beforeArgs, limit, viewerId, now, viewerId, ...beforeArgs, limit, limit + 1],
-  );
-  const rows = result.rows as PostRow[];
+  const values: unknown[] = [viewerId, now, limit, limit + 1];
+  if (cursor) values.push(cursor.at, cursor.id);
+  const rows = await prepared<PostRow>(db, cursor ? 'feed-next' : 'feed-first', cursor ? FEED_NEXT : FEED_FIRST, values);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   // Every feed post is public or from a creator the viewer may read: none is locked.
