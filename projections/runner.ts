@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Knex } from 'knex';
 import { Client } from 'pg';
 import { followAll } from '../domain/event-store/follow';
@@ -37,6 +38,8 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export class ProjectionRunner {
   private readonly abort = new AbortController();
   private lockClient: Client | null = null;
+  /** Lock queries share one session; they are sent one after another. */
+  private lockQueue: Promise<unknown> = Promise.resolve();
   private readonly owned = new Set<string>();
   private readonly loops: Promise<void>[] = [];
   private readonly log: NonNullable<RunnerOptions['log']>;
@@ -48,6 +51,8 @@ export class ProjectionRunner {
     private readonly options: RunnerOptions,
   ) {
     this.log = options.log ?? (() => undefined);
+    // Every follower loop listens for the one stop signal.
+    setMaxListeners(0, this.abort.signal);
   }
 
   async start(): Promise<void> {
@@ -72,11 +77,15 @@ export class ProjectionRunner {
     this.lockClient = client;
   }
 
-  private async tryLock(name: string): Promise<boolean> {
-    if (!this.lockClient) await this.connectLockClient().catch(() => undefined);
-    if (!this.lockClient) return false;
-    const result = await this.lockClient.query('SELECT pg_try_advisory_lock($1) AS locked', [lockKey(name)]);
-    return result.rows[0].locked === true;
+  private tryLock(name: string): Promise<boolean> {
+    const attempt = this.lockQueue.then(async () => {
+      if (!this.lockClient) await this.connectLockClient().catch(() => undefined);
+      if (!this.lockClient) return false;
+      const result = await this.lockClient.query('SELECT pg_try_advisory_lock($1) AS locked', [lockKey(name)]);
+      return result.rows[0].locked === true;
+    });
+    this.lockQueue = attempt.catch(() => undefined);
+    return attempt;
   }
 
   private async run(projector: Projector): Promise<void> {
