@@ -9,11 +9,12 @@ const transform = {
     },
   ],
 };
-// Generous time-outs: every test file starts the real product, and CI machines have 2 cores.
-const common = { transform, testTimeout: 60_000, testPathIgnorePatterns: ['/node_modules/', '/web/dist/', '/.data/'] };
+const common = { transform, testPathIgnorePatterns: ['/node_modules/', '/web/dist/', '/.data/'] };
 
 module.exports = {
   maxWorkers: 2,
+  // Generous time-outs: every test file starts the real product, and CI machines have 2 cores.
+  testTimeout: 60_000,
   globalSetup: '<rootDir>/ops/testing/global-setup.ts',
   globalTeardown: '<rootDir>/ops/testing/global-teardown.ts',
   projects: [
