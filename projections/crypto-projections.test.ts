@@ -14,6 +14,8 @@ import { cryptoWalletsProjector } from './crypto-wallets';
 import { openReadDatabase } from './database';
 import { replayTwice } from './replay-twice';
 
+
+jest.setTimeout(60_000);
 let database: TestDatabase;
 let store: PostgresEventStore;
 let db: Knex;

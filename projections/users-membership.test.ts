@@ -9,6 +9,8 @@ import { openReadDatabase } from './database';
 import { replayTwice } from './replay-twice';
 import { usersProjector } from './users';
 
+
+jest.setTimeout(60_000);
 let database: TestDatabase;
 let store: PostgresEventStore;
 let db: Knex;

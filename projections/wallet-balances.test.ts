@@ -6,6 +6,8 @@ import { openReadDatabase } from './database';
 import { replayTwice } from './replay-twice';
 import { walletBalancesProjector } from './wallet-balances';
 
+
+jest.setTimeout(60_000);
 let database: TestDatabase;
 let store: PostgresEventStore;
 let db: Knex;

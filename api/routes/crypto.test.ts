@@ -3,7 +3,7 @@ import { FixedRatesProvider } from '../../domain/crypto/rates';
 import { SandboxCryptoGateway } from '../../domain/crypto/sandbox-gateway';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -19,7 +19,7 @@ async function member() {
   return { userId, agent: stack.agent().set('Cookie', `lively.sid=${token}`) };
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -86,7 +86,7 @@ describe('crypto API', () => {
     expect(blank.body.fields.walletAddress).toBe('Please enter a valid wallet address');
     // another member may register the same address
     await (await member()).agent.post('/api/crypto/wallets').send({ cryptoType: 'USDC', walletAddress: address }).expect(201);
-    expect((await agent.get('/api/crypto/wallets').expect(200)).body).toHaveLength(1);
+    expect(await eventually(() => agent.get('/api/crypto/wallets').then((r) => r.body), (w) => w.length === 1)).toHaveLength(1);
   });
 
   it('converts: pending -> processing -> completed, credits the net once, keeps the history', async () => {
@@ -128,7 +128,7 @@ describe('crypto API', () => {
     await stack.tickers.runOnce();
     const movements = await stack.store.readStream(`wallet-${userId}`);
     expect(movements).toHaveLength(1);
-  }, 30_000);
+  }, 120_000);
 
   it('refuses a conversion below the minimum, and records a failed deposit without credit', async () => {
     const { agent } = await member();
@@ -144,5 +144,5 @@ describe('crypto API', () => {
     const tx = await eventually(() => stack.db('crypto_transactions').where({ id: failing.body.transactionId }).first(), (row) => row?.status === 'failed');
     expect(tx.failure_reason).toBe('Deposit not received');
     expect((await agent.get('/api/crypto/balance')).body).toEqual({ totalUsd: '0.00', conversions: [] });
-  }, 30_000);
+  }, 120_000);
 });

@@ -4,7 +4,7 @@ import { FixedRatesProvider } from '../../domain/crypto/rates';
 import { SandboxCryptoGateway } from '../../domain/crypto/sandbox-gateway';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 /** Site membership over HTTP: card subscribe, the 6-month plan from the balance, cancel, renewals on an injected clock. */
 let stack: TestStack;
@@ -30,7 +30,7 @@ async function register(paymentToken = 'dev_tok_good') {
   return { agent, userId: user.id as string };
 }
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -133,7 +133,7 @@ describe('site membership', () => {
     const leaver = await leaving.agent.post('/api/subscribe').send({}).expect(200);
     expect(leaver.body.success).toBe(true);
     expect(await eventually(() => status(leaving.agent), (st) => st.subscriptionStatus === 'active')).toMatchObject({ subscriptionStatus: 'active' });
-  }, 30_000);
+  }, 120_000);
 
   it('asks for age verification first, and a card authorization grants it', async () => {
     const userId = randomUUID();
@@ -161,5 +161,5 @@ describe('site membership', () => {
     expect(declinedCard.body.error).toBe('Card verification failed: Your card was declined.');
     const refusals = await eventually(() => stack.db('payments').where({ user_id: userId, request_type: 'age_verification', status: 'failed' }), (rows) => rows.length === 1);
     expect(refusals[0]).toMatchObject({ amount_cents: 0, failure_reason: 'Your card was declined.' });
-  }, 30_000);
+  }, 120_000);
 });

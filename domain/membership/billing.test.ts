@@ -7,6 +7,8 @@ import { billingTick, runBilling } from './billing';
 import { membershipDecider } from './decider';
 import { membershipStream } from './events';
 
+
+jest.setTimeout(60_000);
 let database: TestDatabase;
 let store: PostgresEventStore;
 const gateway = new SandboxGateway();

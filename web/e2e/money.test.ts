@@ -63,7 +63,7 @@ describeInBrowser('member money journeys', () => {
 
     // The sandbox processor confirms after a short delay; the balance card then shows the net.
     const card = page.getByTestId('balance-card');
-    await card.waitFor({ timeout: 45_000 });
+    await card.waitFor({ timeout: 60_000 });
     await expectText(page.getByTestId('balance-total'), net);
     await card.getByText('From 1 conversion').waitFor();
     await screenshot(page, 'money-balance');

@@ -25,7 +25,7 @@ describe('subscribe page plan options (SPEC §8 messages)', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Subscribe for $1.99/month' }));
     expect(await screen.findByText('Age Verification Required')).toBeTruthy();
     expect(screen.getByText('Please verify your age before subscribing.')).toBeTruthy();
-    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/verify-age'));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/verify-age'), { timeout: 5000 });
   });
 
   it('shows Subscription Failed with the server message when the card is declined', async () => {
