@@ -80,7 +80,7 @@ it('hands the projections of a killed projector process to the other within 10 s
 
   const first = startWorker(database.url);
   workers.push(first);
-  await until(() => first.owned.length === AUDITS.length, 30_000);
+  await until(() => first.owned.length === AUDITS.length, 60_000);
   const second = startWorker(database.url);
   workers.push(second);
   await new Promise((resolve) => setTimeout(resolve, 1500)); // the second is up and trying
@@ -102,9 +102,9 @@ it('hands the projections of a killed projector process to the other within 10 s
   writing = false;
   await writer;
 
-  expect(await waitForProjections(db, AUDITS, last, 20_000)).toBe(true);
+  expect(await waitForProjections(db, AUDITS, last, 60_000)).toBe(true);
   for (const table of AUDITS) {
     const result = await db.raw(`SELECT count(*)::int AS rows, coalesce(max(applications), 0)::int AS most, coalesce(min(applications), 0)::int AS least FROM "${table}"`);
     expect({ table, ...result.rows[0] }).toEqual({ table, rows: appended, most: 1, least: 1 });
   }
-}, 90_000);
+}, 180_000);
