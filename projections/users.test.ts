@@ -67,3 +67,22 @@ describe('users projector', () => {
     expect(row.updated_at.toISOString()).toBe('2026-01-03T00:00:00.000Z');
   });
 });
+
+describe('roles', () => {
+  const other = '22222222-2222-4222-8222-222222222222';
+  const base = recorded('UserRegistered', { userId: other, email: 'fin@example.com', firstName: 'Fin', lastName: 'Staff', passwordHash: 'h', gatewayCustomerId: 'cus_2', cardLast4: '4242', registeredAt: '2026-01-01T00:00:00.000Z' }, '2026-01-01T00:00:00.000Z');
+  const roleOf = async (stream: RecordedEvent[]) => {
+    await replayTwice(db, usersProjector, stream);
+    return (await db.withSchema('replay_once_users').table('users').where({ id: other }).first()).role;
+  };
+  const creator = () => recorded('CreatorRegistered', { userId: other, bio: 'b', coverImageUrl: null }, '2026-01-02T00:00:00.000Z');
+  const staff = () => recorded('StaffRoleGranted', { userId: other, role: 'admin' }, '2026-01-02T00:00:00.000Z');
+
+  it('a member who becomes a creator is a creator', async () => {
+    expect(await roleOf([base, creator()])).toBe('creator');
+  });
+
+  it('finance staff who become creators stay finance staff', async () => {
+    expect(await roleOf([base, staff(), creator()])).toBe('admin');
+  });
+});

@@ -92,7 +92,9 @@ export const userHandlers: Record<string, UserEventHandler> = {
   },
   async CreatorRegistered(context, event) {
     const d = event.data as CreatorRegistered['data'];
-    await update(context, event, d.userId, { is_creator: true, role: 'creator', bio: d.bio, cover_image_url: d.coverImageUrl });
+    // Becoming a creator never takes away the finance staff role.
+    const role = context.trx.raw(`CASE WHEN role = 'admin' THEN 'admin' ELSE 'creator' END`);
+    await update(context, event, d.userId, { is_creator: true, role, bio: d.bio, cover_image_url: d.coverImageUrl });
   },
   async StaffRoleGranted(context, event) {
     const d = event.data as StaffRoleGrantedData;
@@ -159,7 +161,7 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const usersProjector: Projector = {
   name: 'users',
-  version: 2,
+  version: 3,
   tables: ['users'],
   get eventTypes() {
     return Object.keys(userHandlers);
