@@ -3,7 +3,7 @@
  * prefix so the suite also runs against a shared EventStoreDB.
  */
 import { randomUUID } from 'node:crypto';
-import { WrongExpectedRevisionError, comparePositions, formatPosition, type EventStore, type RecordedEvent } from './port';
+import { WrongExpectedRevisionError, comparePositions, formatPosition, type EventStore, type Position, type RecordedEvent } from './port';
 
 export function describeEventStoreContract(name: string, open: () => Promise<EventStore>, cleanup: () => Promise<void> = async () => undefined) {
   describe(`event store contract: ${name}`, () => {
@@ -12,6 +12,19 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
     const stream = (id: string) => `${prefix}${id}`;
     const event = (type: string, data: unknown = {}) => ({ type, data });
     const ours = (events: RecordedEvent[]) => events.filter((e) => e.streamId.startsWith(prefix));
+    /**
+     * Our events in the global log, once `count` of them are readable: an append is readable
+     * only when every older transaction on the server has ended, which on a shared server
+     * can take a moment.
+     */
+    const readOurs = async (count: number, after: Position | null = null) => {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const found = ours(await store.readAll({ after, maxCount: 100_000 }));
+        if (found.length >= count || Date.now() > deadline) return found;
+        await store.waitForAppend(50);
+      }
+    };
 
     beforeAll(async () => {
       store = await open();
@@ -81,9 +94,9 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       await store.append(stream('g-1'), [event('One')], { expectedRevision: 'no_stream' });
       const middle = await store.append(stream('g-2'), [event('Two')], { expectedRevision: 'no_stream' });
       await store.append(stream('g-1'), [event('Three')], { expectedRevision: 0n });
-      const all = ours(await store.readAll({ maxCount: 100_000 }));
+      const all = await readOurs(3);
       expect(all.map((e) => e.type)).toEqual(['One', 'Two', 'Three']);
-      const after = ours(await store.readAll({ after: middle.position, maxCount: 100_000 }));
+      const after = await readOurs(1, middle.position);
       expect(after.map((e) => e.type)).toEqual(['Three']);
       for (let i = 1; i < all.length; i++) expect(comparePositions(all[i - 1].position, all[i].position)).toBeLessThan(0);
       expect(formatPosition(all[0].position)).toMatch(/^\d+\/\d+$/);
@@ -91,6 +104,7 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
 
     it('pages through readAll with maxCount', async () => {
       await store.append(stream('p-1'), Array.from({ length: 25 }, (_, i) => event('Paged', { i })), { expectedRevision: 'no_stream' });
+      await readOurs(25);
       const head = await store.readAll({ maxCount: 100_000 });
       const start = head.findIndex((e) => e.streamId === stream('p-1'));
       const seen: number[] = [];
