@@ -156,8 +156,9 @@ async function settle(store: EventStore, db: Knex): Promise<void> {
   process.stdout.write('  waiting for the read models and process managers to catch up...');
   for (;;) {
     const head = await store.headPosition();
-    const names = (await db('projection_checkpoints').select('name')).map((row) => row.name as string);
-    while (!(await waitForProjections(db, names, head, 5000))) process.stdout.write('.');
+    // Names are re-read each round: a blue/green rebuild adds and later drops a checkpoint.
+    const names = async () => (await db('projection_checkpoints').select('name')).map((row) => row.name as string);
+    while (!(await waitForProjections(db, await names(), head, 5000))) process.stdout.write('.');
     const after = await store.headPosition();
     if (head && after && after.commit === head.commit && after.prepare === head.prepare) break;
   }
