@@ -7,7 +7,8 @@ import { handleCommand } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
 import { feedPage, findPost, postComments } from '../../projections/feed';
-import { findUserRow, requireActiveSubscription } from '../http/access';
+import { currentUser, findUserRow, requireActiveSubscription } from '../http/access';
+import { hasSiteAccess } from '../../domain/contracts/money';
 import { displayName } from '../../projections/creators-read';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
@@ -56,9 +57,15 @@ export function postRoutes(api: Api): Router {
     res.status(201).json(view);
   });
 
-  router.get('/posts/feed', member, async (req, res) => {
+  // The hot path: the membership gate (same rule as requireActiveSubscription) and the page are
+  // read side by side, so a feed request waits for one database round trip after the session.
+  router.get('/posts/feed', async (req, res) => {
+    if (!req.userId) throw refuse.unauthorized();
     const query = parseWith(feedQuerySchema, req.query);
-    res.json(await feedPage(db, now(), req.userId!, { cursor: query.cursor, limit: query.limit }));
+    const [user, page] = await Promise.all([currentUser(db, req.userId), feedPage(db, now(), req.userId, { cursor: query.cursor, limit: query.limit })]);
+    if (!user) throw refuse.unauthorized();
+    if (!hasSiteAccess(user, now())) throw refuse.forbidden('An active subscription is required', { code: 'SUBSCRIPTION_REQUIRED' });
+    res.json(page);
   });
 
   router.get('/posts/:id', member, async (req, res) => {
