@@ -222,15 +222,20 @@ export async function run(args: string[]): Promise<void> {
     const baselineAtRate = await cannon({ url: trivialUrl, connections: 10, overallRate: rate, duration });
     const baselineMax = await cannon({ url: trivialUrl, connections: 10, duration: 5 });
 
+    // The product's own floor: a signed-in call through the same middleware (session, user lookup).
+    const userRequest = { method: 'GET' as const, setupRequest: (req: autocannon.Request) => ({ ...req, path: '/api/auth/user', headers: { ...req.headers, cookie: targets[turn++ % targets.length].cookie } }) };
+    const productAtRate = await cannon({ url: baseUrl, connections: 10, overallRate: rate, duration: Math.min(duration, 10), requests: [userRequest] });
+
     await cannon({ url: baseUrl, connections: 10, overallRate: rate, duration: 3, requests: [request] }); // warm-up
     const feed = await cannon({ url: baseUrl, connections: 10, overallRate: rate, duration, requests: [request] });
     const feedMax = await cannon({ url: baseUrl, connections: 10, duration: 5, requests: [request] });
 
     const row = (label: string, m: Measured) =>
-      console.log(`${label.padEnd(38)} p50 ${m.p50.toFixed(1).padStart(6)} ms   p99 ${m.p99.toFixed(1).padStart(6)} ms   ${fmt(m.rps).padStart(7)} req/s   non-2xx ${m.non2xx}, errors ${m.errors}`);
+      console.log(`${label.padEnd(44)} p50 ${m.p50.toFixed(1).padStart(6)} ms   p99 ${m.p99.toFixed(1).padStart(6)} ms   ${fmt(m.rps).padStart(7)} req/s   non-2xx ${m.non2xx}, errors ${m.errors}`);
     console.log('');
     row(`baseline: trivial express route @${rate}/s`, baselineAtRate);
     row('baseline: trivial express route, max', baselineMax);
+    row(`product floor: GET /api/auth/user @${rate}/s`, productAtRate);
     row(`GET /api/posts/feed @${rate}/s`, feed);
     row('GET /api/posts/feed, max', feedMax);
     const ok = feed.p99 < TARGET_P99_MS && feed.non2xx === 0 && feed.errors === 0;
