@@ -24,8 +24,12 @@ export async function registerMember(stack: TestStack, firstName = 'Member'): Pr
   const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('lively.sid='));
   const token = decodeURIComponent(cookie!.split(';')[0].slice('lively.sid='.length));
   // On a busy machine the users read model may lag the answer: wait for the member's row.
-  let row: { id: string } | undefined;
-  for (let i = 0; i < 200 && !(row = await stack.db('users').where({ email }).first('id')); i++) await new Promise((r) => setTimeout(r, 50));
+  let row: { id: string; subscription_status: string; age_verified: boolean } | undefined;
+  for (let i = 0; i < 400; i++) {
+    row = await stack.db('users').where({ email }).first('id', 'subscription_status', 'age_verified');
+    if (row?.subscription_status === 'active' && row.age_verified) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
   return { userId: row!.id, token, agent };
 }
 
