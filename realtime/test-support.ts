@@ -73,8 +73,13 @@ export class ChatClient {
       const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws/chat?userId=${encodeURIComponent(userId)}`, { headers: token ? { Cookie: `lively.sid=${token}` } : {} });
       const client = new ChatClient(ws);
       ws.once('open', () => resolve(client));
-      ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
-      ws.once('error', reject);
+      ws.once('unexpected-response', (req, res) => {
+        // ws leaves a refused handshake's request open: end it, or the test run never exits.
+        res.resume();
+        req.destroy();
+        reject(new Error(`upgrade refused: ${res.statusCode}`));
+      });
+      ws.on('error', reject);
     });
   }
 
