@@ -9,6 +9,7 @@ beforeAll(async () => {
   stack = await startTestStack();
 }, 60_000);
 afterAll(async () => {
+  ChatClient.terminateAll();
   await stack.close();
 }, 30_000);
 

@@ -54,7 +54,16 @@ export class ChatClient {
   closed: { code: number; reason: string } | null = null;
   private readonly taken = new Set<number>();
 
+  /** Every socket opened, so a test can end them all before stopping the stack (an open proxied socket holds the HTTP server's close). */
+  static readonly opened = new Set<WebSocket>();
+
+  static terminateAll(): void {
+    for (const ws of ChatClient.opened) ws.terminate();
+    ChatClient.opened.clear();
+  }
+
   private constructor(readonly ws: WebSocket) {
+    ChatClient.opened.add(ws);
     ws.on('message', (raw) => {
       const message = JSON.parse(raw.toString()) as ServerMessage;
       const index = this.messages.push(message) - 1;
