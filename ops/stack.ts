@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import path from 'node:path';
 import httpProxy from 'http-proxy';
 import type { Knex } from 'knex';
@@ -88,9 +89,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   proxy.on('error', (_error, _req, socket) => {
     if ('destroy' in socket) socket.destroy();
   });
+  // Upgraded sockets leave express but still hold server.close() open: track them to end them.
+  const upgraded = new Set<Duplex>();
   server.on('upgrade', (req, socket, head) => {
-    if (req.url?.startsWith('/ws/')) proxy.ws(req, socket, head);
-    else socket.destroy();
+    if (!req.url?.startsWith('/ws/')) return socket.destroy();
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
+    proxy.ws(req, socket, head);
   });
   await new Promise<void>((resolve) => server.listen(options.port, options.host ?? '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -102,6 +107,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       // Stop taking requests, let in-flight ones finish, then stop followers and close the stores.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      for (const socket of upgraded) socket.destroy();
       const deadline = setTimeout(() => server.closeAllConnections(), 5000);
       await closed;
       clearTimeout(deadline);
