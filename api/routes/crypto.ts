@@ -118,7 +118,12 @@ export function cryptoRoutes(api: Api): Router {
   });
 
   router.get('/crypto/balance', api.requireUser, async (req, res) => {
-    const [cents, rows] = await Promise.all([balanceCents(db, req.userId!), listConversions(db, req.userId!).where({ status: 'completed' })]);
+    // The conversions whose credit has reached the balance, then the balance: read in this order,
+    // the total always includes every conversion listed.
+    const rows = await listConversions(db, req.userId!)
+      .where({ status: 'completed' })
+      .whereExists(db('wallet_entries').whereRaw(`wallet_entries.reference = 'conversion:' || crypto_conversions.transaction_id`));
+    const cents = await balanceCents(db, req.userId!);
     const body: CryptoBalance = { totalUsd: formatCents(cents), conversions: rows.map(conversionRecord) };
     res.json(body);
   });

@@ -27,7 +27,10 @@ export function WalletPage() {
   const [awaited, setAwaited] = useState<string | null>(null);
   const conversions = useCryptoConversionsQuery(undefined, { pollingInterval: settling ? SETTLING_POLL_MS : 0 });
   const balance = useCryptoBalanceQuery(undefined, { pollingInterval: settling ? SETTLING_POLL_MS : 0 });
-  const awaitedSettled = !!conversions.data?.some((record) => record.transactionId === awaited && (record.status === 'completed' || record.status === 'failed'));
+  const awaitedRecord = conversions.data?.find((record) => record.transactionId === awaited);
+  // A completed conversion is credited by a later step: wait until the balance lists it too.
+  const credited = !!balance.data?.conversions.some((record) => record.transactionId === awaited);
+  const awaitedSettled = awaitedRecord?.status === 'failed' || (awaitedRecord?.status === 'completed' && credited);
   if (awaited && awaitedSettled) setAwaited(null);
   const unsettled = !!awaited || !!conversions.data?.some((record) => record.status === 'pending' || record.status === 'processing');
   if (unsettled !== settling) setSettling(unsettled);
