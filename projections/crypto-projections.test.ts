@@ -13,6 +13,7 @@ import { cryptoTransactionsProjector } from './crypto-transactions';
 import { cryptoWalletsProjector } from './crypto-wallets';
 import { openReadDatabase } from './database';
 import { replayTwice } from './replay-twice';
+import { readWholeLog } from '../ops/testing/read-whole-log';
 
 
 jest.setTimeout(60_000);
@@ -23,7 +24,7 @@ let db: Knex;
 /** The global log hides rows of transactions still open anywhere on the server: wait until it shows `count` events. */
 async function readAllOf(count: number) {
   for (;;) {
-    const events = await store.readAll();
+    const events = await readWholeLog(store);
     if (events.length >= count) return events;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

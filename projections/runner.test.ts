@@ -8,6 +8,7 @@ import { rebuildProjection, type RebuildProgress } from './rebuild';
 import { waitForProjections } from './read-your-writes';
 import { replayTwice } from './replay-twice';
 import { ProjectionRunner } from './runner';
+import { readWholeLog } from '../ops/testing/read-whole-log';
 
 /** A small read model for the runner's own tests: how many times each counter was bumped. */
 function counterProjector(version = 1): Projector {
@@ -143,7 +144,7 @@ it('rebuilds on start when the projector version changes', async () => {
 
 it('is idempotent when every event is replayed twice', async () => {
   await store.append('counter-f', [{ type: 'Bumped', data: {} }, { type: 'Reset', data: {} }, { type: 'Bumped', data: {} }], { expectedRevision: 'any' });
-  const events = await store.readAll({ maxCount: 100_000 });
+  const events = await readWholeLog(store);
   const { once, twice } = await replayTwice(db, counterProjector(), events);
   expect(twice).toEqual(once);
 });

@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../ops/testing/test-datab
 import { openReadDatabase } from './database';
 import { replayTwice } from './replay-twice';
 import { usersProjector } from './users';
+import { readWholeLog } from '../ops/testing/read-whole-log';
 
 
 jest.setTimeout(60_000);
@@ -33,7 +34,7 @@ const membership = (command: MembershipCommand) => handleCommand(store, membersh
 async function allEvents() {
   const expected = (await store.readStream(userStream(userId))).length + (await store.readStream(membershipStream(userId))).length;
   for (;;) {
-    const events = await store.readAll();
+    const events = await readWholeLog(store);
     if (events.length >= expected) return events;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../ops/testing/test-datab
 import { openReadDatabase } from './database';
 import { replayTwice } from './replay-twice';
 import { walletBalancesProjector } from './wallet-balances';
+import { readWholeLog } from '../ops/testing/read-whole-log';
 
 
 jest.setTimeout(60_000);
@@ -27,7 +28,7 @@ afterAll(async () => {
 /** The global log hides rows of transactions still open anywhere on the server: wait until it shows `count` events. */
 async function readAllOf(count: number) {
   for (;;) {
-    const events = await store.readAll();
+    const events = await readWholeLog(store);
     if (events.length >= count) return events;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

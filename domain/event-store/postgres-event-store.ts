@@ -246,6 +246,12 @@ export class PostgresEventStore implements EventStore {
     return row ? { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } : null;
   }
 
+  /** How many events the log holds, readable or not yet (an open older transaction hides new ones). */
+  async countEvents(): Promise<number> {
+    const result = await this.pool.query<{ n: string }>('SELECT count(*)::bigint AS n FROM events');
+    return Number(result.rows[0].n);
+  }
+
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1 FROM events LIMIT 1');
   }

@@ -6,6 +6,7 @@ import { loadState, handleCommand } from '../shared/command-handler';
 import { billingTick, runBilling } from './billing';
 import { membershipDecider } from './decider';
 import { membershipStream } from './events';
+import { readWholeLog } from '../../ops/testing/read-whole-log';
 
 
 jest.setTimeout(60_000);
@@ -47,7 +48,7 @@ async function member(userId: string, token: string, start: string) {
 /** Events of a type from the global log, waiting for them to show (it hides rows of transactions still open anywhere). */
 async function eventsOfType(type: string, count: number) {
   for (let i = 0; ; i++) {
-    const events = (await store.readAll()).filter((e) => e.type === type);
+    const events = (await readWholeLog(store)).filter((e) => e.type === type);
     if (events.length >= count || i > 100) return events;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
