@@ -4,7 +4,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
@@ -15,6 +14,7 @@ import { useResetPasswordRequestMutation } from './auth-api';
 import { resetErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { useDocumentTitle } from '../../components/use-document-title';
+import { EmailField } from './email-field';
 
 /** SPEC §2 Forgot password ('Reset Password'), replaced by 'Check Your Email' on success. */
 export function ForgotPasswordPage() {
@@ -63,17 +63,7 @@ export function ForgotPasswordPage() {
       <Box component="form" noValidate onSubmit={onSubmit}>
         <Stack spacing={2}>
           {formError && <Alert severity="error">{formError}</Alert>}
-          <TextField
-            label="Email"
-            type="email"
-            name="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={!!errors.email}
-            helperText={errors.email}
-            fullWidth
-          />
+          <EmailField value={email} onChange={setEmail} error={errors.email} />
           <Button type="submit" variant="contained" size="large" disabled={isLoading} fullWidth>
             {isLoading ? 'Sending Reset Link...' : 'Send Reset Link'}
           </Button>

@@ -3,7 +3,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
@@ -16,6 +15,7 @@ import { loginErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';
 import { useDocumentTitle } from '../../components/use-document-title';
+import { EmailField } from './email-field';
 
 /** SPEC §2 Login ('Welcome Back'). Success: toast, then a full page load of /. */
 export function LoginPage({ afterLogin = () => browser.assign('/') }: { afterLogin?: () => void }) {
@@ -49,17 +49,7 @@ export function LoginPage({ afterLogin = () => browser.assign('/') }: { afterLog
       <Box component="form" noValidate onSubmit={onSubmit}>
         <Stack spacing={2}>
           {formError && <Alert severity="error">{formError}</Alert>}
-          <TextField
-            label="Email"
-            type="email"
-            name="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={!!errors.email}
-            helperText={errors.email}
-            fullWidth
-          />
+          <EmailField value={email} onChange={setEmail} error={errors.email} />
           <PasswordField
             label="Password"
             name="password"
