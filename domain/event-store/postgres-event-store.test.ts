@@ -14,3 +14,54 @@ describeEventStoreContract(
   },
   () => database.drop(),
 );
+
+describe('PostgreSQL group commit', () => {
+  let groupDatabase: TestDatabase;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    groupDatabase = await createTestDatabase();
+    // One commit in flight: everything submitted meanwhile lands in the same group.
+    store = new PostgresEventStore({ connectionString: groupDatabase.url, poolSize: 4, maxConcurrentCommits: 1 });
+    await store.migrate();
+  });
+  afterAll(async () => {
+    await store.close();
+    await groupDatabase.drop();
+  });
+
+  const event = (eventId?: string) => [{ type: 'Tested', data: { ok: true }, metadata: {}, eventId }];
+
+  it('settles every append of a group on its own: conflicts and retries do not fail their neighbours', async () => {
+    await store.append('g-existing', event(), { expectedRevision: 'no_stream' });
+    const retried = '6a1f3c52-8d1e-4f7a-9a57-0d8c1b0e9f11';
+    const first = await store.append('g-retry', event(retried), { expectedRevision: 'no_stream' });
+
+    const outcomes = await Promise.allSettled([
+      store.append('g-a', event(), { expectedRevision: 'no_stream' }),
+      store.append('g-existing', event(), { expectedRevision: 'no_stream' }), // conflict
+      store.append('g-b', event(), { expectedRevision: 'no_stream' }),
+      store.append('g-retry', event(retried), { expectedRevision: 'no_stream' }), // same append again
+      store.append('g-existing', event(), { expectedRevision: 0n }), // same stream, next group
+      store.append('g-c', event(), { expectedRevision: 5n }), // conflict
+      store.append('g-any', event(), { expectedRevision: 'any' }),
+      store.append('g-any', event(), { expectedRevision: 'any' }),
+    ]);
+    const status = outcomes.map((outcome) => outcome.status);
+    expect(status).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason.name).toBe('WrongExpectedRevisionError');
+    expect((outcomes[5] as PromiseRejectedResult).reason.name).toBe('WrongExpectedRevisionError');
+    expect((outcomes[3] as PromiseFulfilledResult<unknown>).value).toEqual(first);
+    expect((outcomes[4] as PromiseFulfilledResult<{ nextExpectedRevision: bigint }>).value.nextExpectedRevision).toBe(1n);
+    expect((await store.readStream('g-any')).map((e) => e.revision)).toEqual([0n, 1n]);
+    expect(await store.readStream('g-c')).toEqual([]);
+  });
+
+  it('writes a group in one transaction, in submission order', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.append(`g-order-${i}`, event(), { expectedRevision: 'no_stream' })));
+    const commits = new Set(results.slice(1).map((result) => result.position.commit));
+    expect(commits.size).toBe(1); // the first went alone, the rest waited for it and went together
+    const prepares = results.slice(1).map((result) => result.position.prepare);
+    expect([...prepares].sort((a, b) => (a < b ? -1 : 1))).toEqual(prepares);
+  });
+});

@@ -11,6 +11,7 @@ import {
   type RecordedEvent,
 } from './port';
 import { subscriptionFrom } from './follow';
+import { GroupCommit, type QueuedAppend } from './group-commit';
 
 const CHANNEL = 'lively_events';
 const UNIQUE_VIOLATION = '23505';
@@ -60,23 +61,39 @@ FROM checked, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(value, ord)
 RETURNING transaction_id::text AS commit, global_position::text AS prepare, stream_position::text AS revision`;
 
 /**
- * The common case, one event, without unpacking a JSON array: a third less work for the
- * server per append. Both statements are prepared once per connection (named queries).
+ * Single-event appends, grouped (see group-commit.ts): one row per append, each with its own
+ * expectation. Rows whose expectation fails are filtered out; rows that collide with a
+ * concurrent writer's (same stream revision) or reuse an event id are skipped, not fatal, so
+ * one append's conflict never fails its neighbours. Prepared once per connection.
  */
-const APPEND_ONE_SQL = `
-WITH current AS (
-  SELECT coalesce(max(stream_position), -1) AS revision FROM events WHERE stream_id = $1
+const APPEND_GROUP_SQL = `
+WITH input AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb)
+    AS i(ord int, stream_id text, mode text, exact bigint, event_id uuid, event_type text, data jsonb, metadata jsonb)
+), current AS (
+  SELECT input.*, (SELECT coalesce(max(e.stream_position), -1) FROM events e WHERE e.stream_id = input.stream_id) AS revision
+  FROM input
 )
 INSERT INTO events (stream_id, stream_position, event_id, event_type, data, metadata)
-SELECT $1, current.revision + 1, $4::uuid, $5, $6::jsonb, $7::jsonb
+SELECT stream_id, revision + 1, event_id, event_type, data, metadata
 FROM current
-WHERE CASE $2::text
+WHERE CASE mode
   WHEN 'any' THEN true
-  WHEN 'no_stream' THEN current.revision = -1
-  WHEN 'stream_exists' THEN current.revision >= 0
-  ELSE current.revision = $3::bigint
+  WHEN 'no_stream' THEN revision = -1
+  WHEN 'stream_exists' THEN revision >= 0
+  ELSE revision = exact
 END
-RETURNING transaction_id::text AS commit, global_position::text AS prepare, stream_position::text AS revision`;
+ORDER BY ord
+ON CONFLICT DO NOTHING
+RETURNING event_id::text, transaction_id::text AS commit, global_position::text AS prepare, stream_position::text AS revision`;
+
+interface PendingAppend extends QueuedAppend<AppendResult> {
+  eventId: string;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  expected: ExpectedRevision;
+}
 
 // created_at is formatted as ISO 8601 by PostgreSQL: parsing a Date per row was a third of read-all's cost.
 const SELECT_COLUMNS = `event_id, stream_id, stream_position::text AS revision, transaction_id::text AS commit,
@@ -95,6 +112,10 @@ interface EventRow {
   created_at: string;
 }
 
+function appendResult(row: { revision: string; commit: string; prepare: string }): AppendResult {
+  return { nextExpectedRevision: BigInt(row.revision), position: { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } };
+}
+
 function toRecorded(row: EventRow): RecordedEvent {
   return {
     eventId: row.event_id,
@@ -111,6 +132,11 @@ function toRecorded(row: EventRow): RecordedEvent {
 export interface PostgresEventStoreOptions {
   connectionString: string;
   poolSize?: number;
+  /**
+   * Grouped appends in flight at once (default 2: one is written while the next is prepared).
+   * More makes groups smaller and costs the server more per event; the pool serves reads too.
+   */
+  maxConcurrentCommits?: number;
 }
 
 export class PostgresEventStore implements EventStore {
@@ -121,11 +147,17 @@ export class PostgresEventStore implements EventStore {
   private readonly waiters = new Set<() => void>();
   private notifyScheduled = false;
   private closed = false;
+  private readonly groupCommit: GroupCommit<PendingAppend, AppendResult>;
 
   constructor(options: PostgresEventStoreOptions) {
-    const config: PoolConfig = { connectionString: options.connectionString, max: options.poolSize ?? 10 };
+    const poolSize = options.poolSize ?? 10;
+    const config: PoolConfig = { connectionString: options.connectionString, max: poolSize };
     this.pool = new Pool(config);
     this.pool.on('error', () => undefined); // an idle client dropped by the server is replaced on next use
+    this.groupCommit = new GroupCommit((group) => this.commitGroup(group), {
+      maxInFlight: Math.min(options.maxConcurrentCommits ?? 2, poolSize),
+      maxGroup: 500,
+    });
   }
 
   /** Creates the event log if missing; safe to run on every start. */
@@ -143,28 +175,35 @@ export class PostgresEventStore implements EventStore {
 
   async append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
+    const expected = options.expectedRevision;
+    if (events.length === 1) {
+      const [event] = events;
+      return new Promise((resolve, reject) =>
+        this.groupCommit.submit({
+          streamId,
+          eventId: event.eventId ?? randomUUID(),
+          type: event.type,
+          data: event.data ?? null,
+          metadata: event.metadata ?? {},
+          expected,
+          resolve,
+          reject,
+        }),
+      );
+    }
     const payload = events.map((event) => ({
       eventId: event.eventId ?? randomUUID(),
       type: event.type,
       data: event.data ?? null,
       metadata: event.metadata ?? {},
     }));
-    const expected = options.expectedRevision;
     const mode = typeof expected === 'bigint' ? 'exact' : expected;
     const exact = typeof expected === 'bigint' ? expected.toString() : null;
     try {
-      const result =
-        payload.length === 1
-          ? await this.pool.query({
-              name: 'lively_append_one',
-              text: APPEND_ONE_SQL,
-              values: [streamId, mode, exact, payload[0].eventId, payload[0].type, JSON.stringify(payload[0].data), JSON.stringify(payload[0].metadata)],
-            })
-          : await this.pool.query({ name: 'lively_append', text: APPEND_SQL, values: [streamId, mode, exact, JSON.stringify(payload)] });
+      const result = await this.pool.query({ name: 'lively_append', text: APPEND_SQL, values: [streamId, mode, exact, JSON.stringify(payload)] });
       if (result.rowCount === 0) return await this.afterRejectedAppend(streamId, payload, expected);
       this.announceAppend();
-      const last = result.rows[result.rows.length - 1];
-      return { nextExpectedRevision: BigInt(last.revision), position: { commit: BigInt(last.commit), prepare: BigInt(last.prepare) } };
+      return appendResult(result.rows[result.rows.length - 1]);
     } catch (error) {
       if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
       if ((error as { constraint?: string }).constraint === 'events_event_id_key') {
@@ -173,6 +212,40 @@ export class PostgresEventStore implements EventStore {
       if (expected === 'any') return this.append(streamId, events.map((e, i) => ({ ...e, eventId: payload[i].eventId })), options);
       return this.afterRejectedAppend(streamId, payload, expected);
     }
+  }
+
+  /** Writes a group of single-event appends in one statement, then settles each of them. */
+  private async commitGroup(group: PendingAppend[]): Promise<void> {
+    const rows = group.map(({ streamId, expected, eventId, type, data, metadata }, ord) => ({
+      ord,
+      stream_id: streamId,
+      mode: typeof expected === 'bigint' ? 'exact' : expected,
+      exact: typeof expected === 'bigint' ? expected.toString() : null,
+      event_id: eventId,
+      event_type: type,
+      data,
+      metadata,
+    }));
+    const result = await this.pool.query<{ event_id: string; commit: string; prepare: string; revision: string }>({
+      name: 'lively_append_group',
+      text: APPEND_GROUP_SQL,
+      values: [JSON.stringify(rows)],
+    });
+    if (result.rows.length > 0) this.announceAppend();
+    const written = new Map(result.rows.map((row) => [row.event_id, row]));
+    for (const item of group) {
+      const row = written.get(item.eventId);
+      if (row) item.resolve(appendResult(row));
+      else this.settleRejected(item);
+    }
+  }
+
+  /** An append of a group that wrote nothing: a retry, a conflict, or (expecting any) a lost race to retry. */
+  private settleRejected(item: PendingAppend): void {
+    this.afterRejectedAppend(item.streamId, [item], item.expected).then(item.resolve, (error: unknown) => {
+      if (item.expected === 'any' && error instanceof WrongExpectedRevisionError) this.groupCommit.submit(item);
+      else item.reject(error);
+    });
   }
 
   /**
@@ -187,8 +260,7 @@ export class PostgresEventStore implements EventStore {
       [ids],
     );
     if (existing.rowCount === ids.length && existing.rows.every((row) => row.stream_id === streamId)) {
-      const last = existing.rows[existing.rows.length - 1];
-      return { nextExpectedRevision: BigInt(last.revision), position: { commit: BigInt(last.commit), prepare: BigInt(last.prepare) } };
+      return appendResult(existing.rows[existing.rows.length - 1]);
     }
     if ((existing.rowCount ?? 0) > 0) throw new Error(`Event id already used by another append (stream ${streamId})`);
     const actual = await this.currentRevision(streamId);

@@ -90,7 +90,8 @@ export async function run(args: string[]): Promise<void> {
   const streams = Number(options.streams ?? 25);
   const database = await benchDatabase('lively_bench');
   const pool = new Pool({ connectionString: database.url, max: writers });
-  const store = new PostgresEventStore({ connectionString: database.url, poolSize: writers });
+  const commits = options.commits === undefined ? undefined : Number(options.commits);
+  const store = new PostgresEventStore({ connectionString: database.url, poolSize: writers, maxConcurrentCommits: commits });
   try {
     await store.migrate();
     console.log(`event store benchmark: ${writers} writers x ${fmt(perWriter)} single-event appends (expected revision), ${streams} streams per writer`);
