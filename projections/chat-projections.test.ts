@@ -29,7 +29,10 @@ const profile = (userId: string, displayName: string, savedAt: string) =>
   recorded('ChatProfileSaved', { userId, displayName, age: 30, location: 'Austin, TX', genderIdentity: 'woman', sexualOrientation: 'bisexual', relationshipType: ['dating'], bio: 'hi', interests: ['Music'], savedAt });
 
 const events: RecordedEvent[] = [
+  // c comes online before saving a profile; a goes online and off again.
+  recorded('ChatMemberWentOnline', { userId: 'c', at: '2026-01-01T09:00:00.000Z' }),
   profile('a', 'Ann', '2026-01-01T10:00:00.000Z'),
+  recorded('ChatMemberWentOnline', { userId: 'a', at: '2026-01-01T10:01:00.000Z' }),
   profile('b', 'Bea', '2026-01-01T10:00:00.000Z'),
   profile('a', 'Anna', '2026-01-01T10:05:00.000Z'),
   recorded('ChatPreferencesSaved', {
@@ -43,6 +46,8 @@ const events: RecordedEvent[] = [
   recorded('ChatSessionEnded', { roomId: 'r1', user1Id: 'a', user2Id: 'b', endedBy: 'a', reason: 'skipped', endedAt: '2026-01-01T11:02:00.000Z', durationSeconds: 120 }),
   recorded('ChatSessionReported', { roomId: 'r1', reporterId: 'b', reportedUserId: 'a', reason: 'spam', reportedAt: '2026-01-01T11:03:00.000Z' }),
   recorded('ChatUserBlocked', { blockerId: 'b', blockedId: 'a', reason: 'spam', blockedAt: '2026-01-01T11:03:00.000Z' }),
+  profile('c', 'Cy', '2026-01-01T09:30:00.000Z'),
+  recorded('ChatMemberWentOffline', { userId: 'a', at: '2026-01-01T11:30:00.000Z' }),
 ];
 
 it.each([userProfilesProjector, userPreferencesProjector, chatSessionsProjector, chatBlocksProjector])('$name replays to the same rows', async (projector) => {
@@ -54,9 +59,10 @@ it('builds the chat read models', async () => {
   await replayTwice(db, userProfilesProjector, events);
   await replayTwice(db, chatSessionsProjector, events);
   const profiles = await db.withSchema('replay_once_user_profiles').table('user_profiles').orderBy('user_id');
-  expect(profiles.map((p) => [p.user_id, p.display_name, p.last_active_at.toISOString()])).toEqual([
-    ['a', 'Anna', '2026-01-01T12:01:00.000Z'],
-    ['b', 'Bea', '2026-01-01T12:01:00.000Z'],
+  expect(profiles.map((p) => [p.user_id, p.display_name, p.is_online, p.last_active_at?.toISOString() ?? null])).toEqual([
+    ['a', 'Anna', false, '2026-01-01T12:01:00.000Z'],
+    ['b', 'Bea', false, '2026-01-01T12:01:00.000Z'],
+    ['c', 'Cy', true, '2026-01-01T09:00:00.000Z'],
   ]);
   const sessions = await db.withSchema('replay_once_chat_sessions').table('chat_sessions').orderBy('room_id');
   expect(sessions[0]).toMatchObject({ room_id: 'r1', status: 'skipped', duration_seconds: 120, compatibility_score: '0.813', reported_by_user2: true, report_reason: 'spam' });

@@ -35,11 +35,63 @@ async function withProfile(member: TestMember, displayName: string, genderIdenti
 const connect = (member: TestMember) => ChatClient.connect(stack.url, member.token, member.userId);
 
 describe('chat socket', () => {
-  it('refuses an upgrade without a session, or for another user', async () => {
+  it('refuses a socket without a session, with a stale session, or for another user', async () => {
     const member = await registerMember(stack, 'Solo');
     await expect(ChatClient.connect(stack.url, null, member.userId)).rejects.toThrow('upgrade refused: 401');
-    await expect(ChatClient.connect(stack.url, member.token, '00000000-0000-4000-8000-000000000000')).rejects.toThrow('upgrade refused: 403');
-    await expect(ChatClient.connect(stack.url, 'not-a-session', member.userId)).rejects.toThrow('upgrade refused: 401');
+    // The session is checked right after the upgrade: the socket says why and closes.
+    for (const [token, userId, error, code] of [
+      [member.token, '00000000-0000-4000-8000-000000000000', 'Forbidden', 4403],
+      ['not-a-session', member.userId, 'Unauthorized', 4401],
+    ] as const) {
+      const client = await ChatClient.connect(stack.url, token, userId);
+      client.send({ type: 'join_queue', mode: 'random' }); // held, then dropped with the socket
+      expect(await client.next('error')).toEqual({ type: 'error', error });
+      await eventually(async () => client.closed, (closed) => closed !== null);
+      expect(client.closed?.code).toBe(code);
+      expect(client.messages.some((m) => m.type === 'connected' || m.type === 'waiting')).toBe(false);
+    }
+    expect(stack.realtime.stats().waiting).toBe(0);
+  });
+
+  it('keeps a socket open after its session was checked in the database (uWS#1928), and runs messages sent before that', async () => {
+    // Regression: an upgrade completed after an await inside res.cork() could be closed by uWS
+    // right after open (1006), most often the first socket of a process.
+    const members = await Promise.all(['P1', 'P2', 'P3', 'P4'].map((name) => registerMember(stack, name)));
+    const clients = await Promise.all(
+      members.map(async (member) => {
+        const client = await ChatClient.connect(stack.url, member.token, member.userId);
+        client.send({ type: 'heartbeat' }); // before `connected`: held until the session is checked
+        return client;
+      }),
+    );
+    for (const client of clients) await client.next('heartbeat_ack');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(clients.map((c) => c.closed)).toEqual(clients.map(() => null));
+    for (const client of clients) {
+      expect(client.messages[0].type).toBe('connected');
+      client.send({ type: 'heartbeat' });
+      await client.next('heartbeat_ack');
+      client.close();
+    }
+  });
+
+  it('shows a member online while their chat socket is open (user_profiles.is_online, from presence events)', async () => {
+    const eve = await withProfile(await registerMember(stack, 'Eve'), 'Evie', 'woman', ['man'], ['Music']);
+    const isOnline = () => stack.db('user_profiles').where({ user_id: eve.userId }).first('is_online', 'last_active_at');
+    expect((await isOnline())?.is_online).toBe(false);
+    const first = await connect(eve);
+    await first.next('connected');
+    expect((await eventually(isOnline, (row) => row?.is_online === true))?.is_online).toBe(true);
+    // A second window replaces the first: still online, nothing recorded for the swap.
+    const second = await connect(eve);
+    await second.next('connected');
+    await eventually(async () => first.closed, (closed) => closed !== null);
+    second.close();
+    const offline = await eventually(isOnline, (row) => row?.is_online === false);
+    expect(offline?.is_online).toBe(false);
+    expect(offline?.last_active_at).not.toBeNull();
+    const types = (await stack.store.readStream(`chatMember-${eve.userId}`)).map((e) => e.type).filter((t) => t.startsWith('ChatMemberWent'));
+    expect(types).toEqual(['ChatMemberWentOnline', 'ChatMemberWentOffline']);
   });
 
   it('tells a user without a subscription why, then closes', async () => {

@@ -7,7 +7,8 @@ import { CHAT_ERRORS, clientMessageSchema, type ServerMessage } from '../domain/
 import type { ChatUserBlocked } from '../domain/chat/events';
 import type { EventStore, Subscription } from '../domain/event-store/port';
 import { compileRequest, Matcher, type Effect, type Member } from './matcher';
-import { cookieValue, DatabaseDirectory, type MemberDirectory } from './members';
+import { cookieValue, DatabaseDirectory, type Admission, type MemberDirectory } from './members';
+import { PresenceRecorder } from './presence-recorder';
 import { SessionRecorder } from './session-recorder';
 
 export interface RealtimeServer {
@@ -33,13 +34,17 @@ export interface RealtimeOptions {
 interface SocketData {
   closed: boolean;
   userId: string;
+  token: string;
+  /** Set once the session is checked (right after open). */
   member: Member | null;
-  refusal: string | null;
+  /** Messages received before that, replayed after it; null once admitted. */
+  early: { raw: ArrayBuffer; isBinary: boolean }[] | null;
 }
 type Socket = uWS.WebSocket<SocketData>;
 
 /** The service's own cap on one client message; the socket's hard cap is higher so an oversized message still gets an answer. */
 export const MAX_MESSAGE_BYTES = 32 * 1024;
+const MAX_EARLY_MESSAGES = 8;
 const SOCKET_LIMITS = { maxPayloadLength: 128 * 1024, maxBackpressure: 256 * 1024, idleTimeout: 120 } as const;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -54,6 +59,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   const clock = options.clock ?? (() => new Date());
   const directory = options.directory ?? (options.db ? new DatabaseDirectory(options.db) : null);
   const recorder = options.store ? new SessionRecorder(options.store, log) : null;
+  const presence = options.store ? new PresenceRecorder(options.store, log) : null;
   const matcher = new Matcher({ newSessionId: randomUUID, skipCooldownMs: options.skipCooldownMs });
   /** The one open chat socket of each user. */
   const sockets = new Map<string, Socket>();
@@ -101,7 +107,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
 
   const handle = (ws: Socket, raw: ArrayBuffer, isBinary: boolean) => {
     const data = ws.getUserData();
-    if (data.refusal || !data.member) return send(ws, { type: 'error', error: data.refusal ?? CHAT_ERRORS.malformed });
+    if (!data.member) return send(ws, { type: 'error', error: CHAT_ERRORS.malformed });
     if (raw.byteLength > MAX_MESSAGE_BYTES) return send(ws, { type: 'error', error: CHAT_ERRORS.tooLarge });
     let parsed: unknown;
     try {
@@ -133,78 +139,93 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     }
   };
 
+  /** Admission finished: the socket becomes the user's chat socket, or says why not and closes. */
+  const admitted = (ws: Socket, admission: Admission) => {
+    const data = ws.getUserData();
+    if (data.closed) return;
+    if (!admission.ok || admission.refusal) {
+      const [error, code] = !admission.ok ? [admission.reason, admission.status.startsWith('401') ? 4401 : 4403] : [admission.refusal!, 4003];
+      send(ws, { type: 'error', error });
+      data.closed = true;
+      ws.end(code, 'Chat not available');
+      return;
+    }
+    const blocked = blockSets.get(admission.member.userId) ?? (admission.member.blocked as Set<string>);
+    data.member = { ...admission.member, blocked };
+    // One chat socket per user: a newer one replaces the older (the older leaves its chat).
+    const older = sockets.get(data.userId);
+    if (older) {
+      sockets.delete(data.userId);
+      apply(matcher.leave(data.userId, 'disconnected', now()));
+      send(older, { type: 'error', error: 'Chat was opened in another window.' });
+      older.getUserData().closed = true;
+      older.end(4000, 'Replaced');
+    } else presence?.online(data.userId, clock());
+    sockets.set(data.userId, ws);
+    blockSets.set(data.userId, blocked);
+    ws.cork(() => {
+      send(ws, { type: 'connected', userId: data.userId });
+      // Messages that arrived while the session was being checked, in order.
+      const early = data.early;
+      data.early = null;
+      for (const message of early ?? []) if (!data.closed) receive(ws, message.raw, message.isBinary);
+    });
+  };
+
+  const receive = (ws: Socket, message: ArrayBuffer, isBinary: boolean) => {
+    try {
+      handle(ws, message, isBinary);
+    } catch (error) {
+      log.error({ err: error, component: 'realtime' }, 'chat message failed');
+      send(ws, { type: 'error', error: 'An error occurred' });
+    }
+  };
+
   const app = uWS.App();
   app.ws<SocketData>('/ws/*', {
     ...SOCKET_LIMITS,
+    // The upgrade is synchronous: uWS's own cork() may close a socket upgraded later, from a
+    // promise (uNetworking/uWebSockets#1928: the HTTP state it reads after an in-place realloc
+    // is WebSocket memory). The session is checked right after open; until then the socket
+    // holds its messages, and a refused socket gets the reason and a 44xx close code.
     upgrade: (res, req, context) => {
-      // Everything from req is read now: it is gone after the first await.
       const url = req.getUrl();
       const query = req.getQuery() ?? '';
-      const cookie = req.getHeader('cookie');
+      const token = cookieValue(req.getHeader('cookie'), SESSION_COOKIE);
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
-      let aborted = false;
-      res.onAborted(() => {
-        aborted = true;
-      });
-      if (url !== '/ws/chat') {
-        res.writeStatus('404 Not Found').end('Not found');
-        return;
-      }
-      if (!directory) {
-        res.writeStatus('503 Service Unavailable').end('Chat is not available');
-        return;
-      }
+      if (url !== '/ws/chat') return void res.writeStatus('404 Not Found').end('Not found');
+      if (!directory) return void res.writeStatus('503 Service Unavailable').end('Chat is not available');
       const userId = new URLSearchParams(query).get('userId');
-      directory
-        .admit(cookieValue(cookie, SESSION_COOKIE), userId)
-        .then((admission) => {
-          if (aborted) return;
-          res.cork(() => {
-            if (!admission.ok) {
-              res.writeStatus(admission.status).end(admission.reason);
-              return;
-            }
-            const blocked = blockSets.get(admission.member.userId) ?? (admission.member.blocked as Set<string>);
-            const member = { ...admission.member, blocked };
-            res.upgrade<SocketData>({ closed: false, userId: member.userId, member, refusal: admission.refusal }, key, protocol, extensions, context);
-          });
-        })
-        .catch((error) => {
-          log.error({ err: error, component: 'realtime' }, 'chat upgrade failed');
-          if (!aborted) res.cork(() => res.writeStatus('500 Internal Server Error').end('Internal server error'));
-        });
+      // Refusals that need no lookup stay HTTP refusals.
+      if (!token) return void res.writeStatus('401 Unauthorized').end('Unauthorized');
+      if (!userId) return void res.writeStatus('403 Forbidden').end('Forbidden');
+      res.upgrade<SocketData>({ closed: false, userId, token, member: null, early: [] }, key, protocol, extensions, context);
     },
     open: (ws) => {
       open++;
       const data = ws.getUserData();
-      if (data.refusal) {
-        send(ws, { type: 'error', error: data.refusal });
-        data.closed = true;
-        ws.end(4003, 'Chat not available');
-        return;
-      }
-      // One chat socket per user: a newer one replaces the older (the older leaves its chat).
-      const older = sockets.get(data.userId);
-      if (older) {
-        sockets.delete(data.userId);
-        apply(matcher.leave(data.userId, 'disconnected', now()));
-        send(older, { type: 'error', error: 'Chat was opened in another window.' });
-        older.getUserData().closed = true;
-        older.end(4000, 'Replaced');
-      }
-      sockets.set(data.userId, ws);
-      blockSets.set(data.userId, data.member!.blocked as Set<string>);
-      send(ws, { type: 'connected', userId: data.userId });
+      directory!
+        .admit(data.token, data.userId)
+        .then((admission) => admitted(ws, admission))
+        .catch((error) => {
+          log.error({ err: error, component: 'realtime' }, 'chat admission failed');
+          if (data.closed) return;
+          send(ws, { type: 'error', error: 'An error occurred' });
+          data.closed = true;
+          ws.end(1011, 'Internal error');
+        });
     },
     message: (ws, message, isBinary) => {
-      try {
-        handle(ws, message, isBinary);
-      } catch (error) {
-        log.error({ err: error, component: 'realtime' }, 'chat message failed');
-        send(ws, { type: 'error', error: 'An error occurred' });
+      const data = ws.getUserData();
+      if (data.early) {
+        // Not admitted yet: keep a copy (uWS reuses the buffer), a few messages at most.
+        if (data.early.length >= MAX_EARLY_MESSAGES || message.byteLength > MAX_MESSAGE_BYTES) return send(ws, { type: 'error', error: CHAT_ERRORS.malformed });
+        data.early.push({ raw: message.slice(0), isBinary });
+        return;
       }
+      receive(ws, message, isBinary);
     },
     close: (ws) => {
       open--;
@@ -213,6 +234,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
       if (sockets.get(data.userId) !== ws) return;
       sockets.delete(data.userId);
       blockSets.delete(data.userId);
+      presence?.offline(data.userId, clock());
       try {
         apply(matcher.leave(data.userId, 'disconnected', now()));
       } catch (error) {
@@ -224,6 +246,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     res.end('ok');
   });
 
+  if (presence && options.db) await presence.settleAfterRestart(options.db, clock());
   const subscription = options.store && directory ? await followChatEvents(options.store, directory, sockets, blockSets, log) : null;
 
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
@@ -238,6 +261,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
       app.close();
       await subscription?.close();
       await recorder?.drain();
+      await presence?.drain();
     },
   };
 }

@@ -37,6 +37,19 @@ describe('chat member decider', () => {
   });
 });
 
+describe('chat presence', () => {
+  it('records going online and offline only when it changes something', () => {
+    const online: MemberCommand = { type: 'GoOnline', userId: 'u1', now };
+    const wentOnline = memberDecider.decide(online, memberDecider.initialState);
+    expect(wentOnline).toEqual([{ type: 'ChatMemberWentOnline', data: { userId: 'u1', at: now.toISOString() } }]);
+    expect(memberDecider.decide(online, given(memberDecider, wentOnline))).toEqual([]);
+    expect(memberDecider.decide({ type: 'GoOffline', userId: 'u1', now }, memberDecider.initialState)).toEqual([]);
+    const wentOffline = memberDecider.decide({ type: 'GoOffline', userId: 'u1', now }, given(memberDecider, wentOnline));
+    expect(wentOffline).toEqual([{ type: 'ChatMemberWentOffline', data: { userId: 'u1', at: now.toISOString() } }]);
+    expect(given(memberDecider, [...wentOnline, ...wentOffline]).online).toBe(false);
+  });
+});
+
 describe('chat session decider', () => {
   const start: SessionCommand = { type: 'StartSession', roomId: 'r1', user1Id: 'a', user2Id: 'b', mode: 'standard', compatibilityScore: 0.7, now };
   const started = sessionDecider.decide(start, sessionDecider.initialState);

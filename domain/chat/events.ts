@@ -34,7 +34,10 @@ export interface PreferencesData {
 export type ChatProfileSaved = DomainEvent<'ChatProfileSaved', ProfileData & { userId: string; savedAt: string }>;
 export type ChatPreferencesSaved = DomainEvent<'ChatPreferencesSaved', PreferencesData & { userId: string; savedAt: string }>;
 export type ChatUserBlocked = DomainEvent<'ChatUserBlocked', { blockerId: string; blockedId: string; reason: string | null; blockedAt: string }>;
-export type MemberEvent = ChatProfileSaved | ChatPreferencesSaved | ChatUserBlocked;
+/** Presence: the member opened their first chat socket / closed their last one (SPEC §3 user_profiles.isOnline). */
+export type ChatMemberWentOnline = DomainEvent<'ChatMemberWentOnline', { userId: string; at: string }>;
+export type ChatMemberWentOffline = DomainEvent<'ChatMemberWentOffline', { userId: string; at: string }>;
+export type MemberEvent = ChatProfileSaved | ChatPreferencesSaved | ChatUserBlocked | ChatMemberWentOnline | ChatMemberWentOffline;
 
 export type ChatEndReason = 'skipped' | 'left' | 'disconnected' | 'rejoined';
 
@@ -50,6 +53,6 @@ export type ChatSessionReported = DomainEvent<'ChatSessionReported', { roomId: s
 export type SessionEvent = ChatSessionStarted | ChatSessionEnded | ChatSessionReported;
 
 export const CHAT_EVENT_TYPES = {
-  member: ['ChatProfileSaved', 'ChatPreferencesSaved', 'ChatUserBlocked'],
+  member: ['ChatProfileSaved', 'ChatPreferencesSaved', 'ChatUserBlocked', 'ChatMemberWentOnline', 'ChatMemberWentOffline'],
   session: ['ChatSessionStarted', 'ChatSessionEnded', 'ChatSessionReported'],
 } as const;
