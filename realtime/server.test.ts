@@ -176,6 +176,35 @@ describe('chat socket', () => {
     a2.close();
   }, 60_000);
 
+  it('blocks the partner of a chat by its session id; that pair is not matched again', async () => {
+    const fay = await registerMember(stack, 'Fay');
+    const gus = await registerMember(stack, 'Gus');
+    const f = await connect(fay);
+    const g = await connect(gus);
+    await Promise.all([f.next('connected'), g.next('connected')]);
+    f.send({ type: 'join_queue', mode: 'random' });
+    await f.next('waiting');
+    g.send({ type: 'join_queue', mode: 'random' });
+    const { sessionId } = await g.next('matched');
+    // Right after the match: the route waits for the session the service is still writing.
+    expect((await fay.agent.post(`/api/chat/sessions/${sessionId}/block`).send({ reason: 'x'.repeat(501) })).body.fields).toEqual({ reason: 'Reason too long' });
+    expect((await fay.agent.post(`/api/chat/sessions/${sessionId}/block`).send({ reason: 'Rude' })).status).toBe(201);
+    const outsider = await registerMember(stack, 'Hal');
+    expect((await outsider.agent.post(`/api/chat/sessions/${sessionId}/block`).send({})).status).toBe(404);
+    expect((await fay.agent.get('/api/chat/blocks')).body).toEqual([expect.objectContaining({ userId: gus.userId, reason: 'Rude' })]);
+    // Fay moves on; both wait, and are never matched with each other again.
+    const before = g.messages.length;
+    const fBefore = f.messages.length;
+    f.send({ type: 'skip', sessionId });
+    await g.next('skipped', 5000, before);
+    f.send({ type: 'join_queue', mode: 'random' });
+    await f.next('waiting', 5000, fBefore);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(g.messages.slice(before).some((m) => m.type === 'matched')).toBe(false);
+    f.close();
+    g.close();
+  });
+
   it('never matches a blocked pair, even when the block comes while both are connected', async () => {
     const cat = await registerMember(stack, 'Cat');
     const dan = await registerMember(stack, 'Dan');

@@ -1,9 +1,9 @@
 import { Router, type Request } from 'express';
-import { blockSchema, reportSchema } from '../../domain/contracts/chat';
+import { blockPartnerSchema, blockSchema, reportSchema } from '../../domain/contracts/chat';
 import { memberStream, sessionStream } from '../../domain/chat/events';
 import { memberDecider } from '../../domain/chat/member-decider';
 import { sessionDecider } from '../../domain/chat/session-decider';
-import { handleCommand } from '../../domain/shared/command-handler';
+import { handleCommand, loadState } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
 import { requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';
@@ -57,10 +57,40 @@ export function chatRoutes(api: Api): Router {
     );
   });
 
+  /**
+   * The session a member refers to, once the realtime service has written it (it records a match
+   * a few milliseconds after announcing it): 404 unless it exists and the member took part.
+   */
+  const sessionOf = async (roomId: string, me: string) => {
+    if (!ROOM_ID.test(roomId)) throw refuse.notFound('Chat session not found');
+    for (let waited = 0; ; waited += 50) {
+      const { state } = await loadState(store, sessionStream(roomId), sessionDecider);
+      if (state.started) {
+        if (state.started.user1Id !== me && state.started.user2Id !== me) throw refuse.notFound('Chat session not found');
+        return state.started;
+      }
+      if (waited >= 2000) throw refuse.notFound('Chat session not found');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  router.post('/chat/sessions/:roomId/block', member, async (req, res) => {
+    const roomId = String(req.params.roomId);
+    const body = parseWith(blockPartnerSchema, req.body);
+    const me = userOf(req);
+    const session = await sessionOf(roomId, me);
+    const partnerId = session.user1Id === me ? session.user2Id : session.user1Id;
+    const context = api.context(req);
+    const command = { type: 'BlockUser' as const, userId: me, blockedId: partnerId, reason: body.reason || null, now: context.now };
+    const result = await handleCommand(store, memberStream(me), memberDecider, command, context);
+    await api.readYourWrites(result.position);
+    res.status(201).json({ message: 'User blocked', roomId });
+  });
+
   router.post('/chat/sessions/:roomId/report', member, async (req, res) => {
     const roomId = String(req.params.roomId);
-    if (!ROOM_ID.test(roomId)) throw refuse.notFound('Chat session not found');
     const body = parseWith(reportSchema, req.body);
+    await sessionOf(roomId, userOf(req));
     const context = api.context(req);
     const result = await handleCommand(store, sessionStream(roomId), sessionDecider, { type: 'ReportSession', roomId, reporterId: userOf(req), reason: body.reason, now: context.now }, context);
     await api.readYourWrites(result.position);

@@ -115,6 +115,10 @@ export const blockSchema = z.object({
   userId: z.string({ error: 'User id is required' }).trim().min(1, 'User id is required').pipe(z.uuid('Invalid user id')),
   reason: z.string({ error: 'Reason too long' }).trim().max(500, 'Reason too long').optional(),
 });
+/** POST /api/chat/sessions/:roomId/block: block the other member of that chat. */
+export const blockPartnerSchema = z.object({
+  reason: z.string({ error: 'Reason too long' }).trim().max(500, 'Reason too long').optional(),
+});
 export const reportSchema = z.object({
   reason: z.string({ error: 'Reason is required' }).trim().min(1, 'Reason is required').max(500, 'Reason too long'),
 });

@@ -120,6 +120,24 @@ describeInBrowser('lively chat journey', () => {
     await screenshot(ann, 'chat-connected-ann');
     await screenshot(bob, 'chat-connected-bob');
 
+    // Ann reports Bob: the reason is required for a report; the chat goes on.
+    await ann.getByRole('button', { name: 'Block or Report' }).click();
+    const dialog = ann.getByRole('dialog', { name: 'Block or report Bobby' });
+    await dialog.getByRole('button', { name: 'Report' }).click();
+    await dialog.getByText('Reason is required').waitFor();
+    await dialog.getByLabel('Reason').fill('Rude language');
+    await screenshot(ann, 'chat-block-report-dialog');
+    await dialog.getByRole('button', { name: 'Report' }).click();
+    await ann.getByText('Report Sent').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    let report: { reported_by_user1: boolean; reported_by_user2: boolean; report_reason: string } | undefined;
+    for (let i = 0; i < 100 && !report?.report_reason; i++) {
+      report = await stack.db('chat_sessions').first('reported_by_user1', 'reported_by_user2', 'report_reason');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(report?.report_reason).toBe('Rude language');
+    await ann.getByTestId('chat-footer').filter({ hasText: /^Connected to Bobby/ }).waitFor();
+
     // Ann presses Next: Bob's chat ends (he is searching again), Ann sees 'Finding Next Match'.
     await ann.getByRole('button', { name: 'Next' }).click();
     await ann.getByText('Finding Next Match').waitFor();
@@ -143,5 +161,33 @@ describeInBrowser('lively chat journey', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(sessions).toEqual([{ status: 'skipped', end_reason: 'skipped' }]);
+    bobPage = bob;
+  });
+
+  let bobPage: Page;
+
+  it('blocks the current partner from the chat page: the chat ends and they are never matched again', async () => {
+    const bob = bobPage;
+    const cleo = await member('Cleo');
+    await setUpProfile(cleo, 'Cleo', 'Woman', 'Man');
+    await cleo.getByTestId('chat-status-title').filter({ hasText: 'Ready to Connect' }).waitFor({ timeout: 30_000 });
+    await bob.getByRole('button', { name: 'Start Chatting' }).click();
+    await cleo.getByRole('button', { name: 'Start Chatting' }).click();
+    await cleo.getByText('Bobby').first().waitFor();
+
+    await cleo.getByRole('button', { name: 'Block or Report' }).click();
+    const dialog = cleo.getByRole('dialog', { name: 'Block or report Bobby' });
+    await dialog.getByRole('button', { name: 'Block' }).click();
+    await cleo.getByText('User Blocked').waitFor();
+    await cleo.getByText('You will not be matched with Bobby again.').waitFor();
+    await screenshot(cleo, 'chat-partner-blocked');
+    // Bob's chat ends; both search again and are not matched with each other.
+    await bob.getByText('Waiting for match...').waitFor();
+    await cleo.getByTestId('chat-status-title').filter({ hasText: 'Finding Match' }).waitFor({ timeout: 10_000 });
+    await bob.getByTestId('chat-status-title').filter({ hasText: 'Finding Match' }).waitFor();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await cleo.getByTestId('match-percentage').count()).toBe(0);
+    const blocks = await stack.db('user_blocks').select('blocker_id', 'blocked_id');
+    expect(blocks).toHaveLength(1);
   });
 });

@@ -1,3 +1,4 @@
+import Block from '@mui/icons-material/Block';
 import CallEnd from '@mui/icons-material/CallEnd';
 import Mic from '@mui/icons-material/Mic';
 import MicOff from '@mui/icons-material/MicOff';
@@ -20,6 +21,7 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useCurrentUser } from '../../app/current-user';
 import { useDocumentTitle } from '../../components/use-document-title';
+import { BlockReportDialog } from './block-report-dialog';
 import { ChatFiltersDialog, DEFAULT_SETTINGS } from './chat-filters-dialog';
 import { useLivelyChat, type ChatMatch, type ChatStatus } from './use-lively-chat';
 import { VideoPanel } from './video-panel';
@@ -55,6 +57,8 @@ export function ChatPage() {
   const chat = useLivelyChat(user?.id ?? null, !!user?.ageVerified);
   const [settings, setSettings] = useState(DEFAULT_SETTINGS);
   const [filtersOpen, setFiltersOpen] = useState(false);
+  /** The chat whose partner is being blocked or reported (kept if that chat ends meanwhile). */
+  const [safetyTarget, setSafetyTarget] = useState<ChatMatch | null>(null);
 
   if (!user) {
     return (
@@ -137,6 +141,11 @@ export function ChatPage() {
               <Button variant="outlined" startIcon={<SkipNext />} disabled={!(connected || status === 'finding_match')} onClick={() => chat.next(settings)}>
                 Next
               </Button>
+              {match && (
+                <Button variant="outlined" color="warning" startIcon={<Block />} onClick={() => setSafetyTarget(match)}>
+                  Block or Report
+                </Button>
+              )}
               <Button variant="contained" color="error" startIcon={<CallEnd />} onClick={chat.leave}>
                 Leave Chat
               </Button>
@@ -175,6 +184,14 @@ export function ChatPage() {
           </Card>
         )}
       </Stack>
+      {safetyTarget && (
+        <BlockReportDialog
+          match={safetyTarget}
+          onClose={() => setSafetyTarget(null)}
+          // Still chatting with them: move on, as Next does. Otherwise that chat is already over.
+          onBlocked={() => match?.sessionId === safetyTarget.sessionId && chat.next(settings)}
+        />
+      )}
       <ChatFiltersDialog open={filtersOpen} settings={settings} onChange={setSettings} onClose={() => setFiltersOpen(false)} />
     </Container>
   );
