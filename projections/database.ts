@@ -8,3 +8,17 @@ types.setTypeParser(types.builtins.NUMERIC, (value) => value);
 export function openReadDatabase(connectionString: string, poolSize = 10): Knex {
   return knex({ client: 'pg', connection: connectionString, pool: { min: 0, max: poolSize } });
 }
+
+/**
+ * A named (prepared once per connection) query on one of the pool's connections: for the hot
+ * read paths, where knex's query building and the server's re-planning show up per request.
+ */
+export async function preparedQuery<Row>(db: Knex, name: string, text: string, values: unknown[]): Promise<Row[]> {
+  const client = db.client as { acquireConnection(): Promise<{ query(q: object): Promise<{ rows: Row[] }> }>; releaseConnection(c: unknown): Promise<void> };
+  const connection = await client.acquireConnection();
+  try {
+    return (await connection.query({ name, text, values })).rows;
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}

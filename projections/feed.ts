@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Comment, FeedPage, Post } from '../domain/contracts/posts';
 import { displayName, isUserId, readableCreatorIds } from './creators-read';
+import { preparedQuery } from './database';
 
 /**
  * Posts as a viewer sees them. A non-public post is locked for viewers who are neither its
@@ -90,17 +91,6 @@ function feedSql(withCursor: boolean): string {
 const FEED_FIRST = feedSql(false);
 const FEED_NEXT = feedSql(true);
 
-/** Runs a named (prepared once per connection) statement: the feed is planned once, not per request. */
-async function prepared<Row>(db: Knex, name: string, text: string, values: unknown[]): Promise<Row[]> {
-  const client = db.client as { acquireConnection(): Promise<{ query(q: object): Promise<{ rows: Row[] }> }>; releaseConnection(c: unknown): Promise<void> };
-  const connection = await client.acquireConnection();
-  try {
-    return (await connection.query({ name, text, values })).rows;
-  } finally {
-    await client.releaseConnection(connection);
-  }
-}
-
 /**
  * The feed: posts of subscribed creators (and the viewer's own) plus public posts, newest
  * first, keyset-paginated on (created_at, id). Two bounded index-only range scans (public
@@ -112,7 +102,7 @@ export async function feedPage(db: Knex, now: Date, viewerId: string, options: {
   const limit = options.limit;
   const values: unknown[] = [viewerId, now, limit, limit + 1];
   if (cursor) values.push(cursor.at, cursor.id);
-  const rows = await prepared<PostRow>(db, cursor ? 'feed-next' : 'feed-first', cursor ? FEED_NEXT : FEED_FIRST, values);
+  const rows = await preparedQuery<PostRow>(db, cursor ? 'feed-next' : 'feed-first', cursor ? FEED_NEXT : FEED_FIRST, values);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   // Every feed post is public or from a creator the viewer may read: none is locked.

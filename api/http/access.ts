@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { CurrentUser } from '../../domain/contracts/accounts';
 import { hasSiteAccess } from '../../domain/contracts/money';
@@ -55,10 +55,19 @@ export async function currentUser(db: Knex, userId: string | null): Promise<Curr
   return row && row.is_active ? toCurrentUser(row) : null;
 }
 
+/**
+ * The signed-in user as the request began: the row the session middleware loaded with the
+ * session, or (where it did not run) read now. After a command, read it again with `currentUser`.
+ */
+export async function requestUser(db: Knex, req: Request): Promise<CurrentUser | null> {
+  if (req.userRow === undefined) return currentUser(db, req.userId);
+  return req.userRow && req.userRow.is_active ? toCurrentUser(req.userRow) : null;
+}
+
 /** Runs `check` on the current user (401 without one) and leaves it in `res.locals.currentUser`. */
 function gate(db: Knex, check: (user: CurrentUser) => Error | null): RequestHandler {
   return async (req, res, next) => {
-    const user = await currentUser(db, req.userId);
+    const user = await requestUser(db, req);
     if (!user) return next(refuse.unauthorized());
     res.locals.currentUser = user;
     next(check(user) ?? undefined);
@@ -70,8 +79,8 @@ function gate(db: Knex, check: (user: CurrentUser) => Error | null): RequestHand
  * `router.get('/admin/payments', requireRole(api.deps.db, 'admin'), handler)`.
  */
 
-export const requireActiveSubscription = (db: Knex): RequestHandler =>
-  gate(db, (user) => (hasSiteAccess(user) ? null : refuse.forbidden('An active subscription is required', { code: 'SUBSCRIPTION_REQUIRED' })));
+export const requireActiveSubscription = (db: Knex, clock: () => Date = () => new Date()): RequestHandler =>
+  gate(db, (user) => (hasSiteAccess(user, clock()) ? null : refuse.forbidden('An active subscription is required', { code: 'SUBSCRIPTION_REQUIRED' })));
 
 export const requireAgeVerified = (db: Knex): RequestHandler =>
   gate(db, (user) => (user.ageVerified ? null : refuse.forbidden('Age verification is required', { code: 'AGE_VERIFICATION_REQUIRED', requiresAgeVerification: true })));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type { UserRow } from './access';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -12,6 +13,8 @@ declare global {
       /** The signed-in user's id, set by the session middleware. */
       userId: string | null;
       sessionId: string | null;
+      /** The signed-in user's `users` row as the request began (loaded with the session). */
+      userRow?: UserRow | null;
     }
   }
 }

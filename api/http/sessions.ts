@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CookieOptions, RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
+import { preparedQuery } from '../../projections/database';
+import type { UserRow } from './access';
 
 export const SESSION_COOKIE = 'lively.sid';
 const SESSION_DAYS = 30;
@@ -10,6 +12,11 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 function cookieOptions(secure: boolean): CookieOptions {
   return { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: SESSION_DAYS * 86_400_000 };
 }
+
+const SESSION_SQL = `
+SELECT u.*, s.id AS session_id, s.user_id AS session_user_id
+FROM http_sessions s LEFT JOIN users u ON u.id = s.user_id::uuid
+WHERE s.id = $1 AND s.expires_at > now()`;
 
 /**
  * Server-side sessions in PostgreSQL. The cookie holds a random token; the table holds only
@@ -39,17 +46,22 @@ export class SessionStore {
     await query.delete();
   }
 
-  /** The user and session behind a cookie token, if it is live. */
-  async resolve(token: string | undefined): Promise<{ sessionId: string; userId: string } | null> {
+  /**
+   * The session behind a cookie token, if it is live, with its user's `users` row (null when
+   * the read model does not hold it yet): one round trip, as every signed-in request needs both.
+   */
+  async resolve(token: string | undefined): Promise<{ sessionId: string; userId: string; user: UserRow | null } | null> {
     if (!token || token.length > 200) return null;
-    const id = hashToken(token);
-    const row = await this.db('http_sessions').where({ id }).andWhere('expires_at', '>', new Date()).first();
-    return row ? { sessionId: row.id, userId: row.user_id } : null;
+    const [row] = await preparedQuery<UserRow & { session_id: string; session_user_id: string }>(this.db, 'lively-session', SESSION_SQL, [hashToken(token)]);
+    if (!row) return null;
+    const { session_id: sessionId, session_user_id: userId, ...user } = row;
+    return { sessionId, userId, user: user.id === null ? null : (user as UserRow) };
   }
 
   middleware(): RequestHandler {
     return async (req, _res, next) => {
       const session = await this.resolve(req.cookies?.[SESSION_COOKIE]);
+      req.userRow = session?.user ?? null;
       if (session) {
         req.userId = session.userId;
         req.sessionId = session.sessionId;

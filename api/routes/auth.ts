@@ -9,7 +9,7 @@ import { registerUser, WELCOME_MESSAGE } from '../../domain/accounts/register';
 import type { EmailSender } from '../../domain/notifications/email';
 import type { PaymentGateway } from '../../domain/payments/gateway';
 import { DomainError, refuse } from '../../domain/shared/errors';
-import { currentUser } from '../http/access';
+import { currentUser, requestUser } from '../http/access';
 import { hitRateLimit } from '../http/rate-limit';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
@@ -124,7 +124,7 @@ export function authRoutes(api: Api): Router {
   router.get('/login', (_req, res) => res.redirect(302, '/login'));
 
   router.get('/auth/user', async (req, res) => {
-    const user = await currentUser(db, req.userId);
+    const user = await requestUser(db, req);
     if (!user) throw refuse.unauthorized();
     res.json(user);
   });

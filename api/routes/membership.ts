@@ -8,7 +8,7 @@ import type { CommandContext } from '../../domain/shared/command-handler';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
 import { refuse } from '../../domain/shared/errors';
-import { currentUser } from '../http/access';
+import { requestUser } from '../http/access';
 import type { Api } from '../kit';
 
 /** The site membership over HTTP (SPEC §7). v1: the status; subscribe/cancel come later. */
@@ -16,7 +16,7 @@ export function membershipRoutes(api: Api): Router {
   const router = Router();
 
   router.get('/subscription-status', async (req, res) => {
-    const user = await currentUser(api.deps.db, req.userId);
+    const user = await requestUser(api.deps.db, req);
     if (!user) throw refuse.unauthorized();
     res.json({
       subscriptionStatus: user.subscriptionStatus,

@@ -9,7 +9,7 @@ import type { PayoutGateway } from '../../domain/payouts/gateway';
 import { formatCents } from '../../domain/payouts/money';
 import { creatorBalances } from '../../projections/creator-balances';
 import { waitForProjections } from '../../projections/read-your-writes';
-import { currentUser } from '../http/access';
+import { requestUser } from '../http/access';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
@@ -50,7 +50,7 @@ export function paymentAccountView(row: Record<string, any>): PaymentAccountView
 }
 
 async function signedIn(db: Knex, req: Request): Promise<CurrentUser> {
-  const user = await currentUser(db, req.userId);
+  const user = await requestUser(db, req);
   if (!user) throw refuse.unauthorized();
   return user;
 }
