@@ -57,6 +57,17 @@ describe('PostgreSQL group commit', () => {
     expect(await store.readStream('g-c')).toEqual([]);
   });
 
+  it('fails only the append the server refuses, not the rest of its group', async () => {
+    // The first goes alone; the other two wait for it and go as one group.
+    const outcomes = await Promise.allSettled([
+      store.append('g-ok-1', event(), { expectedRevision: 'no_stream' }),
+      store.append('g-nul', [{ type: 'Tested', data: { text: 'a\u0000b' }, metadata: {} }], { expectedRevision: 'no_stream' }),
+      store.append('g-ok-2', event(), { expectedRevision: 'no_stream' }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await store.readStream('g-nul')).toEqual([]);
+  });
+
   it('writes a group in one transaction, in submission order', async () => {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.append(`g-order-${i}`, event(), { expectedRevision: 'no_stream' })));
     const commits = new Set(results.slice(1).map((result) => result.position.commit));

@@ -226,11 +226,19 @@ export class PostgresEventStore implements EventStore {
       data,
       metadata,
     }));
-    const result = await this.pool.query<{ event_id: string; commit: string; prepare: string; revision: string }>({
-      name: 'lively_append_group',
-      text: APPEND_GROUP_SQL,
-      values: [JSON.stringify(rows)],
-    });
+    let result;
+    try {
+      result = await this.pool.query<{ event_id: string; commit: string; prepare: string; revision: string }>({
+        name: 'lively_append_group',
+        text: APPEND_GROUP_SQL,
+        values: [JSON.stringify(rows)],
+      });
+    } catch (error) {
+      if (group.length === 1) throw error;
+      // One append the server refuses (say, text it cannot store) must not fail its neighbours.
+      await Promise.all(group.map((item) => this.commitGroup([item]).catch(item.reject)));
+      return;
+    }
     if (result.rows.length > 0) this.announceAppend();
     const written = new Map(result.rows.map((row) => [row.event_id, row]));
     for (const item of group) {
