@@ -1,20 +1,11 @@
 import type { Knex } from 'knex';
 import { sampleMoneyHistory } from '../domain/ledger/sample-history';
-import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
-import { openReadDatabase } from './database';
+import { useTestDatabase } from '../ops/testing/use-test-database';
 import { ledgerProjector } from './ledger';
 import { replayTwice } from './replay-twice';
 
-let database: TestDatabase;
 let db: Knex;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = openReadDatabase(database.url, 2);
-});
-afterAll(async () => {
-  await db.destroy();
-  await database.drop();
-});
+useTestDatabase((opened) => ({ db } = opened), { poolSize: 2 });
 
 describe('ledger read model', () => {
   it('is idempotent, and every transaction balances', async () => {

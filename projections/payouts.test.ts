@@ -3,23 +3,14 @@ import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { creatorAccountDecider, type CreatorAccountCommand } from '../domain/payouts/decider';
 import type { CreatorAccountEvent } from '../domain/payouts/events';
-import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
+import { useTestDatabase } from '../ops/testing/use-test-database';
 import { creatorBalancesProjector } from './creator-balances';
-import { openReadDatabase } from './database';
 import { paymentAccountsProjector } from './payment-accounts';
 import { payoutsProjector } from './payouts';
 import { replayTwice } from './replay-twice';
 
-let database: TestDatabase;
 let db: Knex;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = openReadDatabase(database.url, 2);
-});
-afterAll(async () => {
-  await db.destroy();
-  await database.drop();
-});
+useTestDatabase((opened) => ({ db } = opened), { poolSize: 2 });
 
 /** A creator's history through the decider: earnings, accounts, payouts in every end state. */
 function history(): RecordedEvent[] {

@@ -2,30 +2,25 @@ import type { Knex } from 'knex';
 import { creatorDecider } from '../domain/creators/decider';
 import { creatorStream, creatorSubscriptionStream } from '../domain/creators/events';
 import { creatorSubscriptionDecider } from '../domain/creators/subscription-decider';
-import { PostgresEventStore } from '../domain/event-store/postgres-event-store';
+import type { PostgresEventStore } from '../domain/event-store/postgres-event-store';
 import { messageDecider } from '../domain/messaging/decider';
 import { messageStream } from '../domain/messaging/events';
 import { postDecider } from '../domain/posts/decider';
 import { postStream } from '../domain/posts/events';
 import { handleCommand } from '../domain/shared/command-handler';
-import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
+import { useTestDatabase } from '../ops/testing/use-test-database';
 import { creatorSubscriptionsProjector } from './creator-subscriptions';
 import { creatorsProjector } from './creators';
-import { openReadDatabase } from './database';
 import { messagesProjector } from './messages';
 import { postsProjector } from './posts';
 import { replayTwice } from './replay-twice';
 import { readWholeLog } from '../ops/testing/read-whole-log';
 
-let database: TestDatabase;
 let store: PostgresEventStore;
 let db: Knex;
+useTestDatabase((opened) => ({ db, store } = opened));
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  store = new PostgresEventStore({ connectionString: database.url });
-  await store.migrate();
-  db = openReadDatabase(database.url);
   const at = new Date('2026-01-01T00:00:00Z');
   const context = { actorId: 't', now: at };
   const c = '11111111-1111-4111-8111-111111111111';
@@ -40,11 +35,6 @@ beforeAll(async () => {
   await handleCommand(store, postStream(p), postDecider, { type: 'CommentOnPost', postId: p, commentId: 'k1', userId: m, content: 'Nice', at }, context);
   await handleCommand(store, messageStream('msg'), messageDecider, { type: 'SendMessage', messageId: 'msg', senderId: c, senderIsCreator: true, receiverId: m, content: 'Paid', priceCents: 499, at }, context);
   await handleCommand(store, messageStream('msg'), messageDecider, { type: 'UnlockMessage', messageId: 'msg', userId: m, paymentReference: 'r', at }, context);
-});
-afterAll(async () => {
-  await db.destroy();
-  await store.close();
-  await database.drop();
 });
 
 it.each([creatorsProjector, creatorSubscriptionsProjector, postsProjector, messagesProjector])('$name is idempotent', async (projector) => {

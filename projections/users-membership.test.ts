@@ -1,32 +1,20 @@
 import type { Knex } from 'knex';
 import { userStream } from '../domain/accounts/events';
-import { PostgresEventStore } from '../domain/event-store/postgres-event-store';
+import type { PostgresEventStore } from '../domain/event-store/postgres-event-store';
 import { membershipDecider, type MembershipCommand } from '../domain/membership/decider';
 import { membershipStream } from '../domain/membership/events';
 import { handleCommand } from '../domain/shared/command-handler';
-import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
-import { openReadDatabase } from './database';
+import { useTestDatabase } from '../ops/testing/use-test-database';
 import { replayTwice } from './replay-twice';
 import { usersProjector } from './users';
 import { readWholeLog } from '../ops/testing/read-whole-log';
 
 
 jest.setTimeout(60_000);
-let database: TestDatabase;
 let store: PostgresEventStore;
 let db: Knex;
+useTestDatabase((opened) => ({ db, store } = opened));
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  store = new PostgresEventStore({ connectionString: database.url });
-  await store.migrate();
-  db = openReadDatabase(database.url);
-});
-afterAll(async () => {
-  await db.destroy();
-  await store.close();
-  await database.drop();
-});
 
 const userId = '0b7e7a0c-3f4e-4a43-9d39-5a4d1c7a0001';
 const membership = (command: MembershipCommand) => handleCommand(store, membershipStream(userId), membershipDecider, command, { actorId: userId, now: command.now });

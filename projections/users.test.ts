@@ -1,20 +1,11 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../domain/event-store/port';
-import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
-import { openReadDatabase } from './database';
+import { useTestDatabase } from '../ops/testing/use-test-database';
 import { replayTwice } from './replay-twice';
 import { usersProjector } from './users';
 
-let database: TestDatabase;
 let db: Knex;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  db = openReadDatabase(database.url, 2);
-});
-afterAll(async () => {
-  await db.destroy();
-  await database.drop();
-});
+useTestDatabase((opened) => ({ db } = opened), { poolSize: 2 });
 
 let seq = 0n;
 function recorded(type: string, data: Record<string, unknown>, occurredAt: string): RecordedEvent {

@@ -1,29 +1,17 @@
 import type { Knex } from 'knex';
-import { PostgresEventStore } from '../domain/event-store/postgres-event-store';
+import type { PostgresEventStore } from '../domain/event-store/postgres-event-store';
 import { creditBalance, spendBalance } from '../domain/wallet/balance';
-import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
-import { openReadDatabase } from './database';
+import { useTestDatabase } from '../ops/testing/use-test-database';
 import { replayTwice } from './replay-twice';
 import { walletBalancesProjector } from './wallet-balances';
 import { readWholeLog } from '../ops/testing/read-whole-log';
 
 
 jest.setTimeout(60_000);
-let database: TestDatabase;
 let store: PostgresEventStore;
 let db: Knex;
+useTestDatabase((opened) => ({ db, store } = opened));
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  store = new PostgresEventStore({ connectionString: database.url });
-  await store.migrate();
-  db = openReadDatabase(database.url);
-});
-afterAll(async () => {
-  await db.destroy();
-  await store.close();
-  await database.drop();
-});
 
 /** The global log hides rows of transactions still open anywhere on the server: wait until it shows `count` events. */
 async function readAllOf(count: number) {
