@@ -216,7 +216,9 @@ export class Matcher {
   }
 
   private allowed(a: Member, b: Member, now: number): boolean {
-    if (a.userId === b.userId || a.blocked.has(b.userId) || b.blocked.has(a.userId)) return false;
+    if (a.userId === b.userId || (a.blocked.size > 0 && a.blocked.has(b.userId)) || (b.blocked.size > 0 && b.blocked.has(a.userId))) return false;
+    // Most joins meet no cooling pair: no key string to build then.
+    if (this.cooldowns.size === 0) return true;
     const until = this.cooldowns.get(pairKey(a.userId, b.userId));
     return until === undefined || until <= now;
   }

@@ -45,6 +45,9 @@ type Socket = uWS.WebSocket<SocketData>;
 /** The service's own cap on one client message; the socket's hard cap is higher so an oversized message still gets an answer. */
 export const MAX_MESSAGE_BYTES = 32 * 1024;
 const MAX_EARLY_MESSAGES = 8;
+const MALFORMED = JSON.stringify({ type: 'error', error: CHAT_ERRORS.malformed } satisfies ServerMessage);
+const WAITING = JSON.stringify({ type: 'waiting' } satisfies ServerMessage);
+const HEARTBEAT_ACK = JSON.stringify({ type: 'heartbeat_ack' } satisfies ServerMessage);
 const SOCKET_LIMITS = { maxPayloadLength: 128 * 1024, maxBackpressure: 256 * 1024, idleTimeout: 120 } as const;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -67,21 +70,61 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   const blockSets = new Map<string, Set<string>>();
   let open = 0;
 
-  const send = (ws: Socket | undefined, message: ServerMessage): void => {
-    if (!ws || ws.getUserData().closed) return;
-    const result = ws.send(JSON.stringify(message));
-    // 2 = dropped: the client stopped reading and its buffer is full; it cannot follow a chat.
-    if (result === 2) {
+  /** Writes one message now; a client that stopped reading (send dropped) cannot follow a chat: closed. */
+  const write = (ws: Socket, text: string): void => {
+    if (ws.getUserData().closed) return;
+    if (ws.send(text) === 2) {
       log.warn({ userId: ws.getUserData().userId, buffered: ws.getBufferedAmount() }, 'chat socket over its backpressure limit: closing');
       ws.getUserData().closed = true;
       ws.end(1013, 'Too slow');
     }
   };
+
+  /**
+   * Messages to sockets other than the one being served wait in an outbox until the end of the
+   * event-loop turn, then go out corked, one write per socket for all its messages (uWS cannot
+   * cork a second socket inside a handler, so each would be a syscall of its own). A socket's
+   * messages keep their order: once it has an outbox, everything for it goes through it.
+   */
+  const outbox = new Map<Socket, string[]>();
+  let serving: Socket | null = null;
+  const flush = () => {
+    const boxes = [...outbox];
+    outbox.clear();
+    for (const [ws, texts] of boxes) flushOne(ws, texts);
+  };
+  const flushOne = (ws: Socket, texts: string[]) => {
+    if (ws.getUserData().closed) return;
+    if (texts.length === 1) return write(ws, texts[0]);
+    ws.cork(() => {
+      for (const text of texts) write(ws, text);
+    });
+  };
+  const deliver = (ws: Socket | undefined, text: string): void => {
+    if (!ws || ws.getUserData().closed) return;
+    const queued = outbox.get(ws);
+    if (queued) queued.push(text);
+    else if (ws === serving) write(ws, text);
+    else {
+      if (outbox.size === 0) setImmediate(flush);
+      outbox.set(ws, [text]);
+    }
+  };
+  const send = (ws: Socket | undefined, message: ServerMessage): void => deliver(ws, JSON.stringify(message));
+  /** Says why, then closes (what waits in the socket's outbox goes first). */
+  const closeWith = (ws: Socket, error: string, code: number, reason: string) => {
+    const queued = outbox.get(ws);
+    outbox.delete(ws);
+    flushOne(ws, [...(queued ?? []), JSON.stringify({ type: 'error', error } satisfies ServerMessage)]);
+    if (ws.getUserData().closed) return;
+    ws.getUserData().closed = true;
+    ws.end(code, reason);
+  };
   const toUser = (userId: string, message: ServerMessage) => send(sockets.get(userId), message);
 
   const apply = (effects: Effect[]) => {
     for (const effect of effects) {
-      if (effect.type === 'waiting') toUser(effect.userId, { type: 'waiting' });
+      if (effect.type === 'waiting') deliver(sockets.get(effect.userId), WAITING);
       else if (effect.type === 'matched') {
         const { session } = effect;
         recorder?.started(session, new Date(session.startedAt));
@@ -103,40 +146,55 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     }
   };
 
-  const now = () => clock().getTime();
+  const now = options.clock ? () => clock().getTime() : Date.now;
 
   const handle = (ws: Socket, raw: ArrayBuffer, isBinary: boolean) => {
     const data = ws.getUserData();
-    if (!data.member) return send(ws, { type: 'error', error: CHAT_ERRORS.malformed });
+    if (!data.member) return deliver(ws, MALFORMED);
     if (raw.byteLength > MAX_MESSAGE_BYTES) return send(ws, { type: 'error', error: CHAT_ERRORS.tooLarge });
+    let text: string;
     let parsed: unknown;
     try {
       if (isBinary) throw new Error('binary');
-      parsed = JSON.parse(decoder.decode(raw));
+      text = decoder.decode(raw);
+      parsed = JSON.parse(text);
     } catch {
-      return send(ws, { type: 'error', error: CHAT_ERRORS.malformed });
+      return deliver(ws, MALFORMED);
+    }
+    const me = data.member;
+    // Fast path for what a chat sends most (heartbeats, signalling); the schema decides the rest.
+    const type = typeof parsed === 'object' && parsed !== null ? (parsed as { type?: unknown }).type : undefined;
+    if (type === 'heartbeat') return deliver(ws, HEARTBEAT_ACK);
+    if (type === 'offer' || type === 'answer' || type === 'ice_candidate') {
+      const message = parsed as { sessionId?: unknown; data?: unknown };
+      if (typeof message.sessionId !== 'string' || message.sessionId.length < 1 || message.sessionId.length > 100) return deliver(ws, MALFORMED);
+      return relay(me, type, message.sessionId, message.data, Object.keys(message).length === 3 && 'data' in message ? text : null);
     }
     const result = clientMessageSchema.safeParse(parsed);
-    if (!result.success) return send(ws, { type: 'error', error: CHAT_ERRORS.malformed });
+    if (!result.success) return deliver(ws, MALFORMED);
     const message = result.data;
-    const me = data.member;
     switch (message.type) {
-      case 'heartbeat':
-        return send(ws, { type: 'heartbeat_ack' });
       case 'join_queue':
         return apply(matcher.join(me, compileRequest(me, message.mode, message.filters), now()));
       case 'skip':
         return apply(matcher.skip(me.userId, message.sessionId, now()));
       case 'leave':
         return apply(matcher.leave(me.userId, 'left', now()));
-      default: {
-        // Signalling: relayed to the partner of the current session only; a stale session's message is dropped.
-        const session = matcher.sessionOf(me.userId);
-        if (!session || session.id !== message.sessionId) return;
-        const partner = session.user1.userId === me.userId ? session.user2 : session.user1;
-        return toUser(partner.userId, { type: message.type, sessionId: session.id, data: message.data });
-      }
+      default:
+        return;
     }
+  };
+
+  /**
+   * Signalling goes to the partner of the current session only; a stale session's message is
+   * dropped. A message that is exactly {type, sessionId, data} is already the server message:
+   * its text is forwarded as it came.
+   */
+  const relay = (me: Member, type: 'offer' | 'answer' | 'ice_candidate', sessionId: string, data: unknown, asIs: string | null) => {
+    const session = matcher.sessionOf(me.userId);
+    if (!session || session.id !== sessionId) return;
+    const partner = session.user1.userId === me.userId ? session.user2 : session.user1;
+    deliver(sockets.get(partner.userId), asIs ?? JSON.stringify({ type, sessionId, data } satisfies ServerMessage));
   };
 
   /** Admission finished: the socket becomes the user's chat socket, or says why not and closes. */
@@ -145,10 +203,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     if (data.closed) return;
     if (!admission.ok || admission.refusal) {
       const [error, code] = !admission.ok ? [admission.reason, admission.status.startsWith('401') ? 4401 : 4403] : [admission.refusal!, 4003];
-      send(ws, { type: 'error', error });
-      data.closed = true;
-      ws.end(code, 'Chat not available');
-      return;
+      return closeWith(ws, error, code, 'Chat not available');
     }
     const blocked = blockSets.get(admission.member.userId) ?? (admission.member.blocked as Set<string>);
     data.member = { ...admission.member, blocked };
@@ -157,18 +212,18 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     if (older) {
       sockets.delete(data.userId);
       apply(matcher.leave(data.userId, 'disconnected', now()));
-      send(older, { type: 'error', error: 'Chat was opened in another window.' });
-      older.getUserData().closed = true;
-      older.end(4000, 'Replaced');
+      closeWith(older, 'Chat was opened in another window.', 4000, 'Replaced');
     } else presence?.online(data.userId, clock());
     sockets.set(data.userId, ws);
     blockSets.set(data.userId, blocked);
     ws.cork(() => {
+      serving = ws;
       send(ws, { type: 'connected', userId: data.userId });
       // Messages that arrived while the session was being checked, in order.
       const early = data.early;
       data.early = null;
       for (const message of early ?? []) if (!data.closed) receive(ws, message.raw, message.isBinary);
+      serving = null;
     });
   };
 
@@ -211,10 +266,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
         .then((admission) => admitted(ws, admission))
         .catch((error) => {
           log.error({ err: error, component: 'realtime' }, 'chat admission failed');
-          if (data.closed) return;
-          send(ws, { type: 'error', error: 'An error occurred' });
-          data.closed = true;
-          ws.end(1011, 'Internal error');
+          if (!data.closed) closeWith(ws, 'An error occurred', 1011, 'Internal error');
         });
     },
     message: (ws, message, isBinary) => {
@@ -225,12 +277,15 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
         data.early.push({ raw: message.slice(0), isBinary });
         return;
       }
+      serving = ws;
       receive(ws, message, isBinary);
+      serving = null;
     },
     close: (ws) => {
       open--;
       const data = ws.getUserData();
       data.closed = true;
+      outbox.delete(ws);
       if (sockets.get(data.userId) !== ws) return;
       sockets.delete(data.userId);
       blockSets.delete(data.userId);

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import WebSocket from 'ws';
 import { ACTIVITIES, INTERESTS, ROLES } from '../../domain/contracts/chat';
 import { compileProfile } from '../../realtime/compatibility';
 import { compileRequest, Matcher, type Member } from '../../realtime/matcher';
 import type { MemberDirectory } from '../../realtime/members';
+import { LoadSocket, textFrame } from './_chat-load-client';
 
 /**
  * `npm run bench -- chat [--sockets 10000] [--relay 20] [--matcher-only]`
@@ -67,6 +68,11 @@ async function serveRole(role: string) {
     port = await new Promise<number>((resolve) => app.listen('127.0.0.1', 0, (s) => resolve(uWS.us_socket_local_port(s))));
   }
   process.on('message', (m: string) => {
+    if (m === 'exit') process.exit(0); // a clean exit writes the CPU profile (CHAT_BENCH_PROFILE)
+    if (m === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      process.send!({ cpu: user + system });
+    }
     if (m === 'rss') {
       global.gc?.();
       process.send!({ rss: process.memoryUsage().rss });
@@ -79,10 +85,20 @@ interface Child {
   process: ChildProcess;
   port: number;
   rss(): Promise<number>;
+  /** CPU time the child used so far, µs (user + system). */
+  cpu(): Promise<number>;
 }
 
+/** CPU time this process used so far, µs. */
+const ownCpu = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+
 function startChild(role: string): Promise<Child> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', __filename], { env: { ...process.env, CHAT_BENCH_ROLE: role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // CHAT_BENCH_PROFILE=<dir>: the child writes a CPU profile there (open it in Chrome DevTools).
+  const profile = process.env.CHAT_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CHAT_BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, ['--expose-gc', ...profile, '--import', 'tsx', __filename], { env: { ...process.env, CHAT_BENCH_ROLE: role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('message', (m: { port: number }) =>
@@ -94,34 +110,14 @@ function startChild(role: string): Promise<Child> {
             child.once('message', (r: { rss: number }) => done(r.rss));
             child.send('rss');
           }),
+        cpu: () =>
+          new Promise((done) => {
+            child.once('message', (r: { cpu: number }) => done(r.cpu));
+            child.send('cpu');
+          }),
       }),
     );
   });
-}
-
-// ---------- the client ----------
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-
-async function openSockets(port: number, n: number, path: (i: number) => string, headers: (i: number) => Record<string, string>, onMessage: (i: number, data: WebSocket.RawData) => void) {
-  const sockets: WebSocket[] = new Array(n);
-  const batch = 500;
-  for (let start = 0; start < n; start += batch) {
-    await Promise.all(
-      Array.from({ length: Math.min(batch, n - start) }, (_, k) => {
-        const i = start + k;
-        return new Promise<void>((resolve, reject) => {
-          const ws = new WebSocket(`ws://127.0.0.1:${port}${path(i)}`, { headers: headers(i), perMessageDeflate: false });
-          ws.on('message', (data) => onMessage(i, data));
-          ws.once('open', () => resolve());
-          ws.once('error', reject);
-          sockets[i] = ws;
-        });
-      }),
-    );
-  }
-  return sockets;
 }
 
 async function benchMatcher() {
@@ -154,132 +150,253 @@ async function benchMatcher() {
   return { waiting, joins, matches, perSecond: Math.round(matches / seconds), stats: m.stats() };
 }
 
-async function benchRealtime(n: number, relayPerPair: number) {
+// ---------- the load client ----------
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const tick = () => new Promise((r) => setImmediate(r));
+const percentile = (sorted: ArrayLike<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+
+/** The first letter of a server message's type (byte 9 of `{"type":"…`): each type starts differently. */
+const TYPE = { connected: 99, waiting: 119, matched: 109, skipped: 115, ice: 105, error: 101 } as const;
+const typeOf = (buffer: Buffer, start: number) => buffer[start + 9];
+
+async function openAll(port: number, n: number, path: (i: number) => string, headers: (i: number) => Record<string, string>, onFrame: (i: number, b: Buffer, s: number, e: number) => void) {
+  const sockets: LoadSocket[] = new Array(n);
+  for (let start = 0; start < n; start += 500) {
+    await Promise.all(
+      Array.from({ length: Math.min(500, n - start) }, async (_, k) => {
+        const i = start + k;
+        sockets[i] = await LoadSocket.open(port, path(i), headers(i), (b, s, e) => onFrame(i, b, s, e));
+      }),
+    );
+  }
+  return sockets;
+}
+
+async function until(done: () => boolean, timeoutMs: number, what: string) {
+  const deadline = performance.now() + timeoutMs;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+const JOIN = textFrame(JSON.stringify({ type: 'join_queue', mode: 'standard', filters: { ageRange: [18, 65] } }));
+const LEAVE = textFrame(JSON.stringify({ type: 'leave' }));
+const LEAVE_AND_JOIN = Buffer.concat([LEAVE, JOIN]);
+const CANDIDATE = { candidate: 'candidate:1 1 udp 2122260223 192.168.1.2 54321 typ host generation 0', sdpMid: '0', sdpMLineIndex: 0 };
+const signal = (sessionId: string) => textFrame(JSON.stringify({ type: 'ice_candidate', sessionId, data: CANDIDATE }));
+
+interface RealtimeOptions {
+  waiting: number;
+  joiners: number;
+  rate: number;
+  seconds: number;
+  relayRounds: number;
+}
+
+/**
+ * The realtime service over real sockets. `waiting` members (women, even ids) wait in standard
+ * mode; `joiners` (men, odd ids) join, are matched, leave (the service puts the partner back in
+ * the queue, so the pool never drops below waiting − joiners) and join again.
+ * - throughput: closed loop, every joiner always has a join in flight, for `seconds`;
+ * - latency: open loop, joins paced at `rate`/s, each measured from its scheduled send time;
+ * - relay: the joiners stay matched and each sends `relayRounds` ICE candidates to its partner.
+ */
+async function benchRealtime(o: RealtimeOptions) {
   const server = await startChild('realtime');
   const rssBefore = await server.rss();
-  const connected = new Set<number>();
-  const joinedAt = new Float64Array(n);
-  const latencies: number[] = [];
-  const sessionOf = new Map<number, string>();
+  const total = o.waiting + o.joiners;
+  const userOf = (i: number) => (i < o.waiting ? 2 * i : 2 * (i - o.waiting) + 1);
+  let connected = 0;
+  let waitingAcks = 0;
   let relayed = 0;
-  let firstMatch = 0;
-  let lastMatch = 0;
-  let onRelayDone: (() => void) | null = null;
-  const relayTarget = (n / 2) * relayPerPair;
+  let matches = 0;
+  let mode: 'loop' | 'paced' | 'stay' = 'loop';
+  const sentAt = new Float64Array(o.joiners);
+  const free: number[] = [];
+  const sessions: string[] = new Array(o.joiners);
+  let latencies: number[] = [];
+  let sockets: LoadSocket[] = [];
+
+  const onFrame = (i: number, b: Buffer, s: number, e: number) => {
+    const type = typeOf(b, s);
+    if (type === TYPE.connected) connected++;
+    else if (i < o.waiting) {
+      if (type === TYPE.waiting) waitingAcks++;
+      else if (type === TYPE.ice) relayed++;
+    } else if (type === TYPE.matched) {
+      const j = i - o.waiting;
+      const now = performance.now();
+      latencies.push(now - sentAt[j]);
+      matches++;
+      if (mode === 'loop') {
+        sentAt[j] = now;
+        sockets[i].send(LEAVE_AND_JOIN);
+      } else if (mode === 'paced') {
+        sockets[i].send(LEAVE);
+        free.push(j);
+      } else sessions[j] = JSON.parse(b.toString('utf8', s, e)).sessionId;
+    } else if (type === TYPE.error) throw new Error(`server error: ${b.toString('utf8', s, e)}`);
+  };
+
   const t0 = performance.now();
-  const sockets = await openSockets(
-    server.port,
-    n,
-    (i) => `/ws/chat?userId=u${i}`,
-    (i) => ({ Cookie: `lively.sid=tok-${i}` }),
-    (i, data) => {
-      const message = JSON.parse(data.toString());
-      if (message.type === 'connected') connected.add(i);
-      else if (message.type === 'matched') {
-        const now = performance.now();
-        if (joinedAt[i] && i % 2 === 1) latencies.push(now - joinedAt[i]);
-        firstMatch ||= now;
-        lastMatch = now;
-        sessionOf.set(i, message.sessionId);
-      } else if (message.type === 'ice_candidate') {
-        if (++relayed === relayTarget) onRelayDone?.();
-      }
-    },
-  );
-  while (connected.size < n) await sleep(20);
+  sockets = await openAll(server.port, total, (i) => `/ws/chat?userId=u${userOf(i)}`, (i) => ({ Cookie: `lively.sid=tok-${userOf(i)}` }), onFrame);
+  await until(() => connected === total, 60_000, 'connected');
   const connectSeconds = (performance.now() - t0) / 1000;
   await sleep(1000);
   const rssIdle = await server.rss();
+  const idleLoad = load();
 
-  // Half wait (women), then the other half join as fast as the client can send.
-  for (let i = 0; i < n; i += 2) sockets[i].send(JSON.stringify({ type: 'join_queue', mode: 'standard', filters: { ageRange: [18, 65] } }));
-  await sleep(1500);
-  // Joins go out in small batches so the (single-threaded) client also reads the answers meanwhile.
-  const joinStart = performance.now();
-  for (let i = 1; i < n; i += 2) {
-    joinedAt[i] = performance.now();
-    sockets[i].send(JSON.stringify({ type: 'join_queue', mode: 'standard', filters: { ageRange: [18, 65] } }));
-    if (i % 100 === 99) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < o.waiting; i++) {
+    sockets[i].send(JOIN);
+    if (i % 1000 === 999) await tick();
   }
-  const deadline = performance.now() + 60_000;
-  while (latencies.length < n / 2 && performance.now() < deadline) await sleep(10);
-  const matched = latencies.length;
-  const matchSeconds = (lastMatch - joinStart) / 1000;
-  latencies.sort((a, b) => a - b);
+  await until(() => waitingAcks >= o.waiting, 60_000, 'the waiting pool');
 
-  // Relay: every joiner sends `relayPerPair` ice candidates to its partner.
-  const relayed0 = performance.now();
-  const done = new Promise<void>((resolve) => (onRelayDone = resolve));
-  const payload = { candidate: 'candidate:1 1 udp 2122260223 192.168.1.2 54321 typ host generation 0', sdpMid: '0', sdpMLineIndex: 0 };
-  for (let k = 0; k < relayPerPair; k++) {
-    for (let i = 1; i < n; i += 2) {
-      const sessionId = sessionOf.get(i);
-      if (sessionId) sockets[i].send(JSON.stringify({ type: 'ice_candidate', sessionId, data: payload }));
+  // Throughput: closed loop.
+  const throughputLoad = load();
+  mode = 'loop';
+  matches = 0;
+  latencies = [];
+  const [serverCpu0, clientCpu0] = [await server.cpu(), ownCpu()];
+  const loopStart = performance.now();
+  for (let j = 0; j < o.joiners; j++) {
+    sentAt[j] = performance.now();
+    sockets[o.waiting + j].send(JOIN);
+  }
+  await sleep(o.seconds * 1000);
+  const loopMatches = matches;
+  const loopSeconds = (performance.now() - loopStart) / 1000;
+  const [serverCpu1, clientCpu1] = [await server.cpu(), ownCpu()];
+  const loopCpu = { server: (serverCpu1 - serverCpu0) / loopMatches, client: (clientCpu1 - clientCpu0) / loopMatches };
+  const loopLatencies = Float64Array.from(latencies).sort();
+  mode = 'paced'; // the joins still in flight end with a leave and free their joiner
+  await until(() => free.length === o.joiners, 30_000, 'the closed loop to finish');
+
+  // Latency: open loop at `rate` joins/s, measured from each join's scheduled time.
+  const latencyLoad = load();
+  latencies = [];
+  const planned = Math.round(o.rate * o.seconds);
+  const pacedStart = performance.now();
+  let scheduled = 0;
+  let backlogged = 0;
+  while (scheduled < planned) {
+    const due = Math.min(planned, Math.floor(((performance.now() - pacedStart) * o.rate) / 1000));
+    while (scheduled < due && free.length > 0) {
+      const j = free.pop()!;
+      sentAt[j] = pacedStart + (scheduled * 1000) / o.rate;
+      sockets[o.waiting + j].send(JOIN);
+      scheduled++;
     }
-    if (k % 5 === 4) await sleep(0);
+    if (scheduled < due) backlogged++;
+    await sleep(1); // a timer, not a spin: the client must not take a core from the service
   }
-  await Promise.race([done, sleep(60_000)]);
-  const relaySeconds = (performance.now() - relayed0) / 1000;
-  for (const ws of sockets) ws.terminate();
-  server.process.kill();
+  await until(() => latencies.length >= planned, 30_000, 'the paced joins');
+  const pacedSeconds = (performance.now() - pacedStart) / 1000;
+  const pacedLatencies = Float64Array.from(latencies).sort();
+  await until(() => free.length === o.joiners, 30_000, 'the paced joins to leave');
+
+  // Relay: stable pairs; every joiner sends `relayRounds` candidates to its partner.
+  mode = 'stay';
+  for (let j = 0; j < o.joiners; j++) sockets[o.waiting + j].send(JOIN);
+  await until(() => sessions.filter(Boolean).length === o.joiners, 30_000, 'the relay pairs');
+  const frames = sessions.map(signal);
+  const relayLoad = load();
+  const relayTarget = o.joiners * o.relayRounds;
+  const relayCpu0 = await server.cpu();
+  const relayStart = performance.now();
+  await sendRounds(o.relayRounds, o.joiners, (j) => sockets[o.waiting + j].send(frames[j]));
+  await until(() => relayed >= relayTarget, 60_000, 'the relayed messages');
+  const relaySeconds = (performance.now() - relayStart) / 1000;
+  const relayCpu = ((await server.cpu()) - relayCpu0) / relayed;
+  for (const ws of sockets) ws.destroy();
+  server.process.send('exit');
   return {
-    sockets: n,
+    sockets: total,
     connectSeconds,
-    bytesPerIdleSocket: Math.round((rssIdle - rssBefore) / n),
-    matched,
-    matchesPerSecond: Math.round(matched / matchSeconds),
-    firstMatchMs: Math.round(firstMatch - joinStart),
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    relayed,
-    relayPerSecond: Math.round(relayed / relaySeconds),
+    bytesPerIdleSocket: Math.round((rssIdle - rssBefore) / total),
+    idleLoad,
+    loop: { matches: loopMatches, perSecond: Math.round(loopMatches / loopSeconds), p50: percentile(loopLatencies, 50), p99: percentile(loopLatencies, 99), load: throughputLoad, cpu: loopCpu },
+    paced: { joins: planned, perSecond: Math.round(planned / pacedSeconds), p50: percentile(pacedLatencies, 50), p99: percentile(pacedLatencies, 99), backlogged, load: latencyLoad },
+    relay: { messages: relayed, perSecond: Math.round(relayed / relaySeconds), load: relayLoad, cpu: relayCpu },
   };
 }
 
-async function benchEcho(n: number, perSocket: number) {
+/** `rounds` rounds of one send per sender; the client yields now and then so it also reads. */
+async function sendRounds(rounds: number, senders: number, sendOne: (j: number) => void) {
+  for (let r = 0; r < rounds; r++) {
+    for (let j = 0; j < senders; j++) sendOne(j);
+    if (r % 5 === 4) await tick();
+  }
+}
+
+/** Baseline: a bare uWebSockets.js echo server, the same client, socket count, senders and message. */
+async function benchEcho(total: number, senders: number, rounds: number) {
   const server = await startChild('echo');
   const rssBefore = await server.rss();
   let echoed = 0;
-  let onDone: (() => void) | null = null;
-  const target = (n / 2) * perSocket;
-  const sockets = await openSockets(server.port, n, () => '/echo', () => ({}), () => {
-    if (++echoed === target) onDone?.();
-  });
+  const sockets = await openAll(server.port, total, () => '/echo', () => ({}), () => void echoed++);
   await sleep(1000);
   const rssIdle = await server.rss();
-  // Same message count and shape as the relay: half the sockets send, every message comes back once.
-  const done = new Promise<void>((resolve) => (onDone = resolve));
-  const payload = JSON.stringify({ type: 'ice_candidate', sessionId: '00000000-0000-4000-8000-000000000000', data: { candidate: 'candidate:1 1 udp 2122260223 192.168.1.2 54321 typ host generation 0', sdpMid: '0', sdpMLineIndex: 0 } });
+  const frame = signal('00000000-0000-4000-8000-000000000000');
+  const echoLoad = load();
+  const cpu0 = await server.cpu();
   const t0 = performance.now();
-  for (let k = 0; k < perSocket; k++) {
-    for (let i = 1; i < n; i += 2) sockets[i].send(payload);
-    if (k % 5 === 4) await sleep(0);
-  }
-  await Promise.race([done, sleep(60_000)]);
+  await sendRounds(rounds, senders, (j) => sockets[j].send(frame));
+  await until(() => echoed >= senders * rounds, 60_000, 'the echoes');
   const seconds = (performance.now() - t0) / 1000;
-  for (const ws of sockets) ws.terminate();
-  server.process.kill();
-  return { echoed, perSecond: Math.round(echoed / seconds), bytesPerIdleSocket: Math.round((rssIdle - rssBefore) / n) };
+  const cpu = ((await server.cpu()) - cpu0) / echoed;
+  for (const ws of sockets) ws.destroy();
+  server.process.send('exit');
+  return { echoed, perSecond: Math.round(echoed / seconds), bytesPerIdleSocket: Math.round((rssIdle - rssBefore) / total), load: echoLoad, cpu };
 }
 
 export async function run(args: string[]): Promise<void> {
-  const n = arg(args, 'sockets', 10_000);
-  const relay = arg(args, 'relay', 20);
+  const o: RealtimeOptions = {
+    waiting: arg(args, 'waiting', 11_000),
+    joiners: arg(args, 'joiners', 1_000),
+    rate: arg(args, 'rate', 5_000),
+    seconds: arg(args, 'seconds', 4),
+    relayRounds: arg(args, 'relay', 100),
+  };
+  console.log(`Load average at start: ${load()} (2 cores; figures are noisy while other work runs)`);
   console.log('Matcher micro-benchmark (in process, standard mode)...');
   const matcher = await benchMatcher();
-  console.log(`  ${matcher.waiting} waiting, ${matcher.joins} joins: ${matcher.matches} matches, ${matcher.perSecond} matches/s (target >= 20,000)`);
+  console.log(`  ${matcher.waiting} waiting, ${matcher.joins} joins: ${matcher.matches} matches, ${matcher.perSecond} matches/s (target >= 20,000) [load ${load()}]`);
   if (args.includes('--matcher-only')) return;
 
-  console.log(`Realtime service over real sockets: ${n} authenticated sockets (open-file limit: see ulimit -n)...`);
-  const rt = await benchRealtime(n, relay);
-  console.log(`  connected ${rt.sockets} sockets in ${rt.connectSeconds.toFixed(1)} s; resident memory per idle socket ${rt.bytesPerIdleSocket} B (target <= 4096)`);
-  console.log(`  ${rt.matched} matches (${n / 2} waiting when the joins began): ${rt.matchesPerSecond} matches/s (target >= 5,000); join-to-matched p50 ${rt.p50?.toFixed(1)} ms, p99 ${rt.p99?.toFixed(1)} ms (target p99 < 50 ms)`);
-  console.log(`  relay: ${rt.relayed} signalling messages, ${rt.relayPerSecond} msgs/s`);
+  const total = o.waiting + o.joiners;
+  console.log(`Realtime service over real sockets: ${o.waiting} waiting + ${o.joiners} joining = ${total} authenticated sockets (needs ulimit -n > ${total + 100}; now ${openFileLimit()})...`);
+  const rt = await benchRealtime(o);
+  console.log(`  connected ${rt.sockets} sockets in ${rt.connectSeconds.toFixed(1)} s; resident memory per idle socket ${rt.bytesPerIdleSocket} B (target <= 4096) [load ${rt.idleLoad}]`);
+  console.log(
+    `  throughput, closed loop (${o.joiners} joiners, >= ${o.waiting - o.joiners} waiting): ${rt.loop.matches} matches, ${rt.loop.perSecond} matches/s (target >= 5,000); join-to-matched p50 ${rt.loop.p50.toFixed(1)} ms, p99 ${rt.loop.p99.toFixed(1)} ms [load ${rt.loop.load}]`,
+  );
+  console.log(
+    `    CPU per match: service ${rt.loop.cpu.server.toFixed(0)} µs, load client ${rt.loop.cpu.client.toFixed(0)} µs (a core of its own would serve ${Math.round(1e6 / rt.loop.cpu.server)} matches/s)`,
+  );
+  console.log(
+    `  latency, joins paced at ${o.rate}/s (>= ${o.waiting - o.joiners} waiting): ${rt.paced.joins} joins at ${rt.paced.perSecond}/s; join-to-matched p50 ${rt.paced.p50.toFixed(1)} ms, p99 ${rt.paced.p99.toFixed(1)} ms (target p99 < 50 ms)${rt.paced.backlogged ? `; no joiner was free ${rt.paced.backlogged} times when joins were due` : ''} [load ${rt.paced.load}]`,
+  );
+  console.log(`  relay: ${rt.relay.messages} signalling messages over ${o.joiners} pairs, ${rt.relay.perSecond} msgs/s; service CPU ${rt.relay.cpu.toFixed(1)} µs/message [load ${rt.relay.load}]`);
 
-  console.log(`Baseline: bare uWebSockets.js echo server, same client, ${n} sockets...`);
-  const echo = await benchEcho(n, relay);
-  console.log(`  echo: ${echo.echoed} messages, ${echo.perSecond} msgs/s; resident memory per idle socket ${echo.bytesPerIdleSocket} B`);
-  console.log(`Relay / echo throughput: ${((rt.relayPerSecond / echo.perSecond) * 100).toFixed(0)}% (target >= 50%)`);
+  console.log(`Baseline: bare uWebSockets.js echo server, same client, ${total} sockets, ${o.joiners} senders...`);
+  const echo = await benchEcho(total, o.joiners, o.relayRounds);
+  console.log(`  echo: ${echo.echoed} messages, ${echo.perSecond} msgs/s; server CPU ${echo.cpu.toFixed(1)} µs/message; resident memory per idle socket ${echo.bytesPerIdleSocket} B [load ${echo.load}]`);
+  console.log(
+    `Relay / echo throughput: ${((rt.relay.perSecond / echo.perSecond) * 100).toFixed(0)}% (target >= 50%); by server CPU per message: ${((echo.cpu / rt.relay.cpu) * 100).toFixed(0)}%`,
+  );
+}
+
+/** The open-file limit of this process (each socket is a descriptor, in the client and in the server). */
+function openFileLimit(): string {
+  try {
+    return execSync('ulimit -n', { shell: '/bin/sh' }).toString().trim();
+  } catch {
+    return 'unknown';
+  }
 }
 
 if (process.env.CHAT_BENCH_ROLE) void serveRole(process.env.CHAT_BENCH_ROLE);
