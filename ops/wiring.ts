@@ -6,6 +6,7 @@ import { PegRatesProvider } from '../domain/crypto/rates';
 import { SandboxCryptoGateway } from '../domain/crypto/sandbox-gateway';
 import { checkSettlements, conversionCredit, conversionSubmission } from '../domain/crypto/settlement';
 import { processingConversions } from '../projections/crypto-transactions';
+import { postgresConversionNumbers } from '../projections/crypto-conversion-numbers';
 import type { Ticker } from './tickers';
 import { BILLING_TICK_MS, billingTick } from '../domain/membership/billing';
 import type { PaymentGateway } from '../domain/payments/gateway';
@@ -26,6 +27,7 @@ export function createPorts(infrastructure: { db: Knex; logger: Logger }): Recor
     email: new DevelopmentEmailSender(infrastructure.db, infrastructure.logger),
     cryptoRates: new PegRatesProvider(),
     cryptoGateway: new SandboxCryptoGateway(),
+    conversionNumbers: postgresConversionNumbers(infrastructure.db),
   };
 }
 

@@ -9,16 +9,18 @@ import type { Projector } from './projector';
 /**
  * `crypto_conversions` (SPEC §3): the member's conversion history, with whether a conversion
  * paid for a site plan (usedForSubscription, subscriptionMonths). Every update sets absolute
- * values from its event, so replays change nothing.
+ * values from its event, so replays change nothing. `number` is the conversion's public id,
+ * copied from the request event (null for events written before numbers existed: never guessed).
  */
 export const cryptoConversionsProjector: Projector = {
   name: 'crypto_conversions',
-  version: 1,
+  version: 2,
   tables: ['crypto_conversions'],
   eventTypes: ['CryptoConversionRequested', 'CryptoConversionCompleted', 'CryptoConversionFailed', 'CryptoConversionUsedForSubscription'],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('crypto_conversions', (t) => {
       t.uuid('id').primary();
+      t.bigInteger('number').nullable().index();
       t.text('user_id').notNullable().index();
       t.uuid('transaction_id').notNullable().unique();
       t.text('from_crypto_type').notNullable();
@@ -42,6 +44,7 @@ export const cryptoConversionsProjector: Projector = {
         await table('crypto_conversions')
           .insert({
             id: d.conversionId,
+            number: d.conversionNumber ?? null,
             user_id: d.userId,
             transaction_id: d.transactionId,
             from_crypto_type: d.cryptoType,

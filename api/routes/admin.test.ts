@@ -77,7 +77,7 @@ describe('finance console API', () => {
       cardLast4: '4242', cardHolderName: 'M T', email: null, gatewayResponse: {}, correlationId: null, at,
     } }], { expectedRevision: 'no_stream' });
     await stack.store.append(`cryptoTransaction-${transactionId}`, [{ type: 'CryptoConversionRequested', data: {
-      transactionId, conversionId: randomUUID(), userId: member.userId, walletId: null, walletAddress: '0xabc', cryptoType: 'USDC', cryptoAmount: '20.00000000',
+      transactionId, conversionId: randomUUID(), conversionNumber: 990_001, userId: member.userId, walletId: null, walletAddress: '0xabc', cryptoType: 'USDC', cryptoAmount: '20.00000000',
       exchangeRate: '1.0000', grossCents: 2000, feeCents: 60, feeBasisPoints: 300, netCents: 1940, requestedAt: at,
     } }], { expectedRevision: 'no_stream' });
     const payments = await eventually(() => admin.agent.get(`/api/admin/payments?userId=${member.userId}`), (res) => res.body.total === 1);

@@ -10,6 +10,7 @@ import {
   parseRateUnits,
   registerWalletSchema,
   type ConversionRecord,
+  type ConvertResponse,
   type CryptoBalance,
   type CryptoRates,
   type CryptoType,
@@ -18,7 +19,9 @@ import {
 } from '../../domain/contracts/money';
 import { toPreview } from '../../domain/crypto/amounts';
 import { priceConversion, registerCryptoWallet, requestConversion } from '../../domain/crypto/commands';
+import type { ConversionNumbers } from '../../domain/crypto/conversion-numbers';
 import { PegRatesProvider, type RatesProvider } from '../../domain/crypto/rates';
+import { postgresConversionNumbers } from '../../projections/crypto-conversion-numbers';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
@@ -31,6 +34,8 @@ const rate4 = (value: string) => formatRate(parseRateUnits(String(value)) ?? 0n)
 export interface ConversionRow {
   user_id: string;
   id: string;
+  /** The public number (int8, so a string); null for conversions from before numbers. */
+  number: string | null;
   transaction_id: string;
   from_crypto_type: CryptoType;
   crypto_amount: string;
@@ -46,7 +51,7 @@ export interface ConversionRow {
 
 export function conversionRecord(row: ConversionRow): ConversionRecord {
   return {
-    id: row.id,
+    id: row.number === null ? null : Number(row.number),
     transactionId: row.transaction_id,
     cryptoType: row.from_crypto_type,
     cryptoAmount: crypto8(row.crypto_amount),
@@ -66,7 +71,7 @@ function walletView(row: { id: string; crypto_type: CryptoType; wallet_address: 
 }
 
 export const listConversions = (db: Knex, userId: string) =>
-  db<ConversionRow>('crypto_conversions').where({ user_id: userId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  db<ConversionRow>('crypto_conversions').where({ user_id: userId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'number', order: 'desc', nulls: 'last' }, { column: 'id', order: 'desc' }]);
 
 export async function balanceCents(db: Knex, userId: string): Promise<number> {
   const row = await db('wallet_balances').where({ user_id: userId }).first();
@@ -78,6 +83,7 @@ export function cryptoRoutes(api: Api): Router {
   const router = Router();
   const { db, store } = api.deps;
   const rates = (api.deps.ports.cryptoRates as RatesProvider | undefined) ?? new PegRatesProvider();
+  const numbers = (api.deps.ports.conversionNumbers as ConversionNumbers | undefined) ?? postgresConversionNumbers(db);
 
   router.get('/crypto/rates', async (_req, res) => {
     const now = api.deps.clock();
@@ -107,14 +113,16 @@ export function cryptoRoutes(api: Api): Router {
   router.post('/crypto/convert', api.requireUser, idempotency(db), async (req, res) => {
     const body = parseWith(convertSchema, req.body);
     const wallet = await db('crypto_wallets').where({ user_id: req.userId }).whereRaw('lower(wallet_address) = lower(?)', [body.walletAddress]).first();
-    const result = await requestConversion(store, rates, { userId: req.userId!, ...body, walletId: wallet?.id ?? null }, api.context(req));
+    const result = await requestConversion(store, rates, { userId: req.userId!, ...body, walletId: wallet?.id ?? null }, api.context(req), numbers);
     await api.readYourWrites(result.position);
-    res.status(202).json({
+    const answer: ConvertResponse = {
       message: `Conversion initiated: ${result.preview.cryptoAmount} ${body.cryptoType} to $${result.preview.netUsdAmount} USD after fees`,
+      conversionId: result.conversionNumber,
       transactionId: result.transactionId,
       status: 'pending',
       preview: result.preview,
-    });
+    };
+    res.status(202).json(answer);
   });
 
   router.get('/crypto/balance', api.requireUser, async (req, res) => {

@@ -57,17 +57,32 @@ describe('site membership', () => {
     expect(short.body.message).toBe('Insufficient crypto balance: the 6-month plan costs $11.94 and your balance is $0.00. Convert more crypto first.');
     const wrongMonths = await agent.post('/api/subscribe/crypto').send({ months: 5 }).expect(400);
     expect(wrongMonths.body.fields.months).toBe('Only 6-month subscriptions available');
-    await agent.post('/api/subscribe/crypto').send({ conversionId: 'abc' }).expect(400);
+    // conversionId is a conversion's number: a positive integer
+    for (const conversionId of ['abc', 0, -3, 1.5, '12', randomUUID(), null]) {
+      const bad = await agent.post('/api/subscribe/crypto').send({ conversionId }).expect(400);
+      expect(bad.body.fields.conversionId).toBe('Invalid conversion ID');
+    }
 
-    await agent.post('/api/crypto/convert').send({ cryptoAmount: '20', cryptoType: 'USDC', walletAddress: '0xPlanPayer1' }).expect(202);
+    const converted = await agent.post('/api/crypto/convert').send({ cryptoAmount: '20', cryptoType: 'USDC', walletAddress: '0xPlanPayer1' }).expect(202);
+    expect(Number.isSafeInteger(converted.body.conversionId) && converted.body.conversionId > 0).toBe(true);
+    // Someone else's conversion, and a number nobody has: 404, nothing spent.
+    const other = await register();
+    const theirs = await other.agent.post('/api/crypto/convert').send({ cryptoAmount: '20', cryptoType: 'USDC', walletAddress: '0xPlanPayer2' }).expect(202);
+    expect(theirs.body.conversionId).toBeGreaterThan(converted.body.conversionId);
     await stack.tickers.runOnce();
     const balance = await eventually(() => agent.get('/api/crypto/balance').then((r) => r.body), (b) => b.totalUsd === '19.40');
     expect(balance.totalUsd).toBe('19.40');
+    expect(balance.conversions).toEqual([expect.objectContaining({ id: converted.body.conversionId, transactionId: converted.body.transactionId })]);
+    const history = (await agent.get('/api/crypto/conversions').expect(200)).body;
+    expect(history.map((c: { id: number }) => c.id)).toEqual([converted.body.conversionId]);
+    await eventually(() => other.agent.get('/api/crypto/balance').then((r) => r.body), (b) => b.totalUsd === '19.40');
+    expect((await agent.post('/api/subscribe/crypto').send({ months: 6, conversionId: theirs.body.conversionId }).expect(404)).body.error).toBe('Conversion not found or already used');
+    await agent.post('/api/subscribe/crypto').send({ months: 6, conversionId: 2 ** 40 }).expect(404);
     const before = await eventually(() => status(agent), (st) => !!st.subscriptionEndDate);
 
-    const bought = await agent.post('/api/subscribe/crypto').set('Idempotency-Key', 'plan-1').send({ months: 6 }).expect(200);
+    const bought = await agent.post('/api/subscribe/crypto').set('Idempotency-Key', 'plan-1').send({ months: 6, conversionId: converted.body.conversionId }).expect(200);
     expect(bought.body).toEqual({ success: true, message: expect.stringContaining('7 months') });
-    await agent.post('/api/subscribe/crypto').set('Idempotency-Key', 'plan-1').send({ months: 6 }).expect(200);
+    await agent.post('/api/subscribe/crypto').set('Idempotency-Key', 'plan-1').send({ months: 6, conversionId: converted.body.conversionId }).expect(200);
     const after = await eventually(() => status(agent), (st) => st.subscriptionEndDate !== before.subscriptionEndDate);
     expect(after.subscriptionStatus).toBe('active');
     // bought while active: the 7 months follow the current period
@@ -75,7 +90,9 @@ describe('site membership', () => {
     expect(months).toBe(7);
     const left = await eventually(() => agent.get('/api/crypto/balance').expect(200), (r) => r.body.totalUsd === '7.46' && r.body.conversions[0]?.usedForSubscription);
     expect(left.body.totalUsd).toBe('7.46');
-    expect(left.body.conversions[0]).toMatchObject({ usedForSubscription: true, subscriptionMonths: 6 });
+    expect(left.body.conversions[0]).toMatchObject({ id: converted.body.conversionId, usedForSubscription: true, subscriptionMonths: 6 });
+    // Used now: choosing it again is a 404.
+    await agent.post('/api/subscribe/crypto').send({ conversionId: converted.body.conversionId }).expect(404);
     const debits = (await stack.store.readStream(`wallet-${userId}`)).filter((e) => e.type === 'WalletDebited');
     expect(debits).toHaveLength(1);
     expect(debits[0].data).toMatchObject({ amountCents: 1194 });

@@ -43,9 +43,11 @@ export function membershipRoutes(api: Api): Router {
     const body = parseWith(subscribeWithCryptoSchema, req.body);
     const userId = req.userId!;
     const unused = await db('crypto_conversions').where({ user_id: userId, status: 'completed', used_for_subscription: false }).orderBy('created_at', 'asc');
-    if (body.conversionId && !unused.some((row) => row.id === body.conversionId)) throw refuse.notFound('Conversion not found or already used');
+    // conversionId is the conversion's public number; only the member's own unused ones count.
+    const chosen = (row: { number: string | null }) => body.conversionId !== undefined && row.number !== null && Number(row.number) === body.conversionId;
+    if (body.conversionId !== undefined && !unused.some(chosen)) throw refuse.notFound('Conversion not found or already used');
     // The conversions that pay for the plan: the chosen one first, then the oldest, until $11.94 is covered.
-    const ordered = [...unused.filter((row) => row.id === body.conversionId), ...unused.filter((row) => row.id !== body.conversionId)];
+    const ordered = [...unused.filter(chosen), ...unused.filter((row) => !chosen(row))];
     const paying: string[] = [];
     let covered = 0;
     for (const row of ordered) {

@@ -128,7 +128,8 @@ export type ConvertRequest = z.input<typeof convertSchema>;
 /** The 6-month plan from the balance. The body may be empty; months, when given, must be 6. */
 export const subscribeWithCryptoSchema = z.object({
   months: z.literal(6, { error: 'Only 6-month subscriptions available' }).optional(),
-  conversionId: z.uuid({ error: 'Invalid conversion ID' }).optional(),
+  /** A conversion's number (ConversionRecord.id), spent first. */
+  conversionId: z.int({ error: 'Invalid conversion ID' }).positive({ error: 'Invalid conversion ID' }).optional(),
 });
 export type SubscribeWithCryptoRequest = z.input<typeof subscribeWithCryptoSchema>;
 
@@ -166,6 +167,8 @@ export type TransactionStatus = 'pending' | 'processing' | 'completed' | 'failed
 
 export interface ConvertResponse {
   message: string;
+  /** The new conversion's number (its ConversionRecord.id). */
+  conversionId: number;
   transactionId: string;
   status: TransactionStatus;
   preview: ConversionPreview;
@@ -173,7 +176,12 @@ export interface ConvertResponse {
 
 /** SPEC §3 conversion history record. */
 export interface ConversionRecord {
-  id: string;
+  /**
+   * The conversion's number, a positive integer (what /api/subscribe/crypto takes as
+   * conversionId). Null only for a conversion requested before numbers existed.
+   */
+  id: number | null;
+  /** The crypto transaction behind it (internal uuid). */
   transactionId: string;
   cryptoType: CryptoType;
   cryptoAmount: string;

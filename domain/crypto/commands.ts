@@ -5,6 +5,7 @@ import { refuse } from '../shared/errors';
 import { deterministicId, newId } from '../shared/ids';
 import { computeConversion, toPreview } from './amounts';
 import { conversionDecider } from './conversion-decider';
+import type { ConversionNumbers } from './conversion-numbers';
 import { cryptoTransactionStream, cryptoWalletsStream } from './events';
 import type { RatesProvider } from './rates';
 import { cryptoWalletsDecider } from './wallets-decider';
@@ -32,17 +33,21 @@ export async function priceConversion(rates: RatesProvider, cryptoType: CryptoTy
 /**
  * Starts a conversion (pending). Below the $10 net minimum it is refused. The processor is
  * called by the settlement process, not here, so a slow processor never holds the request.
+ * The conversion's public number is drawn from `numbers` (in the product the PostgreSQL
+ * sequence, `postgresConversionNumbers(db)`) and recorded in the event.
  */
 export async function requestConversion(
   store: EventStore,
   rates: RatesProvider,
   input: { userId: string; cryptoType: CryptoType; cryptoAmount: string; walletAddress: string; walletId: string | null },
   context: CommandContext,
+  numbers: ConversionNumbers,
 ) {
   const figures = await priceConversion(rates, input.cryptoType, input.cryptoAmount, context.now);
   if (!figures.isValidMinimum) throw refuse.unprocessable(MINIMUM_CONVERSION_MESSAGE, { preview: toPreview(figures) });
   const preview = toPreview(figures);
   const transactionId = newId();
+  const conversionNumber = await numbers.next();
   const result = await handleCommand(
     store,
     cryptoTransactionStream(transactionId),
@@ -51,6 +56,7 @@ export async function requestConversion(
       type: 'RequestConversion',
       transactionId,
       conversionId: newId(),
+      conversionNumber,
       userId: input.userId,
       walletId: input.walletId,
       walletAddress: input.walletAddress,
@@ -65,7 +71,7 @@ export async function requestConversion(
     },
     context,
   );
-  return { transactionId, preview, position: result.position };
+  return { transactionId, conversionNumber, preview, position: result.position };
 }
 
 /** Marks the conversions that paid for a site plan (idempotent per purchase). */

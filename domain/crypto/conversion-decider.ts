@@ -1,5 +1,6 @@
 import type { Decider } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
+import { isConversionNumber } from './conversion-numbers';
 import type { CryptoConversionRequestedData, CryptoTransactionEvent } from './events';
 
 /**
@@ -16,7 +17,7 @@ export interface ConversionState {
 }
 
 export type ConversionCommand =
-  | ({ type: 'RequestConversion' } & CryptoConversionRequestedData)
+  | ({ type: 'RequestConversion' } & CryptoConversionRequestedData & { conversionNumber: number })
   | { type: 'RecordSubmission'; gatewayTransactionId: string; now: Date }
   | { type: 'RecordSettlement'; outcome: { status: 'confirmed'; transactionHash: string } | { status: 'failed'; failureReason: string }; now: Date }
   | { type: 'MarkUsedForSubscription'; purchaseId: string; subscriptionMonths: number; now: Date };
@@ -44,6 +45,7 @@ export const conversionDecider: Decider<ConversionCommand, ConversionState, Cryp
     switch (command.type) {
       case 'RequestConversion': {
         if (state.status !== 'new') return []; // a retried request writes nothing new
+        if (!isConversionNumber(command.conversionNumber)) throw refuse.validation('Invalid conversion ID');
         const { type: _type, ...data } = command;
         return [{ type: 'CryptoConversionRequested', data }];
       }

@@ -20,7 +20,14 @@ export interface CryptoWalletRegisteredData {
 
 export interface CryptoConversionRequestedData {
   transactionId: string;
+  /** Internal uuid of the conversion (the stream is keyed by transactionId). */
   conversionId: string;
+  /**
+   * The conversion's public id (SPEC: a positive integer), drawn when it was requested. Every
+   * new event has it; events written before numbers existed lack it, and such a conversion
+   * has no public number (it is never guessed).
+   */
+  conversionNumber?: number;
   userId: string;
   walletId: string | null;
   walletAddress: string;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import * as infrastructure from './0001-infrastructure';
 import * as emailOutbox from './0002-email-outbox';
+import * as conversionNumbers from './0003-conversion-numbers';
 
 /**
  * Knex migrations, listed here rather than discovered on disk so they run the same under
@@ -9,6 +10,7 @@ import * as emailOutbox from './0002-email-outbox';
 const migrations: Record<string, Knex.Migration> = {
   '0001-infrastructure': infrastructure,
   '0002-email-outbox': emailOutbox,
+  '0003-conversion-numbers': conversionNumbers,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -31,7 +31,7 @@ function PreviewRow({ label, value, strong }: { label: string; value: string; st
 }
 
 /** Convert (SPEC §2, §4, §5): type, amount, address, Calculate Conversion, preview, Confirm Conversion. */
-export function ConvertTab({ onInitiated }: { onInitiated?: (transactionId: string) => void } = {}) {
+export function ConvertTab({ onInitiated }: { onInitiated?: (conversionId: number) => void } = {}) {
   const [cryptoType, setCryptoType] = useState<CryptoType>('USDC');
   const [amount, setAmount] = useState('');
   const [walletAddress, setWalletAddress] = useState('');
@@ -67,7 +67,7 @@ export function ConvertTab({ onInitiated }: { onInitiated?: (transactionId: stri
       setAmount('');
       setPreview(null);
       setInitiated(result.message);
-      onInitiated?.(result.transactionId);
+      onInitiated?.(result.conversionId);
       toast({ title: 'Conversion Initiated', description: result.message });
     } catch (error) {
       toast({ title: 'Conversion Failed', description: serverErrorText(error) ?? 'Failed to process conversion', variant: 'destructive' });

@@ -34,6 +34,7 @@ export function HistoryTab({ conversions, isLoading, isError }: { conversions: C
       <Table size="small" aria-label="Conversion history">
         <TableHead>
           <TableRow>
+            <TableCell>No.</TableCell>
             <TableCell>Date</TableCell>
             <TableCell>Amount</TableCell>
             <TableCell align="right">Rate</TableCell>
@@ -44,7 +45,9 @@ export function HistoryTab({ conversions, isLoading, isError }: { conversions: C
         </TableHead>
         <TableBody>
           {conversions.map((record) => (
-            <TableRow key={record.id} data-testid="conversion-row">
+            <TableRow key={record.transactionId} data-testid="conversion-row">
+              {/* The conversion's number (SPEC: its id); conversions from before numbers have none. */}
+              <TableCell data-testid="conversion-id">{record.id === null ? '—' : `#${record.id}`}</TableCell>
               <TableCell>{new Date(record.createdAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}</TableCell>
               <TableCell>
                 {record.cryptoAmount} {record.cryptoType}

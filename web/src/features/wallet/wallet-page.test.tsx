@@ -49,22 +49,27 @@ describe('wallet page', () => {
   });
 
   it('shows the rates error and the green balance card with the number of conversions', async () => {
-    const record = { id: 'c1', transactionId: 't1', cryptoType: 'USDC', cryptoAmount: '20.00000000', usdAmount: '20.00', netAmount: '19.40', exchangeRate: '1.0000', feeAmount: '0.60', status: 'completed', createdAt: new Date().toISOString(), usedForSubscription: false, subscriptionMonths: null };
+    const record = { id: 7, transactionId: 't1', cryptoType: 'USDC', cryptoAmount: '20.00000000', usdAmount: '20.00', netAmount: '19.40', exchangeRate: '1.0000', feeAmount: '0.60', status: 'completed', createdAt: new Date().toISOString(), usedForSubscription: false, subscriptionMonths: null };
     serve({
       'GET /api/crypto/rates': { status: 500, body: '' },
       'GET /api/crypto/balance': { status: 200, body: { totalUsd: '19.40', conversions: [record] } },
+      'GET /api/crypto/conversions': { status: 200, body: [record, { ...record, id: null, transactionId: 't0', status: 'failed' }] },
     });
     renderWithApp(<WalletPage />);
     expect(await screen.findByText('Unable to load exchange rates. Please try again later.')).toBeTruthy();
     expect((await screen.findByTestId('balance-total')).textContent).toBe('$19.40');
     expect(screen.getByText(/From 1 conversion/)).toBeTruthy();
+    // History shows each conversion's number (none for one from before numbers existed).
+    fireEvent.click(screen.getByRole('tab', { name: 'History' }));
+    await screen.findAllByTestId('conversion-row');
+    expect(screen.getAllByTestId('conversion-id').map((cell) => cell.textContent)).toEqual(['#7', '—']);
   });
 
   it('validates the amount, previews, hides Confirm below the minimum, and confirms with an Idempotency-Key', async () => {
     let valid = false;
     const calls = serve({
       'POST /api/crypto/calculate': () => ({ status: 200, body: preview(valid ? '19.40' : '9.70', valid) }),
-      'POST /api/crypto/convert': { status: 202, body: { message: 'Conversion initiated: 20.00000000 USDC to $19.40 USD after fees', transactionId: 't1', status: 'pending', preview: preview('19.40', true) } },
+      'POST /api/crypto/convert': { status: 202, body: { message: 'Conversion initiated: 20.00000000 USDC to $19.40 USD after fees', conversionId: 7, transactionId: 't1', status: 'pending', preview: preview('19.40', true) } },
     });
     renderWithApp(<WalletPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Calculate Conversion' }));

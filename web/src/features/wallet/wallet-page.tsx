@@ -24,12 +24,12 @@ export function WalletPage() {
   const [settling, setSettling] = useState(false);
   // The conversion just initiated: polled until the history shows it settled, even if the first
   // read after the command came before the read model had it.
-  const [awaited, setAwaited] = useState<string | null>(null);
+  const [awaited, setAwaited] = useState<number | null>(null);
   const conversions = useCryptoConversionsQuery(undefined, { pollingInterval: settling ? SETTLING_POLL_MS : 0 });
   const balance = useCryptoBalanceQuery(undefined, { pollingInterval: settling ? SETTLING_POLL_MS : 0 });
-  const awaitedRecord = conversions.data?.find((record) => record.transactionId === awaited);
+  const awaitedRecord = conversions.data?.find((record) => record.id === awaited);
   // A completed conversion is credited by a later step: wait until the balance lists it too.
-  const credited = !!balance.data?.conversions.some((record) => record.transactionId === awaited);
+  const credited = !!balance.data?.conversions.some((record) => record.id === awaited);
   const awaitedSettled = awaitedRecord?.status === 'failed' || (awaitedRecord?.status === 'completed' && credited);
   if (awaited && awaitedSettled) setAwaited(null);
   const unsettled = !!awaited || !!conversions.data?.some((record) => record.status === 'pending' || record.status === 'processing');
