@@ -29,6 +29,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './port';
+import { AppendSignal } from './append-signal';
 
 type AnyResolved = ResolvedEvent | AllStreamResolvedEvent;
 
@@ -50,7 +51,7 @@ function toRecorded(resolved: AnyResolved): RecordedEvent | null {
 export class EventStoreDbEventStore implements EventStore {
   readonly kind = 'eventstoredb' as const;
   private readonly client: EventStoreDBClient;
-  private readonly waiters = new Set<() => void>();
+  private readonly appended = new AppendSignal(() => this.live !== null);
   private live: { unsubscribe(): Promise<void> } | null = null;
   private closed = false;
 
@@ -70,7 +71,7 @@ export class EventStoreDbEventStore implements EventStore {
     );
     try {
       const result = await this.client.appendToStream(streamId, payload, { expectedRevision: options.expectedRevision });
-      this.wakeWaiters();
+      this.appended.wake();
       const position = result.position ?? (await this.positionOfRevision(streamId, result.nextExpectedRevision));
       return { nextExpectedRevision: result.nextExpectedRevision, position };
     } catch (error) {
@@ -140,25 +141,9 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   waitForAppend(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    if (this.closed || signal?.aborted) return Promise.resolve(false);
+    if (this.closed) return Promise.resolve(false);
     this.ensureLive();
-    return new Promise((resolve) => {
-      const finish = (woken: boolean) => {
-        clearTimeout(timer);
-        this.waiters.delete(wake);
-        signal?.removeEventListener('abort', abort);
-        resolve(woken);
-      };
-      const wake = () => finish(true);
-      const abort = () => finish(false);
-      const timer = setTimeout(() => finish(false), timeoutMs);
-      this.waiters.add(wake);
-      signal?.addEventListener('abort', abort, { once: true });
-    });
-  }
-
-  private wakeWaiters(): void {
-    for (const wake of [...this.waiters]) wake();
+    return this.appended.wait(timeoutMs, signal);
   }
 
   /** A live subscription from the end wakes followers when other processes append; resubscribes with back-off. */
@@ -168,7 +153,7 @@ export class EventStoreDbEventStore implements EventStore {
     this.live = subscription;
     (async () => {
       try {
-        for await (const _ of subscription) this.wakeWaiters();
+        for await (const _ of subscription) this.appended.wake();
       } catch {
         // dropped: resubscribe below
       }
@@ -191,7 +176,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.wakeWaiters();
+    this.appended.wake();
     await this.live?.unsubscribe().catch(() => undefined);
     await this.client.dispose();
   }

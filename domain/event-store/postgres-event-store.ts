@@ -10,6 +10,7 @@ import {
   type ReadAllOptions,
   type RecordedEvent,
 } from './port';
+import { AppendSignal } from './append-signal';
 import { subscriptionFrom } from './follow';
 import { GroupCommit, type QueuedAppend } from './group-commit';
 
@@ -144,7 +145,7 @@ export class PostgresEventStore implements EventStore {
   private readonly pool: Pool;
   private listener: PoolClient | null = null;
   private listening: Promise<void> | null = null;
-  private readonly waiters = new Set<() => void>();
+  private readonly appended = new AppendSignal(() => this.listener !== null);
   private notifyScheduled = false;
   private closed = false;
   private readonly groupCommit: GroupCommit<PendingAppend, AppendResult>;
@@ -337,25 +338,9 @@ export class PostgresEventStore implements EventStore {
   }
 
   waitForAppend(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    if (this.closed || signal?.aborted) return Promise.resolve(false);
+    if (this.closed) return Promise.resolve(false);
     void this.ensureListening();
-    return new Promise((resolve) => {
-      const finish = (woken: boolean) => {
-        clearTimeout(timer);
-        this.waiters.delete(wake);
-        signal?.removeEventListener('abort', abort);
-        resolve(woken);
-      };
-      const wake = () => finish(true);
-      const abort = () => finish(false);
-      const timer = setTimeout(() => finish(false), timeoutMs);
-      this.waiters.add(wake);
-      signal?.addEventListener('abort', abort, { once: true });
-    });
-  }
-
-  private wakeWaiters(): void {
-    for (const wake of [...this.waiters]) wake();
+    return this.appended.wait(timeoutMs, signal);
   }
 
   /**
@@ -364,7 +349,7 @@ export class PostgresEventStore implements EventStore {
    * NOTIFY_INTERVAL_MS: under load one notification covers many appends.
    */
   private announceAppend(): void {
-    this.wakeWaiters();
+    this.appended.wake();
     if (this.notifyScheduled || this.closed) return;
     this.notifyScheduled = true;
     setTimeout(() => {
@@ -379,7 +364,7 @@ export class PostgresEventStore implements EventStore {
     this.listening = (async () => {
       try {
         const client = await this.pool.connect();
-        client.on('notification', () => this.wakeWaiters());
+        client.on('notification', () => this.appended.wake());
         client.on('error', () => this.dropListener());
         await client.query(`LISTEN ${CHANNEL}`);
         this.listener = client;
@@ -399,7 +384,7 @@ export class PostgresEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.wakeWaiters();
+    this.appended.wake();
     await this.listening;
     this.listener?.release(true);
     this.listener = null;
