@@ -207,6 +207,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     }
     const blocked = blockSets.get(admission.member.userId) ?? (admission.member.blocked as Set<string>);
     data.member = { ...admission.member, blocked };
+    data.token = ''; // not needed any more: an idle socket holds as little as possible
     // One chat socket per user: a newer one replaces the older (the older leaves its chat).
     const older = sockets.get(data.userId);
     if (older) {

@@ -17,6 +17,8 @@ export function textFrame(text: string): Buffer {
   return Buffer.concat([head, Buffer.alloc(4), payload]);
 }
 
+const READ_BUFFER = Buffer.alloc(256 * 1024);
+
 export type FrameHandler = (buffer: Buffer, start: number, end: number) => void;
 
 export class LoadSocket {
@@ -32,31 +34,40 @@ export class LoadSocket {
   /** Opens `path` on 127.0.0.1:`port` and resolves once the server answered 101. */
   static open(port: number, path: string, headers: Record<string, string>, onFrame: FrameHandler): Promise<LoadSocket> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect({ port, host: '127.0.0.1', noDelay: true });
-      const client = new LoadSocket(socket, onFrame);
+      let client: LoadSocket;
+      // Reads land in one shared buffer and are handled at once (no stream, no 'data' event, no
+      // Buffer per read); what must outlive the callback is copied.
+      const socket = net.connect({ port, host: '127.0.0.1', noDelay: true, onread: { buffer: READ_BUFFER, callback: (n) => (client.received(READ_BUFFER.subarray(0, n)), true) } });
+      client = new LoadSocket(socket, onFrame);
+      client.resolve = resolve;
+      client.reject = reject;
       const extra = Object.entries(headers)
         .map(([k, v]) => `${k}: ${v}\r\n`)
         .join('');
       socket.once('connect', () =>
         socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`),
       );
-      socket.on('data', (chunk: Buffer) => {
-        if (client.upgraded) return client.read(chunk);
-        const data = client.pending ? Buffer.concat([client.pending, chunk]) : chunk;
-        const end = data.indexOf('\r\n\r\n');
-        if (end < 0) return void (client.pending = data);
-        client.pending = null;
-        if (!data.subarray(0, 12).toString().startsWith('HTTP/1.1 101')) {
-          socket.destroy();
-          return reject(new Error(`upgrade refused: ${data.subarray(0, end).toString().split('\r\n')[0]}`));
-        }
-        client.upgraded = true;
-        resolve(client);
-        if (data.length > end + 4) client.read(data.subarray(end + 4));
-      });
       socket.on('error', (error) => (client.upgraded ? (client.closed = true) : reject(error)));
       socket.on('close', () => (client.closed = true));
     });
+  }
+
+  private resolve: ((socket: LoadSocket) => void) | null = null;
+  private reject: ((error: Error) => void) | null = null;
+
+  private received(chunk: Buffer): void {
+    if (this.upgraded) return this.read(chunk);
+    const data = this.pending ? Buffer.concat([this.pending, chunk]) : Buffer.from(chunk);
+    const end = data.indexOf('\r\n\r\n');
+    if (end < 0) return void (this.pending = data);
+    this.pending = null;
+    if (!data.subarray(0, 12).toString().startsWith('HTTP/1.1 101')) {
+      this.socket.destroy();
+      return this.reject?.(new Error(`upgrade refused: ${data.subarray(0, end).toString().split('\r\n')[0]}`));
+    }
+    this.upgraded = true;
+    this.resolve?.(this);
+    if (data.length > end + 4) this.read(data.subarray(end + 4));
   }
 
   send(frame: Buffer): void {
@@ -95,6 +106,7 @@ export class LoadSocket {
       if (opcode === 1 || opcode === 2) this.onFrame(data, start, at);
       else if (opcode === 8) this.closed = true;
     }
-    if (at < data.length) this.pending = data.subarray(at);
+    // The read buffer is reused: keep a copy of a partial frame.
+    if (at < data.length) this.pending = Buffer.from(data.subarray(at));
   }
 }
