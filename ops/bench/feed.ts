@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import autocannon from 'autocannon';
+import type { ChildProcess } from 'node:child_process';
+import type autocannon from 'autocannon';
 import type { Knex } from 'knex';
 import { creatorDecider } from '../../domain/creators/decider';
 import { creatorStream } from '../../domain/creators/events';
@@ -12,10 +11,10 @@ import { publishPost } from '../../domain/posts/publish';
 import { handleCommand } from '../../domain/shared/command-handler';
 import { newId } from '../../domain/shared/ids';
 import { openReadDatabase } from '../../projections/database';
-import { waitForProjections } from '../../projections/read-your-writes';
 import { parseArgs } from '../commands/command';
-import { freePort } from '../net';
 import { benchDatabase } from './_database';
+import { cannon, fmt, printRow, rotating, settle } from './_load';
+import { startProduct, startTrivialServer, stopProcesses } from './_servers';
 
 /**
  * Feed benchmark: 1,000 creators, 100,000 posts and 10,000 creator subscriptions seeded
@@ -26,8 +25,6 @@ import { benchDatabase } from './_database';
  */
 const TARGET_P99_MS = 25;
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `work(i)` for i in [0, count) with `parallel` workers, printing progress. */
 async function inParallel(label: string, count: number, parallel: number, work: (i: number) => Promise<void>): Promise<void> {
@@ -46,39 +43,6 @@ async function inParallel(label: string, count: number, parallel: number, work: 
   );
   clearInterval(timer);
   console.log(`\r  ${label}: ${fmt(count)} in ${((Date.now() - started) / 1000).toFixed(1)} s (${fmt(count / ((Date.now() - started) / 1000))}/s)`);
-}
-
-function startProcess(args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  return (async () => {
-    for (let i = 0; i < 600; i++) {
-      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
-      const ok = await fetch(readyUrl).then((res) => res.status < 500, () => false);
-      if (ok) return child;
-      await sleep(200);
-    }
-    throw new Error(`${readyUrl} did not answer`);
-  })();
-}
-
-const TRIVIAL_SERVER = `
-const express = require('express');
-const app = express();
-app.get('/ping', (req, res) => res.json({ ok: true }));
-app.listen(Number(process.env.PORT), '127.0.0.1');
-`;
-
-interface Measured {
-  p50: number;
-  p99: number;
-  rps: number;
-  non2xx: number;
-  errors: number;
-}
-
-async function cannon(options: autocannon.Options): Promise<Measured> {
-  const result = await autocannon(options);
-  return { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, non2xx: result.non2xx, errors: result.errors };
 }
 
 async function seed(store: EventStore, baseUrl: string, counts: { creators: number; posts: number; members: number; perMember: number; viewers: number }) {
@@ -148,23 +112,6 @@ async function signInViewers(db: Knex, baseUrl: string): Promise<Array<{ id: str
   );
 }
 
-/**
- * Waits until every projection and process manager has applied the head of the log, and the
- * head stopped moving (process managers append events of their own, e.g. earnings credits).
- */
-async function settle(store: EventStore, db: Knex): Promise<void> {
-  process.stdout.write('  waiting for the read models and process managers to catch up...');
-  for (;;) {
-    const head = await store.headPosition();
-    // Names are re-read each round: a blue/green rebuild adds and later drops a checkpoint.
-    const names = async () => (await db('projection_checkpoints').select('name')).map((row) => row.name as string);
-    while (!(await waitForProjections(db, await names(), head, 5000))) process.stdout.write('.');
-    const after = await store.headPosition();
-    if (head && after && after.commit === head.commit && after.prepare === head.prepare) break;
-  }
-  console.log(' done');
-}
-
 export async function run(args: string[]): Promise<void> {
   const { options } = parseArgs(args);
   const counts = {
@@ -180,13 +127,10 @@ export async function run(args: string[]): Promise<void> {
   const database = reuse ? { url: reuse, drop: async () => undefined } : await benchDatabase('bench_feed');
   const children: ChildProcess[] = [];
   try {
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const tsx = path.resolve(__dirname, '../../node_modules/tsx/dist/cli.mjs');
     console.log(`feed benchmark: ${fmt(counts.creators)} creators, ${fmt(counts.posts)} posts, ${fmt(counts.members * counts.perMember)} subscriptions; ${rate} req/s for ${duration} s`);
-    children.push(
-      await startProcess([tsx, path.resolve(__dirname, '../start.ts')], { PORT: String(port), HOST: '127.0.0.1', REALTIME_PORT: String(await freePort()), DATABASE_URL: database.url, LOG_LEVEL: 'warn', TRUST_PROXY: 'true' }, `${baseUrl}/api/health`),
-    );
+    const product = await startProduct(database.url);
+    children.push(product.child);
+    const baseUrl = product.baseUrl;
     const store = await openEventStore({ databaseUrl: database.url });
     const db = openReadDatabase(database.url, 4);
     const viewers = reuse ? await signInViewers(db, baseUrl) : await seed(store, baseUrl, counts);
@@ -206,32 +150,24 @@ export async function run(args: string[]): Promise<void> {
       targets.push({ path: '/api/posts/feed', cookie: viewer.cookie });
       if (first.nextCursor) targets.push({ path: `/api/posts/feed?cursor=${first.nextCursor}`, cookie: viewer.cookie });
     }
-    let turn = 0;
-    const request = {
-      method: 'GET' as const,
-      setupRequest: (req: autocannon.Request) => {
-        const target = targets[turn++ % targets.length];
-        return { ...req, path: target.path, headers: { ...req.headers, cookie: target.cookie } };
-      },
-    };
+    const request = rotating(targets);
 
-    const trivialPort = await freePort();
-    children.push(await startProcess(['-e', TRIVIAL_SERVER], { PORT: String(trivialPort), NODE_PATH: path.resolve(__dirname, '../../node_modules') }, `http://127.0.0.1:${trivialPort}/ping`));
-    const trivialUrl = `http://127.0.0.1:${trivialPort}/ping`;
+    const trivial = await startTrivialServer();
+    children.push(trivial.child);
+    const trivialUrl = trivial.url;
     await cannon({ url: trivialUrl, connections: 10, duration: 2 }); // warm-up
     const baselineAtRate = await cannon({ url: trivialUrl, connections: 10, overallRate: rate, duration });
     const baselineMax = await cannon({ url: trivialUrl, connections: 10, duration: 5 });
 
     // The product's own floor: a signed-in call through the same middleware (session, user lookup).
-    const userRequest = { method: 'GET' as const, setupRequest: (req: autocannon.Request) => ({ ...req, path: '/api/auth/user', headers: { ...req.headers, cookie: targets[turn++ % targets.length].cookie } }) };
+    const userRequest: autocannon.Request = rotating(targets.map((t) => ({ path: '/api/auth/user', cookie: t.cookie })));
     const productAtRate = await cannon({ url: baseUrl, connections: 10, overallRate: rate, duration: Math.min(duration, 10), requests: [userRequest] });
 
     await cannon({ url: baseUrl, connections: 10, overallRate: rate, duration: 3, requests: [request] }); // warm-up
     const feed = await cannon({ url: baseUrl, connections: 10, overallRate: rate, duration, requests: [request] });
     const feedMax = await cannon({ url: baseUrl, connections: 10, duration: 5, requests: [request] });
 
-    const row = (label: string, m: Measured) =>
-      console.log(`${label.padEnd(44)} p50 ${m.p50.toFixed(1).padStart(6)} ms   p99 ${m.p99.toFixed(1).padStart(6)} ms   ${fmt(m.rps).padStart(7)} req/s   non-2xx ${m.non2xx}, errors ${m.errors}`);
+    const row = printRow;
     console.log('');
     row(`baseline: trivial express route @${rate}/s`, baselineAtRate);
     row('baseline: trivial express route, max', baselineMax);
@@ -243,8 +179,7 @@ export async function run(args: string[]): Promise<void> {
     await db.destroy();
     await store.close();
   } finally {
-    for (const child of children) child.kill('SIGTERM');
-    await sleep(1500);
+    await stopProcesses(children);
     if (options.keep || reuse) console.log(`kept database ${database.url} (rerun the load with --database <url>)`);
     else await database.drop();
   }

@@ -2,7 +2,7 @@ import type { Position } from '../../domain/event-store/port';
 import type { RebuildProgress } from '../../projections/rebuild';
 import { waitForProjections } from '../../projections/read-your-writes';
 import { ProjectionRunner } from '../../projections/runner';
-import { rebuildAndVerify, selectProjectors } from './rebuild';
+import { rebuildAll, rebuildAndVerify, selectProjectors } from './rebuild';
 import { openFixture, tallyProjector, type Fixture } from './test-fixtures';
 
 let fixture: Fixture;
@@ -69,6 +69,20 @@ it('keeps serving during a rebuild while a live runner applies new events', asyn
   } finally {
     await runner.stop();
   }
+});
+
+it('rebuilds several read models in one pass over the log and verifies each', async () => {
+  let last: Position | null = null;
+  for (let i = 0; i < 12; i++) last = (await fixture.store.append(`pair-${i % 3}`, [{ type: 'Bumped', data: { i } }], { expectedRevision: 'any' })).position;
+  const pair = [tallyProjector('tally_a'), tallyProjector('tally_b')];
+  for (const projector of pair) await project(last!, projector);
+  const lines: string[] = [];
+  const result = await rebuildAll(fixture, pair, (line) => lines.push(line));
+  expect(result.mismatches).toBe(0);
+  const events = Number((await fixture.db.raw(`SELECT count(*)::int AS n FROM events`)).rows[0].n);
+  expect(result.events).toBe(events); // the log was read once, not once per read model
+  expect(lines.filter((line) => /verified: rebuilt tables equal the old ones/.test(line))).toHaveLength(2);
+  for (const name of ['tally_a', 'tally_b']) expect(await fixture.db(name).sum('count as total').first()).toEqual({ total: String(events) });
 });
 
 it('selects one projection by name, all of them, or refuses an unknown name', () => {

@@ -9,15 +9,15 @@ import { startStack } from '../stack';
 import { parseArgs, type OpsCommand } from './command';
 import { thousands } from './format';
 import { SeedClient } from './seed-client';
+import { DEMO_ADMIN, DEMO_CREATOR, DEMO_LOGIN, FIRST, LAST, pick, TOPICS } from '../seed/names';
+import { runLargeSeed } from './seed-large';
 
 /**
  * A realistic demo dataset, created the way users create it: through the HTTP API (and so the
  * command handlers), never by writing tables. A seeding stack runs in this process with a
  * clock set 30 days back, so earnings clear their hold and payouts can be made "today".
  */
-export const DEMO_LOGIN = { email: 'demo@example.com', password: 'LivelyDemo1' };
-export const DEMO_CREATOR = { email: 'creator@example.com', password: 'LivelyDemo1' };
-export const DEMO_ADMIN = { email: 'admin@example.com', password: 'LivelyDemo1' };
+export { DEMO_ADMIN, DEMO_CREATOR, DEMO_LOGIN };
 
 export interface SeedSize {
   members: number;
@@ -26,14 +26,10 @@ export interface SeedSize {
   /** Stop adding activity rounds once the log holds this many events. */
   minEvents: number;
 }
-export const SIZES: Record<'small' | 'large', SeedSize> = {
+/** The HTTP seed's size (`large` is made in-process by ops/seed/large.ts). */
+export const SIZES: Record<'small', SeedSize> = {
   small: { members: 12, creators: 4, postsPerCreator: 3, minEvents: 0 },
-  large: { members: 2000, creators: 100, postsPerCreator: 20, minEvents: 1_000_000 },
 };
-
-const FIRST = ['Ava', 'Liam', 'Mia', 'Noah', 'Zoe', 'Eli', 'Ivy', 'Leo', 'Ruby', 'Max', 'Nora', 'Sam', 'Luna', 'Kai', 'Aria', 'Jude'];
-const LAST = ['Stone', 'Rivera', 'Chen', 'Okafor', 'Novak', 'Haas', 'Silva', 'Moreau', 'Berg', 'Quinn'];
-const TOPICS = ['Studio session', 'Behind the scenes', 'Q&A night', 'New series', 'Travel diary', 'Workout plan', 'Recipe drop', 'Playlist'];
 
 export interface SeedReport {
   events: number;
@@ -41,7 +37,6 @@ export interface SeedReport {
   failures: string[];
 }
 
-const pick = <T>(list: readonly T[], i: number) => list[i % list.length];
 
 /** Runs `work` over items with `parallel` workers; failures are collected, not fatal. */
 async function each<T>(items: T[], parallel: number, failures: string[], work: (item: T, index: number) => Promise<void>): Promise<number> {
@@ -246,17 +241,21 @@ export async function seed(databaseUrl: string, size: SeedSize, log: (line: stri
 
 export const seedCommand: OpsCommand = {
   name: 'seed',
-  args: '[--size small|large]',
-  summary: 'Create a realistic demo dataset through the API (members, creators, tiers, posts, subscriptions, …)',
-  help: `Runs the product in this process and uses it like its users do: registers members (sandbox
-card, site plan), creators with tiers and posts, creator subscriptions, likes, messages (some
-paid), crypto wallets and conversions, payment accounts and payouts, chat profiles, and a
-finance staff account. Nothing writes tables directly: every change is a command.
-small (default): a dozen members and four creators, in about a minute.
-large: 2,000 members and 100 creators, with activity rounds until the log holds 1,000,000
-events (hours on a small machine).
-Demo logins (password LivelyDemo1): ${DEMO_LOGIN.email} (member), ${DEMO_CREATOR.email} (creator),
-${DEMO_ADMIN.email} (finance staff). Running it again adds activity; accounts are reused.`,
+  args: '[--size small|large] [--parallel N] [--min-events N]',
+  summary: 'Create a realistic demo dataset through commands (members, creators, tiers, posts, subscriptions, …)',
+  help: `Creates members (sandbox card, site plan), creators with tiers and posts, creator
+subscriptions, likes, messages (paid ones unlocked), crypto wallets and conversions, payment
+accounts and payouts, chat profiles, and a finance staff account. Nothing writes tables
+directly: every change is a command.
+small (default): a dozen members and four creators, through the HTTP API of a product
+  started in this process, in about a minute.
+large: 20,000 members and 1,000 creators made in this process by the domain's command
+  functions (16 in parallel, no HTTP), with rounds of conversations until at least
+  1,000,000 events were appended; a progress line shows events/s and the ETA. The running
+  product (or the next start) builds its read models from the new events.
+  --parallel N (default 16), --min-events N (default 1000000).
+Demo logins (password ${DEMO_LOGIN.password}): ${DEMO_LOGIN.email} (member), ${DEMO_CREATOR.email} (creator),
+${DEMO_ADMIN.email} (finance staff). Running it again adds activity; demo accounts are reused.`,
   async run(args, context) {
     const { options } = parseArgs(args);
     const size = String(options.size ?? 'small');
@@ -264,9 +263,10 @@ ${DEMO_ADMIN.email} (finance staff). Running it again adds activity; accounts ar
       context.out('Usage: npm run ops -- seed [--size small|large]');
       return 2;
     }
+    if (size === 'large') return runLargeSeed(options, context);
     const { databaseUrl } = await context.connect();
     const started = Date.now();
-    const report = await seed(databaseUrl, SIZES[size], (line) => process.stderr.write(`${line}\n`));
+    const report = await seed(databaseUrl, SIZES.small, (line) => process.stderr.write(`${line}\n`));
     context.out(`Seeded (${size}) in ${Math.round((Date.now() - started) / 1000)}s: the log holds ${thousands(report.events)} events.`);
     if (report.failures.length) context.out(`${report.failures.length} step(s) failed, first: ${report.failures.slice(0, 3).join(' | ')}`);
     context.out(`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password} (creator ${DEMO_CREATOR.email}, finance staff ${DEMO_ADMIN.email}, same password)`);

@@ -1,0 +1,54 @@
+import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
+import type { EventStore, Position } from '../../domain/event-store/port';
+import { openReadDatabase } from '../../projections/database';
+import { migrateToLatest } from '../../projections/migrations';
+import { allProjectors } from '../../projections/registry';
+import { parseArgs } from '../commands/command';
+import { rebuildAll } from '../commands/rebuild';
+import { largeSeedDatabase } from './_large-seed';
+
+/**
+ * Rebuild benchmark: every read model rebuilt blue/green (as `npm run ops -- rebuild all`)
+ * from the 1,000,000-event large seed, beside the raw read-all rate of the same log measured
+ * in the same run: no rebuild can read the log faster than that.
+ */
+const TARGET = 20_000;
+const BATCH = 5000;
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/** Reads the whole log once, in the batches a rebuild reads, and does nothing with it. */
+async function readAllRate(store: EventStore): Promise<{ events: number; seconds: number }> {
+  const started = process.hrtime.bigint();
+  let after: Position | null = null;
+  let events = 0;
+  for (;;) {
+    const batch = await store.readAll({ after, maxCount: BATCH });
+    events += batch.length;
+    if (batch.length < BATCH) break;
+    after = batch[batch.length - 1].position;
+  }
+  return { events, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+}
+
+export async function run(args: string[]): Promise<void> {
+  const { options } = parseArgs(args);
+  const database = await largeSeedDatabase({ reseed: options.reseed === true, minEvents: options['min-events'] ? Number(options['min-events']) : undefined });
+  const store = new PostgresEventStore({ connectionString: database.url, poolSize: 6 });
+  const db = openReadDatabase(database.url, 6);
+  try {
+    await migrateToLatest(db);
+    const raw = await readAllRate(store);
+    const rawRate = raw.events / raw.seconds;
+    console.log(`  raw read-all: ${fmt(raw.events)} events in ${raw.seconds.toFixed(1)} s = ${fmt(rawRate)} events/s (the limit)`);
+    const result = await rebuildAll({ store, db }, allProjectors, (line) => console.log(`  ${line}`));
+    const rate = raw.events / result.seconds;
+    console.log('');
+    console.log(`raw read-all of the log (the limit)        ${fmt(rawRate).padStart(9)} events/s`);
+    console.log(`rebuild of all ${allProjectors.length} read models              ${fmt(rate).padStart(9)} events/s   (${fmt(raw.events)} events in ${result.seconds.toFixed(1)} s, ${(rate / rawRate * 100).toFixed(1)}% of the limit)`);
+    console.log(`\nrebuild ${fmt(rate)} events/s, target >= ${fmt(TARGET)}: ${rate >= TARGET ? 'PASS' : 'FAIL'}   ${result.mismatches ? `${result.mismatches} read model(s) differ from the old tables!` : 'every rebuilt read model equals the old one'}`);
+  } finally {
+    await db.destroy();
+    await store.close();
+    await database.close();
+  }
+}
