@@ -237,3 +237,30 @@ it('tells a member who is not age verified the SPEC text', async () => {
   client.close();
   await server.close();
 });
+
+it('keeps the newest socket of a member when session checks finish out of order', async () => {
+  const member = { userId: 'u1', displayName: 'U', profile: compileProfile(null, null), blocked: new Set<string>() };
+  const delays = [300, 0];
+  const server = await startRealtimeServer({
+    port: 0,
+    directory: {
+      admit: async () => {
+        await new Promise((r) => setTimeout(r, delays.shift() ?? 0));
+        return { ok: true, member, refusal: null };
+      },
+      load: async () => null,
+    },
+  });
+  const url = `http://127.0.0.1:${server.port}`;
+  const first = await ChatClient.connect(url, 'any', 'u1');
+  const second = await ChatClient.connect(url, 'any', 'u1');
+  await second.next('connected');
+  expect(await first.next('error')).toEqual({ type: 'error', error: 'Chat was opened in another window.' });
+  await eventually(async () => first.closed, (closed) => closed !== null);
+  expect(first.closed?.code).toBe(4000);
+  second.send({ type: 'heartbeat' });
+  await second.next('heartbeat_ack');
+  expect(second.closed).toBeNull();
+  second.close();
+  await server.close();
+});

@@ -35,6 +35,8 @@ interface SocketData {
   closed: boolean;
   userId: string;
   token: string;
+  /** Open order (a later socket of the same user wins). */
+  opened: number;
   /** Set once the session is checked (right after open). */
   member: Member | null;
   /** Messages received before that, replayed after it; null once admitted. */
@@ -69,6 +71,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   /** Block sets of connected users, shared with their Member objects so a new block applies at once. */
   const blockSets = new Map<string, Set<string>>();
   let open = 0;
+  let opening = 0;
 
   /** Writes one message now; a client that stopped reading (send dropped) cannot follow a chat: closed. */
   const write = (ws: Socket, text: string): void => {
@@ -208,8 +211,10 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     const blocked = blockSets.get(admission.member.userId) ?? (admission.member.blocked as Set<string>);
     data.member = { ...admission.member, blocked };
     data.token = ''; // not needed any more: an idle socket holds as little as possible
-    // One chat socket per user: a newer one replaces the older (the older leaves its chat).
+    // One chat socket per user: the newest opened replaces the older (the older leaves its chat),
+    // whichever session check finished first.
     const older = sockets.get(data.userId);
+    if (older && older.getUserData().opened > data.opened) return closeWith(ws, 'Chat was opened in another window.', 4000, 'Replaced');
     if (older) {
       sockets.delete(data.userId);
       apply(matcher.leave(data.userId, 'disconnected', now()));
@@ -257,7 +262,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
       // Refusals that need no lookup stay HTTP refusals.
       if (!token) return void res.writeStatus('401 Unauthorized').end('Unauthorized');
       if (!userId) return void res.writeStatus('403 Forbidden').end('Forbidden');
-      res.upgrade<SocketData>({ closed: false, userId, token, member: null, early: [] }, key, protocol, extensions, context);
+      res.upgrade<SocketData>({ closed: false, userId, token, opened: ++opening, member: null, early: [] }, key, protocol, extensions, context);
     },
     open: (ws) => {
       open++;
