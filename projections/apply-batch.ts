@@ -29,12 +29,10 @@ export async function applyBatch(
     const stored = positionOf(row);
     if (comparePositions(stored, from) !== 0) throw new CheckpointMovedError(stored);
     const context = projectionContext(trx, target.schema);
-    let applied = 0;
-    for (const event of batch) {
-      if (!handled.has(event.type)) continue;
-      await projector.apply(context, event);
-      applied++;
-    }
+    const relevant = batch.filter((event) => handled.has(event.type));
+    if (projector.applyAll && relevant.length) await projector.applyAll(context, relevant);
+    else for (const event of relevant) await projector.apply(context, event);
+    const applied = relevant.length;
     await trx('projection_checkpoints')
       .where({ name: target.checkpoint })
       .update({

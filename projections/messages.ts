@@ -1,5 +1,26 @@
 import type { MessageSent, MessageUnlocked } from '../domain/messaging/events';
-import type { Projector } from './projector';
+import type { ProjectionContext, Projector } from './projector';
+
+type Row = ReturnType<typeof rowOf>;
+
+const rowOf = (data: MessageSent['data']) => ({
+  id: data.messageId,
+  sender_id: data.senderId,
+  receiver_id: data.receiverId,
+  content: data.content,
+  media_url: data.mediaUrl,
+  is_paid: data.priceCents !== null,
+  price_cents: data.priceCents,
+  is_unlocked: data.priceCents === null,
+  created_at: data.sentAt,
+});
+
+async function insertRows(table: ProjectionContext['table'], rows: Row[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 2000) await table('messages').insert(rows.slice(i, i + 2000)).onConflict('id').ignore();
+}
+
+const unlock = (table: ProjectionContext['table'], data: MessageUnlocked['data']) =>
+  table('messages').where({ id: data.messageId }).update({ is_unlocked: true, unlocked_at: data.unlockedAt });
 
 /** Direct messages between two users, paid ones with their lock state. */
 export const messagesProjector: Projector = {
@@ -24,25 +45,21 @@ export const messagesProjector: Projector = {
     });
   },
   async apply({ table }, event) {
-    if (event.type === 'MessageSent') {
-      const data = event.data as MessageSent['data'];
-      await table('messages')
-        .insert({
-          id: data.messageId,
-          sender_id: data.senderId,
-          receiver_id: data.receiverId,
-          content: data.content,
-          media_url: data.mediaUrl,
-          is_paid: data.priceCents !== null,
-          price_cents: data.priceCents,
-          is_unlocked: data.priceCents === null,
-          created_at: data.sentAt,
-        })
-        .onConflict('id')
-        .ignore();
-      return;
+    if (event.type === 'MessageSent') await insertRows(table, [rowOf(event.data as MessageSent['data'])]);
+    else await unlock(table, event.data as MessageUnlocked['data']);
+  },
+  // Runs of sent messages go in as one multi-row insert each; unlocks stay in their place.
+  async applyAll({ table }, events) {
+    let run: Row[] = [];
+    for (const event of events) {
+      if (event.type === 'MessageSent') {
+        run.push(rowOf(event.data as MessageSent['data']));
+        continue;
+      }
+      await insertRows(table, run);
+      run = [];
+      await unlock(table, event.data as MessageUnlocked['data']);
     }
-    const data = event.data as MessageUnlocked['data'];
-    await table('messages').where({ id: data.messageId }).update({ is_unlocked: true, unlocked_at: data.unlockedAt });
+    await insertRows(table, run);
   },
 };

@@ -25,6 +25,11 @@ export interface Projector {
   eventTypes: string[];
   createTables(db: Knex, schema: string): Promise<void>;
   apply(context: ProjectionContext, event: RecordedEvent): Promise<void>;
+  /**
+   * Optional: the events of one batch (only those of `eventTypes`, in order) at once, with
+   * fewer round trips; must leave exactly the rows `apply` one by one would.
+   */
+  applyAll?(context: ProjectionContext, events: RecordedEvent[]): Promise<void>;
 }
 
 export function projectionContext(trx: Knex.Transaction, schema: string): ProjectionContext {
