@@ -14,6 +14,9 @@ import { DevelopmentEmailSender } from '../domain/notifications/dev-email';
 import { createSandboxGateway } from '../domain/payments/sandbox-gateway';
 import { membershipActivationProcess } from '../domain/membership/activation-process';
 import { createSandboxPayoutGateway } from '../domain/payouts/sandbox-payout-gateway';
+import type { PayoutGateway } from '../domain/payouts/gateway';
+import { VERIFICATION_CHECK_MS, checkPaymentAccountVerifications } from '../domain/payouts/payment-account-verification';
+import { pendingPaymentAccounts } from '../projections/payment-accounts';
 import { creatorEarningsProcess } from '../domain/creators/earnings-process';
 
 /**
@@ -35,7 +38,7 @@ export function allProcessManagers(ports: Record<string, unknown>): ProcessManag
   return [membershipActivationProcess, creatorEarningsProcess, conversionSubmission(ports.cryptoGateway as CryptoGateway), conversionCredit];
 }
 
-/** Clock-driven work: settlement checks of crypto conversions, membership renewals. */
+/** Clock-driven work: settlement checks of crypto conversions, membership renewals, payment account verification. */
 export function allTickers(ports: Record<string, unknown>): Ticker[] {
   return [
     {
@@ -52,6 +55,12 @@ export function allTickers(ports: Record<string, unknown>): Ticker[] {
           db('users').whereIn('subscription_status', ['active', 'canceled', 'past_due']).where('subscription_end_date', '<=', at).orderBy('subscription_end_date').limit(500).pluck('id');
         await billingTick({ store, gateway: ports.paymentGateway as PaymentGateway, due }, now);
       },
+    },
+    {
+      // Payment accounts pending verification: the payout processor's answer becomes an event.
+      name: 'payment-account-verification',
+      intervalMs: VERIFICATION_CHECK_MS,
+      tick: async ({ store, db, now }) => void (await checkPaymentAccountVerifications(store, ports.payoutGateway as PayoutGateway, await pendingPaymentAccounts(db), now)),
     },
   ];
 }

@@ -1,8 +1,11 @@
 import type { Knex } from 'knex';
-import type { PaymentAccountAddedData } from '../domain/payouts/events';
+import type { PaymentAccountAddedData, PaymentAccountVerificationFailedData, PaymentAccountVerifiedData } from '../domain/payouts/events';
 import type { Projector } from './projector';
 
-/** The `payment_accounts` read model (SPEC §3): where a creator's payouts go; one default each. */
+/**
+ * The `payment_accounts` read model (SPEC §3): where a creator's payouts go; one default each.
+ * verification_status is 'verified', 'pending' (until the payout processor decides) or 'failed'.
+ */
 
 async function createTables(db: Knex, schema: string): Promise<void> {
   await db.schema.withSchema(schema).createTable('payment_accounts', (t) => {
@@ -15,34 +18,62 @@ async function createTables(db: Knex, schema: string): Promise<void> {
     t.text('routing_number').nullable();
     t.boolean('is_default').notNullable();
     t.boolean('is_verified').notNullable();
+    t.text('verification_status').notNullable().index();
+    t.text('verification_failure_reason').nullable();
+    t.timestamp('verified_at', { useTz: true }).nullable();
     t.timestamp('created_at', { useTz: true }).notNullable();
   });
 }
 
 export const paymentAccountsProjector: Projector = {
   name: 'payment_accounts',
-  version: 1,
+  version: 2,
   tables: ['payment_accounts'],
-  eventTypes: ['PaymentAccountAdded'],
+  eventTypes: ['PaymentAccountAdded', 'PaymentAccountVerified', 'PaymentAccountVerificationFailed'],
   createTables,
   async apply({ table }, event) {
-    const d = event.data as PaymentAccountAddedData;
-    // A new default replaces the old one; replaying leaves the same single default.
-    if (d.isDefault) await table('payment_accounts').where({ creator_id: d.creatorId }).whereNot({ id: d.paymentAccountId }).update({ is_default: false });
-    await table('payment_accounts')
-      .insert({
-        id: d.paymentAccountId,
-        creator_id: d.creatorId,
-        type: d.type,
-        stripe_account_id: d.stripeAccountId,
-        bank_account_last4: d.bankAccountLast4,
-        account_holder_name: d.accountHolderName,
-        routing_number: d.routingNumber,
-        is_default: d.isDefault,
-        is_verified: d.isVerified,
-        created_at: d.addedAt,
-      })
-      .onConflict('id')
-      .ignore();
+    switch (event.type) {
+      case 'PaymentAccountAdded': {
+        const d = event.data as PaymentAccountAddedData;
+        // A new default replaces the old one; replaying leaves the same single default.
+        if (d.isDefault) await table('payment_accounts').where({ creator_id: d.creatorId }).whereNot({ id: d.paymentAccountId }).update({ is_default: false });
+        await table('payment_accounts')
+          .insert({
+            id: d.paymentAccountId,
+            creator_id: d.creatorId,
+            type: d.type,
+            stripe_account_id: d.stripeAccountId,
+            bank_account_last4: d.bankAccountLast4,
+            account_holder_name: d.accountHolderName,
+            routing_number: d.routingNumber,
+            is_default: d.isDefault,
+            is_verified: d.isVerified,
+            verification_status: d.isVerified ? 'verified' : 'pending',
+            verified_at: d.isVerified ? d.addedAt : null,
+            created_at: d.addedAt,
+          })
+          .onConflict('id')
+          .ignore();
+        return;
+      }
+      case 'PaymentAccountVerified': {
+        const d = event.data as PaymentAccountVerifiedData;
+        await table('payment_accounts').where({ id: d.paymentAccountId }).update({ is_verified: true, verification_status: 'verified', verified_at: d.verifiedAt });
+        return;
+      }
+      case 'PaymentAccountVerificationFailed': {
+        const d = event.data as PaymentAccountVerificationFailedData;
+        await table('payment_accounts').where({ id: d.paymentAccountId }).update({ is_verified: false, verification_status: 'failed', verification_failure_reason: d.reason });
+        return;
+      }
+    }
   },
 };
+
+/** Payment accounts pending verification (for the periodic check with the payout processor). */
+export async function pendingPaymentAccounts(db: Knex): Promise<Array<{ creatorId: string; paymentAccountId: string }>> {
+  // Before the projection's first run the table does not exist yet: nothing to check.
+  if (!(await db.schema.hasTable('payment_accounts'))) return [];
+  const rows = await db('payment_accounts').where({ verification_status: 'pending' }).orderBy('created_at').limit(500).select('id', 'creator_id');
+  return rows.map((row) => ({ creatorId: row.creator_id, paymentAccountId: row.id }));
+}

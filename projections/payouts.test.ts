@@ -20,6 +20,10 @@ function history(): RecordedEvent[] {
     { type: 'CreditEarnings', creatorId: 'c1', source: 'message_unlock', reference: 'b', payerId: 'm', grossCents: 500, occurredAt: t(1) },
     { type: 'AddPaymentAccount', creatorId: 'c1', paymentAccountId: 'pa1', accountType: 'bank_account', accountHolderName: 'C', bankAccountLast4: '1234', routingNumber: '110000000', stripeAccountId: null, makeDefault: false, isVerified: true, now: t(1) },
     { type: 'AddPaymentAccount', creatorId: 'c1', paymentAccountId: 'pa2', accountType: 'stripe', accountHolderName: 'C', bankAccountLast4: null, routingNumber: null, stripeAccountId: 'acct_1', makeDefault: true, isVerified: true, now: t(1) },
+    { type: 'AddPaymentAccount', creatorId: 'c1', paymentAccountId: 'pa3', accountType: 'bank_account', accountHolderName: 'C', bankAccountLast4: '5555', routingNumber: '999999999', stripeAccountId: null, makeDefault: false, isVerified: false, now: t(1) },
+    { type: 'AddPaymentAccount', creatorId: 'c1', paymentAccountId: 'pa4', accountType: 'bank_account', accountHolderName: 'C', bankAccountLast4: '4444', routingNumber: '999999998', stripeAccountId: null, makeDefault: false, isVerified: false, now: t(1) },
+    { type: 'RecordPaymentAccountVerification', creatorId: 'c1', paymentAccountId: 'pa3', outcome: { status: 'verified' }, now: t(2) },
+    { type: 'RecordPaymentAccountVerification', creatorId: 'c1', paymentAccountId: 'pa4', outcome: { status: 'failed', failureReason: 'Bank account could not be verified' }, now: t(2) },
     { type: 'RequestPayout', creatorId: 'c1', payoutId: 'p1', paymentAccountId: 'pa1', amountCents: 1799, now: t(7) },
     { type: 'CancelPayout', creatorId: 'c1', payoutId: 'p1', reason: 'oops', staffId: 's', now: t(7) },
     { type: 'RequestPayout', creatorId: 'c1', payoutId: 'p2', paymentAccountId: 'pa2', amountCents: 2249, now: t(9) },
@@ -60,6 +64,11 @@ describe('payout read models', () => {
     const payouts = await db.withSchema('replay_twice_payouts').table('payouts').orderBy('id');
     expect(payouts.map((p) => [p.id, p.status, p.amount_cents])).toEqual([['p1', 'cancelled', '1799'], ['p2', 'completed', '2249']]);
     const accounts = await db.withSchema('replay_twice_payment_accounts').table('payment_accounts').orderBy('id');
-    expect(accounts.map((a) => [a.id, a.is_default])).toEqual([['pa1', false], ['pa2', true]]);
+    expect(accounts.map((a) => [a.id, a.is_default, a.is_verified, a.verification_status, a.verification_failure_reason])).toEqual([
+      ['pa1', false, true, 'verified', null],
+      ['pa2', true, true, 'verified', null],
+      ['pa3', false, true, 'verified', null],
+      ['pa4', false, false, 'failed', 'Bank account could not be verified'],
+    ]);
   });
 });

@@ -72,10 +72,10 @@ describe('payouts API', () => {
     const first = await creator.agent.post('/api/payment-accounts').send(bank).expect(201);
     expect(first.body).toMatchObject({ type: 'bank_account', accountHolderName: 'Casey Creator', bankAccountLast4: '6789', routingNumber: '*****0000', isDefault: true, isVerified: true });
     const stripe = await creator.agent.post('/api/payment-accounts').send({ accountHolderName: 'Casey Creator' }).expect(201);
-    expect(stripe.body).toMatchObject({ type: 'stripe', isDefault: false, isVerified: true });
+    expect(stripe.body).toMatchObject({ type: 'stripe', isDefault: false, isVerified: true, verificationStatus: 'verified' });
     expect(stripe.body.stripeAccountId).toMatch(/^acct_/);
     const unverified = await creator.agent.post('/api/payment-accounts').send({ ...bank, routingNumber: '999999999', isDefault: true }).expect(201);
-    expect(unverified.body).toMatchObject({ isDefault: true, isVerified: false });
+    expect(unverified.body).toMatchObject({ isDefault: true, isVerified: false, verificationStatus: 'pending' });
     const list = await eventually(() => creator.agent.get(`/api/payment-accounts/${creator.userId}`), (res) => res.body.length === 3);
     expect(list.body.map((a: { isDefault: boolean }) => a.isDefault)).toEqual([true, false, false]);
     expect(list.body[0].id).toBe(unverified.body.id);

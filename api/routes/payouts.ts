@@ -45,6 +45,8 @@ export function paymentAccountView(row: Record<string, any>): PaymentAccountView
     stripeAccountId: row.stripe_account_id,
     isDefault: row.is_default,
     isVerified: row.is_verified,
+    verificationStatus: row.verification_status ?? (row.is_verified ? 'verified' : 'pending'),
+    verificationFailureReason: row.verification_failure_reason ?? null,
     createdAt: iso(row.created_at)!,
   };
 }
@@ -118,7 +120,8 @@ export function payoutRoutes(api: Api): Router {
     const added = result.events.find((event) => event.type === 'PaymentAccountAdded')?.data as PaymentAccountAddedData | undefined;
     const row = (await db('payment_accounts').where({ id: result.paymentAccountId }).first()) ?? (added && {
       id: added.paymentAccountId, type: added.type, account_holder_name: added.accountHolderName, bank_account_last4: added.bankAccountLast4,
-      routing_number: added.routingNumber, stripe_account_id: added.stripeAccountId, is_default: added.isDefault, is_verified: added.isVerified, created_at: added.addedAt,
+      routing_number: added.routingNumber, stripe_account_id: added.stripeAccountId, is_default: added.isDefault, is_verified: added.isVerified,
+      verification_status: added.isVerified ? 'verified' : 'pending', verification_failure_reason: null, created_at: added.addedAt,
     });
     res.status(201).json(paymentAccountView(row));
   });

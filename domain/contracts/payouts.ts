@@ -84,8 +84,13 @@ export interface PaymentAccountView {
   stripeAccountId: string | null;
   isDefault: boolean;
   isVerified: boolean;
+  /** SPEC §4: verified or pending verification; 'failed' when the payout processor refused it. */
+  verificationStatus: PaymentAccountVerificationStatus;
+  verificationFailureReason: string | null;
   createdAt: string;
 }
+
+export type PaymentAccountVerificationStatus = 'verified' | 'pending' | 'failed';
 
 export interface PayoutView {
   id: string;

@@ -86,6 +86,24 @@ describe('creator account decider', () => {
     expect(refusal(() => given([credited('a', 1000), account('pa1', false)], request(900))).message).toBe('This payment account is pending verification');
   });
 
+  test('an account pending verification is verified or refused once; only a verified one receives payouts', () => {
+    const pending = [credited('a', 1000), account('pa1', false)];
+    const verify = (outcome: { status: 'verified' } | { status: 'failed'; failureReason: string }): CreatorAccountCommand => ({
+      type: 'RecordPaymentAccountVerification', creatorId: 'c1', paymentAccountId: 'pa1', outcome, now: at(1),
+    });
+    const verified = given(pending, verify({ status: 'verified' }));
+    expect(verified).toEqual([{ type: 'PaymentAccountVerified', data: { creatorId: 'c1', paymentAccountId: 'pa1', verifiedAt: at(1).toISOString() } }]);
+    expect(given([...pending, ...verified], verify({ status: 'verified' }))).toEqual([]);
+    expect(given([...pending, ...verified], verify({ status: 'failed', failureReason: 'x' }))).toEqual([]);
+    expect(given([...pending, ...verified], request(900))[0].type).toBe('PayoutRequested');
+
+    const failed = given(pending, verify({ status: 'failed', failureReason: 'Bank account could not be verified' }));
+    expect(failed).toEqual([{ type: 'PaymentAccountVerificationFailed', data: { creatorId: 'c1', paymentAccountId: 'pa1', reason: 'Bank account could not be verified', failedAt: at(1).toISOString() } }]);
+    expect(given([...pending, ...failed], verify({ status: 'verified' }))).toEqual([]);
+    expect(refusal(() => given([...pending, ...failed], request(900))).message).toBe('This payment account could not be verified');
+    expect(refusal(() => given(pending, { ...verify({ status: 'verified' }), paymentAccountId: 'nope' } as CreatorAccountCommand)).kind).toBe('not_found');
+  });
+
   test('a second payout finds nothing available', () => {
     const history = [credited('a', 1000), account(), ...given([credited('a', 1000), account()], request(900))];
     expect(balancesAt(fold(history), at(8)).availableCents).toBe(0);

@@ -17,6 +17,9 @@ export interface PaymentAccountState {
   type: PaymentAccountType;
   isDefault: boolean;
   isVerified: boolean;
+  /** The processor refused to verify it: it never receives payouts. */
+  verificationFailed: boolean;
+  addedAt: string;
   /** Where transfers go (handed to the payout gateway). */
   stripeAccountId: string | null;
   bankAccountLast4: string | null;
@@ -51,6 +54,13 @@ export type CreatorAccountCommand =
       stripeAccountId: string | null;
       makeDefault: boolean;
       isVerified: boolean;
+      now: Date;
+    }
+  | {
+      type: 'RecordPaymentAccountVerification';
+      creatorId: string;
+      paymentAccountId: string;
+      outcome: { status: 'verified' } | { status: 'failed'; failureReason: string };
       now: Date;
     }
   | { type: 'RequestPayout'; creatorId: string; payoutId: string; paymentAccountId: string; amountCents: number; now: Date }
@@ -104,12 +114,16 @@ function evolve(state: CreatorAccountState, event: CreatorAccountEvent): Creator
       return { ...state, earnings: { ...state.earnings, [event.data.reference]: { ...earning, reversed: true } } };
     }
     case 'PaymentAccountAdded': {
-      const { paymentAccountId, type, isDefault, isVerified, stripeAccountId, bankAccountLast4, routingNumber } = event.data;
+      const { paymentAccountId, type, isDefault, isVerified, stripeAccountId, bankAccountLast4, routingNumber, addedAt } = event.data;
       const accounts: Record<string, PaymentAccountState> = {};
       for (const [id, account] of Object.entries(state.paymentAccounts)) accounts[id] = isDefault ? { ...account, isDefault: false } : account;
-      accounts[paymentAccountId] = { paymentAccountId, type, isDefault, isVerified, stripeAccountId, bankAccountLast4, routingNumber };
+      accounts[paymentAccountId] = { paymentAccountId, type, isDefault, isVerified, verificationFailed: false, addedAt, stripeAccountId, bankAccountLast4, routingNumber };
       return { ...state, paymentAccounts: accounts };
     }
+    case 'PaymentAccountVerified':
+      return withAccount(state, event.data.paymentAccountId, { isVerified: true });
+    case 'PaymentAccountVerificationFailed':
+      return withAccount(state, event.data.paymentAccountId, { verificationFailed: true });
     case 'PayoutRequested': {
       const { payoutId, paymentAccountId, amountCents } = event.data;
       return { ...state, payouts: { ...state.payouts, [payoutId]: { payoutId, paymentAccountId, amountCents, status: 'pending', gatewayTransactionId: null } } };
@@ -126,6 +140,15 @@ function evolve(state: CreatorAccountState, event: CreatorAccountEvent): Creator
       return state;
   }
 }
+
+function withAccount(state: CreatorAccountState, paymentAccountId: string, change: Partial<PaymentAccountState>): CreatorAccountState {
+  const account = state.paymentAccounts[paymentAccountId];
+  if (!account) return state;
+  return { ...state, paymentAccounts: { ...state.paymentAccounts, [paymentAccountId]: { ...account, ...change } } };
+}
+
+/** Pending until the processor decides; then verified or failed (both final). */
+export const isPendingVerification = (account: PaymentAccountState): boolean => !account.isVerified && !account.verificationFailed;
 
 function withPayout(state: CreatorAccountState, payoutId: string, change: Partial<PayoutState>): CreatorAccountState {
   const payout = state.payouts[payoutId];
@@ -203,9 +226,18 @@ function decide(command: CreatorAccountCommand, state: CreatorAccountState): Cre
         },
       ];
     }
+    case 'RecordPaymentAccountVerification': {
+      const account = state.paymentAccounts[command.paymentAccountId];
+      if (!account) throw refuse.notFound('Payment account not found');
+      if (!isPendingVerification(account)) return []; // already decided: a repeated check writes nothing
+      const { paymentAccountId } = command;
+      if (command.outcome.status === 'verified') return [{ type: 'PaymentAccountVerified', data: { creatorId, paymentAccountId, verifiedAt: command.now.toISOString() } }];
+      return [{ type: 'PaymentAccountVerificationFailed', data: { creatorId, paymentAccountId, reason: command.outcome.failureReason, failedAt: command.now.toISOString() } }];
+    }
     case 'RequestPayout': {
       const account = state.paymentAccounts[command.paymentAccountId];
       if (!account) throw refuse.forbidden('This payment account does not belong to you');
+      if (account.verificationFailed) throw refuse.validation('This payment account could not be verified', { paymentAccountId: 'Payment account could not be verified' });
       if (!account.isVerified) throw refuse.validation('This payment account is pending verification', { paymentAccountId: 'Payment account is pending verification' });
       const { availableCents } = balancesAt(state, command.now);
       if (availableCents <= 0) throw refuse.validation('No available balance to withdraw', { amount: 'No available balance to withdraw' });

@@ -47,6 +47,21 @@ export interface PaymentAccountAddedData {
   addedAt: string;
 }
 
+/** The payout processor verified an account that was pending verification. */
+export interface PaymentAccountVerifiedData {
+  creatorId: string;
+  paymentAccountId: string;
+  verifiedAt: string;
+}
+
+/** The payout processor refused to verify an account: it can never receive payouts. */
+export interface PaymentAccountVerificationFailedData {
+  creatorId: string;
+  paymentAccountId: string;
+  reason: string;
+  failedAt: string;
+}
+
 export interface PayoutRequestedData {
   creatorId: string;
   payoutId: string;
@@ -94,6 +109,8 @@ export type CreatorAccountEvent =
   | { type: 'EarningsCredited'; data: EarningsCreditedData }
   | { type: 'EarningsReversed'; data: EarningsReversedData }
   | { type: 'PaymentAccountAdded'; data: PaymentAccountAddedData }
+  | { type: 'PaymentAccountVerified'; data: PaymentAccountVerifiedData }
+  | { type: 'PaymentAccountVerificationFailed'; data: PaymentAccountVerificationFailedData }
   | { type: 'PayoutRequested'; data: PayoutRequestedData }
   | { type: 'PayoutProcessingStarted'; data: PayoutProcessingStartedData }
   | { type: 'PayoutCompleted'; data: PayoutCompletedData }
@@ -104,6 +121,8 @@ export const creatorAccountEventTypes: CreatorAccountEvent['type'][] = [
   'EarningsCredited',
   'EarningsReversed',
   'PaymentAccountAdded',
+  'PaymentAccountVerified',
+  'PaymentAccountVerificationFailed',
   'PayoutRequested',
   'PayoutProcessingStarted',
   'PayoutCompleted',

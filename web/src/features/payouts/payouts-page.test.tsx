@@ -13,6 +13,11 @@ const user = (isCreator: boolean) => ({
 });
 const payout = (i: number, status: string | null = 'completed') => ({ id: `p${i}`, amount: `${i}.00`, netAmount: `${i - 1}.99`, status, createdAt: '2026-01-0' + (i % 9 || 1) + 'T00:00:00.000Z' });
 
+const bankAccount = (verificationStatus: 'verified' | 'pending' | 'failed') => ({
+  id: 'a1', type: 'bank_account', accountHolderName: 'C R', bankAccountLast4: '6789', routingNumber: '*****0000', stripeAccountId: null, isDefault: true,
+  isVerified: verificationStatus === 'verified', verificationStatus, verificationFailureReason: null, createdAt: '2026-01-01T00:00:00.000Z',
+});
+
 function serve(overrides: Partial<Record<string, unknown>> = {}, isCreator = true) {
   return installFakeFetch((call: FakeCall) => {
     if (call.url === '/api/auth/user') return { status: 200, body: user(isCreator) };
@@ -56,7 +61,7 @@ describe('payouts page', () => {
   });
 
   it('withdraws the whole available balance to the default account; a failure shows the SPEC toast', async () => {
-    const account = { id: 'a1', type: 'bank_account', accountHolderName: 'C R', bankAccountLast4: '6789', routingNumber: '*****0000', stripeAccountId: null, isDefault: true, isVerified: true, createdAt: '2026-01-01T00:00:00.000Z' };
+    const account = bankAccount('verified');
     const calls = serve({ accounts: [account], payoutAnswer: { status: 400, body: { error: 'No available balance to withdraw' } } });
     renderWithApp(<PayoutsPage />, { path: '/payouts' });
     await screen.findByText('Bank Account ••••6789 (C R)');
@@ -67,6 +72,35 @@ describe('payouts page', () => {
     const post = calls.find((c) => c.method === 'POST')!;
     expect(post.body).toEqual({ paymentAccountId: 'a1', amount: '17.99' });
     expect(post.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('an account pending verification cannot be withdrawn to, and turns Verified once the processor verified it', async () => {
+    let status: 'pending' | 'verified' = 'pending';
+    installFakeFetch((call: FakeCall) => {
+      if (call.url === '/api/auth/user') return { status: 200, body: user(true) };
+      if (call.url === '/api/payouts/u1/dashboard') return { status: 200, body: { availableBalance: '17.99', pendingBalance: '0.00', totalEarnings: '17.99', nextPayoutDate: null } };
+      if (call.url === '/api/payment-accounts/u1') return { status: 200, body: [bankAccount(status)] };
+      if (call.url === '/api/payouts/u1') return { status: 200, body: [] };
+      return { status: 404, body: { error: 'no' } };
+    });
+    renderWithApp(<PayoutsPage />, { path: '/payouts' });
+    expect((await screen.findByTestId('verification-status')).textContent).toBe('Pending Verification');
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Withdraw Earnings' }) as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByRole('button', { name: 'Withdraw Earnings' }));
+    expect((await screen.findByTestId('account-unverified')).textContent).toBe('This payment account is pending verification');
+    expect((screen.getByRole('button', { name: 'Request Payout' }) as HTMLButtonElement).disabled).toBe(true);
+    status = 'verified'; // the page re-reads pending accounts until the processor has decided
+    await waitFor(() => expect(screen.getByTestId('verification-status').textContent).toBe('Verified'), { timeout: 10_000 });
+    expect(screen.queryByTestId('account-unverified')).toBeNull();
+    expect((screen.getByRole('button', { name: 'Request Payout' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('an account the processor refused shows Verification Failed', async () => {
+    serve({ accounts: [{ ...bankAccount('failed'), verificationFailureReason: 'Bank account could not be verified' }] });
+    renderWithApp(<PayoutsPage />, { path: '/payouts' });
+    const chip = await screen.findByTestId('verification-status');
+    expect(chip.textContent).toBe('Verification Failed');
+    expect(chip.getAttribute('title')).toBe('Bank account could not be verified');
   });
 
   it('the account form shows the SPEC messages and only asks bank details for bank accounts', async () => {

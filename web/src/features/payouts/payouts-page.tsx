@@ -56,10 +56,22 @@ function AccountRow({ account }: { account: PaymentAccountView }) {
         {account.routingNumber && <Typography variant="body2" color="textSecondary">Routing {account.routingNumber}</Typography>}
       </Box>
       {account.isDefault && <Chip size="small" color="primary" label="Default" />}
-      <Chip size="small" variant="outlined" color={account.isVerified ? 'success' : 'warning'} label={account.isVerified ? 'Verified' : 'Pending Verification'} />
+      <VerificationChip account={account} />
     </Stack>
   );
 }
+
+/** SPEC §4: verified or pending verification; an account the payout processor refused says so. */
+function VerificationChip({ account }: { account: PaymentAccountView }) {
+  if (account.verificationStatus === 'failed') {
+    return <Chip size="small" variant="outlined" color="error" label="Verification Failed" title={account.verificationFailureReason ?? undefined} data-testid="verification-status" />;
+  }
+  const verified = account.verificationStatus === 'verified';
+  return <Chip size="small" variant="outlined" color={verified ? 'success' : 'warning'} label={verified ? 'Verified' : 'Pending Verification'} data-testid="verification-status" />;
+}
+
+/** While an account waits for the payout processor, its status is re-read this often. */
+const VERIFICATION_POLL_MS = 3000;
 
 function PayoutRow({ payout }: { payout: PayoutView }) {
   const status = payoutStatus(payout.status);
@@ -106,7 +118,10 @@ export function PayoutsPage() {
 
 function CreatorPayouts({ userId }: { userId: string }) {
   const dashboard = usePayoutDashboardQuery(userId);
-  const accounts = usePaymentAccountsQuery(userId);
+  const [verifying, setVerifying] = useState(false);
+  const accounts = usePaymentAccountsQuery(userId, { pollingInterval: verifying ? VERIFICATION_POLL_MS : 0 });
+  const pending = !!accounts.data?.some((account) => account.verificationStatus === 'pending');
+  if (pending !== verifying) setVerifying(pending);
   const payouts = usePayoutsQuery(userId);
   const [adding, setAdding] = useState(false);
   const [withdrawing, setWithdrawing] = useState(false);

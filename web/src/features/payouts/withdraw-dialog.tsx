@@ -16,6 +16,12 @@ import { usd, useRequestPayoutMutation } from './payouts-api';
 export const accountLabel = (account: PaymentAccountView) =>
   account.type === 'bank_account' ? `Bank Account${account.bankAccountLast4 ? ` ••••${account.bankAccountLast4}` : ''} (${account.accountHolderName})` : `Stripe (${account.accountHolderName})`;
 
+/** The API's refusals for a payout to an account that is not verified. */
+const UNVERIFIED = {
+  pending: 'This payment account is pending verification',
+  failed: 'This payment account could not be verified',
+} as const;
+
 /** SPEC §5 Withdraw: a selected payment account, a balance above 0, and always the whole available balance. */
 export function WithdrawDialog({ open, onClose, accounts, availableBalance }: { open: boolean; onClose: () => void; accounts: PaymentAccountView[]; availableBalance: string }) {
   const defaultAccount = accounts.find((account) => account.isDefault) ?? accounts[0];
@@ -24,7 +30,10 @@ export function WithdrawDialog({ open, onClose, accounts, availableBalance }: { 
   // One key per dialog opening: a double click or a retried request pays out once.
   const idempotencyKey = useMemo(() => (open ? crypto.randomUUID() : ''), [open]);
   const [requestPayout, { isLoading }] = useRequestPayoutMutation();
-  const canWithdraw = !!accountId && Number(availableBalance) > 0;
+  const account = accounts.find((candidate) => candidate.id === accountId);
+  // The server refuses payouts to accounts the payout processor has not verified: say so here.
+  const unverified = account && account.verificationStatus !== 'verified' ? UNVERIFIED[account.verificationStatus] : null;
+  const canWithdraw = !!accountId && !unverified && Number(availableBalance) > 0;
   const fee = payoutFee(Math.round(Number(availableBalance) * 100) || 0);
 
   const submit = async () => {
@@ -49,11 +58,12 @@ export function WithdrawDialog({ open, onClose, accounts, availableBalance }: { 
               {accounts.map((account) => (
                 <MenuItem key={account.id} value={account.id}>
                   {accountLabel(account)}
-                  {account.isVerified ? '' : ' (pending verification)'}
+                  {account.verificationStatus === 'verified' ? '' : account.verificationStatus === 'failed' ? ' (verification failed)' : ' (pending verification)'}
                 </MenuItem>
               ))}
             </TextField>
           )}
+          {unverified && <Alert severity="warning" data-testid="account-unverified">{unverified}</Alert>}
           <TextField label="Amount" value={usd(availableBalance)} slotProps={{ input: { readOnly: true } }} helperText="The entire available balance is withdrawn." />
           {Number(availableBalance) > 0 && (
             <Typography variant="body2" color="textSecondary">
