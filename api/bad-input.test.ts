@@ -56,7 +56,7 @@ const FIELDS = [
   'email', 'password', 'confirmPassword', 'firstName', 'lastName', 'paymentToken', 'bio', 'coverImageUrl', 'title', 'content',
   'mediaUrl', 'isPublic', 'creatorId', 'tierId', 'receiverId', 'type', 'accountHolderName', 'bankAccountLast4', 'routingNumber',
   'paymentAccountId', 'amount', 'cryptoType', 'walletAddress', 'cryptoAmount', 'message', 'level', 'name', 'price', 'features',
-  'userId', 'id', 'token', 'status', 'page', 'limit', 'age', 'interests', 'mode', 'filters',
+  'userId', 'id', 'token', 'status', 'page', 'limit', 'age', 'interests', 'mode', 'filters', 'conversionId', 'months',
 ];
 const WRONG_VALUES: unknown[] = [123, -1e308, true, null, { $gt: '' }, ['a', 1], 'x'.repeat(5000), '1e309', '\u0000💥'];
 
