@@ -2,10 +2,13 @@ import type { Knex } from 'knex';
 import type { PostgresEventStore } from '../domain/event-store/postgres-event-store';
 import { messageDecider } from '../domain/messaging/decider';
 import { messageStream } from '../domain/messaging/events';
+import { postDecider } from '../domain/posts/decider';
+import { postStream } from '../domain/posts/events';
 import { handleCommand } from '../domain/shared/command-handler';
 import { readWholeLog } from '../ops/testing/read-whole-log';
 import { useTestDatabase } from '../ops/testing/use-test-database';
 import { messagesProjector } from './messages';
+import { postsProjector } from './posts';
 import { projectionContext, type Projector } from './projector';
 import { dumpTables, replayTwice } from './replay-twice';
 
@@ -22,6 +25,15 @@ beforeAll(async () => {
     await handleCommand(store, messageStream(id), messageDecider, { type: 'SendMessage', messageId: id, senderId: a, senderIsCreator: true, receiverId: b, content: `m${i}`, priceCents: i % 2 ? 299 : null, at }, context);
     if (i === 1) await handleCommand(store, messageStream(id), messageDecider, { type: 'UnlockMessage', messageId: id, userId: b, paymentReference: 'r', at }, context);
   }
+  // Likes toggled back and forth on two posts, at different times, with a comment in between.
+  const c = '33333333-3333-4333-8333-333333333333';
+  for (const postId of ['post-1', 'post-2']) await handleCommand(store, postStream(postId), postDecider, { type: 'PublishPost', postId, creatorId: c, title: 'T', content: 'C', mediaUrl: null, isPublic: true, at }, context);
+  const toggles: Array<[string, string]> = [['post-1', a], ['post-1', b], ['post-2', a], ['post-1', a], ['post-1', a], ['post-2', b], ['post-1', b]];
+  for (const [i, [postId, userId]] of toggles.entries()) {
+    const when = new Date(at.getTime() + (i + 1) * 60_000);
+    await handleCommand(store, postStream(postId), postDecider, { type: 'ToggleLike', postId, userId, at: when }, { actorId: userId, now: when });
+    if (i === 3) await handleCommand(store, postStream(postId), postDecider, { type: 'CommentOnPost', postId, commentId: 'k1', userId, content: 'Nice', at: when }, context);
+  }
 });
 
 /** The read model built with applyAll over the whole log, given twice (a replayed batch). */
@@ -36,8 +48,20 @@ async function buildWithApplyAll(projector: Projector, schema: string) {
   return dumpTables(db, projector, schema);
 }
 
-it.each([messagesProjector])('$name: applyAll leaves the rows apply leaves, one event at a time', async (projector) => {
+it.each([messagesProjector, postsProjector])('$name: applyAll leaves the rows apply leaves, one event at a time', async (projector) => {
   const { once } = await replayTwice(db, projector, await readWholeLog(store));
   expect(await buildWithApplyAll(projector, `apply_all_${projector.name}`)).toEqual(once);
-  expect(once.messages).toHaveLength(5);
+  expect(Object.values(once).every((rows) => rows.length > 0)).toBe(true);
+});
+
+it('posts: likes toggled in one batch end with the counts and rows of the last toggles', async () => {
+  await buildWithApplyAll(postsProjector, 'apply_all_likes');
+  const posts = await db.withSchema('apply_all_likes').table('posts').orderBy('id').select('id', 'like_count', 'comment_count');
+  expect(posts).toEqual([{ id: 'post-1', like_count: 1, comment_count: 1 }, { id: 'post-2', like_count: 2, comment_count: 0 }]);
+  const likes = await db.withSchema('apply_all_likes').table('post_likes').orderBy(['post_id', 'user_id']).select('post_id', 'user_id', 'created_at');
+  expect(likes.map((l) => [l.post_id, new Date(l.created_at).toISOString()])).toEqual([
+    ['post-1', '2026-01-01T00:05:00.000Z'],
+    ['post-2', '2026-01-01T00:03:00.000Z'],
+    ['post-2', '2026-01-01T00:06:00.000Z'],
+  ]);
 });

@@ -1,4 +1,5 @@
 import type { PostCommented, PostLiked, PostPublished } from '../domain/posts/events';
+import { applyPostsBatch } from './post-likes-batch';
 import type { Projector } from './projector';
 
 /**
@@ -86,5 +87,8 @@ export const postsProjector: Projector = {
       .insert({ id: data.commentId, post_id: data.postId, user_id: data.userId, content: data.content, created_at: data.at })
       .onConflict('id')
       .ignore();
+  },
+  applyAll(context, events) {
+    return applyPostsBatch(context, events, (c, e) => postsProjector.apply(c, e));
   },
 };

@@ -1,0 +1,58 @@
+import type { RecordedEvent } from '../domain/event-store/port';
+import type { PostLiked } from '../domain/posts/events';
+import type { ProjectionContext } from './projector';
+
+const isLike = (event: RecordedEvent) => event.type === 'PostLiked' || event.type === 'PostUnliked';
+
+/**
+ * A run of likes and unlikes in a few statements: the posts' revisions are read once, each
+ * event counts only past its post's last applied revision (as one by one), then one counter
+ * update for all posts and one insert and one delete for the final state of each (post, user).
+ */
+async function applyLikes({ trx, table, ref }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  const ids = [...new Set(events.map((e) => (e.data as PostLiked['data']).postId))];
+  const rows: Array<{ id: string; last_revision: string }> = await table('posts').whereIn('id', ids).select('id', 'last_revision');
+  const last = new Map(rows.map((row) => [row.id, BigInt(row.last_revision)]));
+  const moved = new Map<string, { delta: number; revision: bigint }>();
+  const final = new Map<string, { data: PostLiked['data']; liked: boolean; unlikedBefore: boolean }>();
+  for (const event of events) {
+    const data = event.data as PostLiked['data'];
+    const current = last.get(data.postId);
+    if (current === undefined || event.revision <= current) continue; // no post yet, or applied already
+    last.set(data.postId, event.revision);
+    const liked = event.type === 'PostLiked';
+    const post = moved.get(data.postId) ?? { delta: 0, revision: event.revision };
+    moved.set(data.postId, { delta: post.delta + (liked ? 1 : -1), revision: event.revision });
+    const key = `${data.postId}\u0000${data.userId}`;
+    final.set(key, { data, liked, unlikedBefore: (final.get(key)?.unlikedBefore ?? false) || !liked });
+  }
+  if (moved.size === 0) return;
+  const values = [...moved].map(([id, m]) => [id, m.delta, m.revision.toString()]);
+  await trx.raw(
+    `UPDATE ${ref('posts')} p SET like_count = p.like_count + v.delta, last_revision = v.revision
+       FROM (VALUES ${values.map(() => '(?::text, ?::int, ?::bigint)').join(', ')}) v(id, delta, revision) WHERE p.id = v.id`,
+    values.flat(),
+  );
+  const removed = [...final.values()].filter((f) => !f.liked || f.unlikedBefore);
+  for (let i = 0; i < removed.length; i += 1000) {
+    const chunk = removed.slice(i, i + 1000);
+    await trx.raw(`DELETE FROM ${ref('post_likes')} WHERE (post_id, user_id) IN (${chunk.map(() => '(?, ?)').join(', ')})`, chunk.flatMap((f) => [f.data.postId, f.data.userId]));
+  }
+  const added = [...final.values()].filter((f) => f.liked).map((f) => ({ post_id: f.data.postId, user_id: f.data.userId, created_at: f.data.at }));
+  for (let i = 0; i < added.length; i += 2000) await table('post_likes').insert(added.slice(i, i + 2000)).onConflict(['post_id', 'user_id']).ignore();
+}
+
+/** A batch of the posts projector: runs of likes at once, every other event one by one. */
+export async function applyPostsBatch(context: ProjectionContext, events: RecordedEvent[], applyOne: (context: ProjectionContext, event: RecordedEvent) => Promise<void>): Promise<void> {
+  let run: RecordedEvent[] = [];
+  for (const event of events) {
+    if (isLike(event)) {
+      run.push(event);
+      continue;
+    }
+    if (run.length) await applyLikes(context, run);
+    run = [];
+    await applyOne(context, event);
+  }
+  if (run.length) await applyLikes(context, run);
+}
