@@ -71,6 +71,10 @@ describeInBrowser('member money journeys', () => {
     await page.getByRole('tab', { name: 'History' }).click();
     await page.getByTestId('conversion-row').getByText('Available').waitFor();
     await page.getByTestId('conversion-row').getByText('20.00000000 USDC').waitFor();
+    // The conversion's number (SPEC: a positive integer id), the one the API lists.
+    const [listed] = await (await page.request.get('/api/crypto/conversions')).json();
+    expect(Number.isSafeInteger(listed.id) && listed.id > 0).toBe(true);
+    await expectText(page.getByTestId('conversion-row').getByTestId('conversion-id'), `#${listed.id}`);
     await screenshot(page, 'money-history');
   });
 

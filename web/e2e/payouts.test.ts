@@ -191,4 +191,21 @@ describeInBrowser('creator payouts and the finance console', () => {
     expect(lines[1]).toContain(payoutId);
     expect(lines[1]).toContain(',17.99,0.18,17.81,USD,completed,');
   });
+
+  it('a bank account pending verification turns Verified once the payout processor has verified it', async () => {
+    await creatorPage.getByRole('button', { name: 'Add Payment Account' }).click();
+    const dialog = creatorPage.getByRole('dialog', { name: 'Add Payment Account' });
+    await dialog.getByLabel('Account Type').click();
+    await creatorPage.getByRole('option', { name: 'Bank Account' }).click();
+    await dialog.getByLabel('Account Holder Name').fill('Paige Payee');
+    await dialog.getByLabel('Last 4 Digits').fill('4321');
+    await dialog.getByLabel('Routing Number').fill('021000021'); // an ordinary number: the sandbox verifies it after 5 s
+    await dialog.getByRole('button', { name: 'Add Account' }).click();
+    const account = creatorPage.getByTestId('payment-account').filter({ hasText: '••••4321' });
+    await expectText(account.getByTestId('verification-status'), 'Pending Verification');
+    await screenshot(creatorPage, 'payouts-account-pending');
+    // The stack's ticker asks the processor every second; the page re-reads pending accounts.
+    await expectText(account.getByTestId('verification-status'), 'Verified', 30_000);
+    await screenshot(creatorPage, 'payouts-account-verified');
+  });
 });
