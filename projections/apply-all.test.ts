@@ -2,6 +2,9 @@ import type { Knex } from 'knex';
 import type { PostgresEventStore } from '../domain/event-store/postgres-event-store';
 import { messageDecider } from '../domain/messaging/decider';
 import { messageStream } from '../domain/messaging/events';
+import { creatorSubscriptionStream } from '../domain/creators/events';
+import { creatorSubscriptionDecider } from '../domain/creators/subscription-decider';
+import { creditEarnings, reverseEarnings } from '../domain/payouts/credit-earnings';
 import { postDecider } from '../domain/posts/decider';
 import { postStream } from '../domain/posts/events';
 import { handleCommand } from '../domain/shared/command-handler';
@@ -9,6 +12,8 @@ import { readWholeLog } from '../ops/testing/read-whole-log';
 import { useTestDatabase } from '../ops/testing/use-test-database';
 import { messagesProjector } from './messages';
 import { postsProjector } from './posts';
+import { creatorBalancesProjector } from './creator-balances';
+import { creatorSubscriptionsProjector } from './creator-subscriptions';
 import { projectionContext, type Projector } from './projector';
 import { dumpTables, replayTwice } from './replay-twice';
 
@@ -20,13 +25,20 @@ beforeAll(async () => {
   const at = new Date('2026-01-01T00:00:00Z');
   const context = { actorId: 't', now: at };
   const [a, b] = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'];
+  const c = '33333333-3333-4333-8333-333333333333';
   for (let i = 0; i < 5; i++) {
     const id = `msg-${i}`;
     await handleCommand(store, messageStream(id), messageDecider, { type: 'SendMessage', messageId: id, senderId: a, senderIsCreator: true, receiverId: b, content: `m${i}`, priceCents: i % 2 ? 299 : null, at }, context);
     if (i === 1) await handleCommand(store, messageStream(id), messageDecider, { type: 'UnlockMessage', messageId: id, userId: b, paymentReference: 'r', at }, context);
   }
+  for (const [i, member] of [a, b].entries()) {
+    const tier = { tierId: 't1', name: 'Gold', priceCents: 1500 };
+    await handleCommand(store, creatorSubscriptionStream(member, c), creatorSubscriptionDecider, { type: 'StartCreatorSubscription', subscriptionId: `s${i}`, subscriberId: member, creatorId: c, tier, transactionId: `tx${i}`, at }, context);
+  }
+  for (const reference of ['r1', 'r2', 'r3']) await creditEarnings(store, c, { grossCents: 1000, source: 'subscription', reference, occurredAt: at, payerId: a }, context);
+  await reverseEarnings(store, c, { reference: 'r2', reason: 'refund' }, context);
+  await creditEarnings(store, c, { grossCents: 500, source: 'message_unlock', reference: 'r4', occurredAt: at, payerId: b }, context);
   // Likes toggled back and forth on two posts, at different times, with a comment in between.
-  const c = '33333333-3333-4333-8333-333333333333';
   for (const postId of ['post-1', 'post-2']) await handleCommand(store, postStream(postId), postDecider, { type: 'PublishPost', postId, creatorId: c, title: 'T', content: 'C', mediaUrl: null, isPublic: true, at }, context);
   const toggles: Array<[string, string]> = [['post-1', a], ['post-1', b], ['post-2', a], ['post-1', a], ['post-1', a], ['post-2', b], ['post-1', b]];
   for (const [i, [postId, userId]] of toggles.entries()) {
@@ -48,7 +60,7 @@ async function buildWithApplyAll(projector: Projector, schema: string) {
   return dumpTables(db, projector, schema);
 }
 
-it.each([messagesProjector, postsProjector])('$name: applyAll leaves the rows apply leaves, one event at a time', async (projector) => {
+it.each([messagesProjector, postsProjector, creatorSubscriptionsProjector, creatorBalancesProjector])('$name: applyAll leaves the rows apply leaves, one event at a time', async (projector) => {
   const { once } = await replayTwice(db, projector, await readWholeLog(store));
   expect(await buildWithApplyAll(projector, `apply_all_${projector.name}`)).toEqual(once);
   expect(Object.values(once).every((rows) => rows.length > 0)).toBe(true);

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
+import type { RecordedEvent } from '../domain/event-store/port';
 import type { EarningsCreditedData, EarningsReversedData } from '../domain/payouts/events';
+import { insertRuns } from './insert-runs';
 import type { Projector } from './projector';
 
 /**
@@ -26,6 +28,24 @@ async function createTables(db: Knex, schema: string): Promise<void> {
   });
 }
 
+/** The row a credit inserts; null for a reversal. */
+function earningsRow(event: RecordedEvent) {
+  if (event.type !== 'EarningsCredited') return null;
+  const d = event.data as EarningsCreditedData;
+  return {
+    creator_id: d.creatorId,
+    reference: d.reference,
+    source: d.source,
+    payer_id: d.payerId,
+    gross_cents: d.grossCents,
+    creator_share_cents: d.creatorShareCents,
+    platform_fee_cents: d.platformFeeCents,
+    occurred_at: d.occurredAt,
+    available_at: d.availableAt,
+    event_id: event.eventId,
+  };
+}
+
 export const creatorBalancesProjector: Projector = {
   name: 'creator_balances',
   version: 1,
@@ -33,28 +53,15 @@ export const creatorBalancesProjector: Projector = {
   eventTypes: ['EarningsCredited', 'EarningsReversed'],
   createTables,
   async apply({ table }, event) {
-    if (event.type === 'EarningsCredited') {
-      const d = event.data as EarningsCreditedData;
-      await table('creator_earnings')
-        .insert({
-          creator_id: d.creatorId,
-          reference: d.reference,
-          source: d.source,
-          payer_id: d.payerId,
-          gross_cents: d.grossCents,
-          creator_share_cents: d.creatorShareCents,
-          platform_fee_cents: d.platformFeeCents,
-          occurred_at: d.occurredAt,
-          available_at: d.availableAt,
-          event_id: event.eventId,
-        })
-        .onConflict(['creator_id', 'reference'])
-        .ignore();
-    } else {
-      const d = event.data as EarningsReversedData;
-      await table('creator_earnings').where({ creator_id: d.creatorId, reference: d.reference }).update({ reversed_at: d.occurredAt });
+    const row = earningsRow(event);
+    if (row) {
+      await table('creator_earnings').insert(row).onConflict(['creator_id', 'reference']).ignore();
+      return;
     }
+    const d = event.data as EarningsReversedData;
+    await table('creator_earnings').where({ creator_id: d.creatorId, reference: d.reference }).update({ reversed_at: d.occurredAt });
   },
+  applyAll: insertRuns({ table: 'creator_earnings', conflict: ['creator_id', 'reference'], rowOf: earningsRow }, (c, e) => creatorBalancesProjector.apply(c, e)),
 };
 
 export interface CreatorBalanceRow {

@@ -1,5 +1,23 @@
 import type { CreatorSubscriptionStarted } from '../domain/creators/events';
+import type { RecordedEvent } from '../domain/event-store/port';
+import { insertRuns } from './insert-runs';
 import type { Projector } from './projector';
+
+function rowOf(event: RecordedEvent) {
+  const data = event.data as CreatorSubscriptionStarted['data'];
+  return {
+    id: data.subscriptionId,
+    subscriber_id: data.subscriberId,
+    creator_id: data.creatorId,
+    tier_id: data.tierId,
+    tier_name: data.tierName,
+    price_cents: data.priceCents,
+    status: 'active',
+    start_date: data.startDate,
+    end_date: data.endDate,
+    transaction_id: data.transactionId,
+  };
+}
 
 /** Members' subscriptions to creators: who may read whose locked posts, and the feed's sources. */
 export const creatorSubscriptionsProjector: Projector = {
@@ -24,21 +42,7 @@ export const creatorSubscriptionsProjector: Projector = {
     });
   },
   async apply({ table }, event) {
-    const data = event.data as CreatorSubscriptionStarted['data'];
-    await table('creator_subscriptions')
-      .insert({
-        id: data.subscriptionId,
-        subscriber_id: data.subscriberId,
-        creator_id: data.creatorId,
-        tier_id: data.tierId,
-        tier_name: data.tierName,
-        price_cents: data.priceCents,
-        status: 'active',
-        start_date: data.startDate,
-        end_date: data.endDate,
-        transaction_id: data.transactionId,
-      })
-      .onConflict('id')
-      .ignore();
+    await table('creator_subscriptions').insert(rowOf(event)).onConflict('id').ignore();
   },
+  applyAll: insertRuns({ table: 'creator_subscriptions', conflict: ['id'], rowOf }, (c, e) => creatorSubscriptionsProjector.apply(c, e)),
 };
