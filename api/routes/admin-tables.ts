@@ -58,7 +58,11 @@ const payouts: AdminTable<AdminPayoutRow> = {
 };
 
 const conversions: AdminTable<AdminConversionRow> = {
-  base: (db) => db('crypto_transactions as c').joinRaw('left join users u on u.id::text = c.user_id').select('c.*', 'u.email as user_email'),
+  base: (db) =>
+    db('crypto_transactions as c')
+      .joinRaw('left join users u on u.id::text = c.user_id')
+      .leftJoin('crypto_conversions as n', 'n.transaction_id', 'c.id')
+      .select('c.*', 'u.email as user_email', 'n.number as conversion_number'),
   id: 'c.id',
   created: 'c.created_at',
   amount: 'c.usd_amount_cents',
@@ -68,6 +72,7 @@ const conversions: AdminTable<AdminConversionRow> = {
   defaultSort: 'createdAt',
   view: (row) => ({
     id: row.id,
+    conversionNumber: row.conversion_number === null ? null : Number(row.conversion_number),
     userId: row.user_id,
     userEmail: row.user_email ?? null,
     cryptoType: row.crypto_type,
@@ -83,7 +88,8 @@ const conversions: AdminTable<AdminConversionRow> = {
     streamId: `cryptoTransaction-${row.id}`,
   }),
   csv: [
-    ['id', (r) => r.id], ['createdAt', (r) => r.createdAt], ['userId', (r) => r.userId], ['userEmail', (r) => r.userEmail], ['cryptoType', (r) => r.cryptoType],
+    ['id', (r) => r.id], ['conversionNumber', (r) => r.conversionNumber], ['createdAt', (r) => r.createdAt], ['userId', (r) => r.userId], ['userEmail', (r) => r.userEmail],
+    ['cryptoType', (r) => r.cryptoType],
     ['cryptoAmount', (r) => r.cryptoAmount], ['exchangeRate', (r) => r.exchangeRate], ['usdAmount', (r) => r.amount], ['serviceFee', (r) => r.fee],
     ['netAmount', (r) => r.netAmount], ['status', (r) => r.status], ['transactionHash', (r) => r.transactionHash], ['failureReason', (r) => r.failureReason],
   ],

@@ -83,14 +83,14 @@ describe('finance console API', () => {
     const payments = await eventually(() => admin.agent.get(`/api/admin/payments?userId=${member.userId}`), (res) => res.body.total === 1);
     expect(payments.body.rows[0]).toMatchObject({ id: paymentId, userEmail: expect.stringContaining('member-'), amount: '1.99', status: 'succeeded', streamId: `payment-${paymentId}` });
     const conversions = await eventually(() => admin.agent.get(`/api/admin/conversions?userId=${member.userId}&sortField=fee&sortOrder=asc`), (res) => res.body.total === 1);
-    expect(conversions.body.rows[0]).toMatchObject({ id: transactionId, cryptoAmount: '20.00000000', amount: '20.00', fee: '0.60', netAmount: '19.40', status: expect.stringMatching(/^(pending|processing|completed)$/), streamId: `cryptoTransaction-${transactionId}` });
+    expect(conversions.body.rows[0]).toMatchObject({ id: transactionId, conversionNumber: 990_001, cryptoAmount: '20.00000000', amount: '20.00', fee: '0.60', netAmount: '19.40', status: expect.stringMatching(/^(pending|processing|completed)$/), streamId: `cryptoTransaction-${transactionId}` });
     const ledger = await eventually(() => admin.agent.get(`/api/admin/ledger?userId=${member.userId}&status=site_plan_charge`), (res) => res.body.total === 2);
     expect(ledger.body.rows.map((r: { account: string; debit: string; credit: string }) => [r.account, r.debit, r.credit]).sort()).toEqual([
       ['gateway_clearing', '1.99', '0.00'],
       ['site_plan_revenue', '0.00', '1.99'],
     ]);
     const csv = await admin.agent.get(`/api/admin/conversions/export.csv?userId=${member.userId}`).expect(200);
-    expect(csv.text).toContain(`${transactionId},`);
+    expect(csv.text).toContain(`${transactionId},990001,`);
   });
 
   it('exports the same filter as a streamed, formula-escaped CSV', async () => {

@@ -122,6 +122,8 @@ export interface AdminPayoutRow {
 
 export interface AdminConversionRow {
   id: string;
+  /** The conversion's number (SPEC's conversion id); null for conversions recorded before numbers. */
+  conversionNumber: number | null;
   userId: string;
   userEmail: string | null;
   cryptoType: string;

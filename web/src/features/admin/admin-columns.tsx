@@ -35,6 +35,7 @@ export const ADMIN_COLUMNS: Record<AdminResource, GridColDef[]> = {
     text('id', 'Payout ID', 290),
   ],
   conversions: [
+    { field: 'conversionNumber', headerName: 'No.', width: 80, sortable: false, valueFormatter: (value: number | null) => (value === null ? '—' : `#${value}`) },
     date('createdAt', 'Created'),
     text('userEmail', 'Member', 220),
     text('cryptoType', 'Crypto', 80),
