@@ -6,6 +6,7 @@ import { creatorSubscriptionStream } from '../domain/creators/events';
 import { creatorSubscriptionDecider } from '../domain/creators/subscription-decider';
 import { creditEarnings, reverseEarnings } from '../domain/payouts/credit-earnings';
 import { postDecider } from '../domain/posts/decider';
+import { creditBalance, spendBalance } from '../domain/wallet/balance';
 import { postStream } from '../domain/posts/events';
 import { handleCommand } from '../domain/shared/command-handler';
 import { readWholeLog } from '../ops/testing/read-whole-log';
@@ -13,6 +14,7 @@ import { useTestDatabase } from '../ops/testing/use-test-database';
 import { messagesProjector } from './messages';
 import { postsProjector } from './posts';
 import { creatorBalancesProjector } from './creator-balances';
+import { walletBalancesProjector } from './wallet-balances';
 import { creatorSubscriptionsProjector } from './creator-subscriptions';
 import { projectionContext, type Projector } from './projector';
 import { dumpTables, replayTwice } from './replay-twice';
@@ -38,6 +40,8 @@ beforeAll(async () => {
   for (const reference of ['r1', 'r2', 'r3']) await creditEarnings(store, c, { grossCents: 1000, source: 'subscription', reference, occurredAt: at, payerId: a }, context);
   await reverseEarnings(store, c, { reference: 'r2', reason: 'refund' }, context);
   await creditEarnings(store, c, { grossCents: 500, source: 'message_unlock', reference: 'r4', occurredAt: at, payerId: b }, context);
+  for (const [i, member] of [a, b, a].entries()) await creditBalance(store, member, { amountCents: 1000, reason: 'crypto conversion', reference: `c${i}` }, context);
+  await spendBalance(store, a, { amountCents: 299, reason: 'message_unlock', reference: 'u1' }, context);
   // Likes toggled back and forth on two posts, at different times, with a comment in between.
   for (const postId of ['post-1', 'post-2']) await handleCommand(store, postStream(postId), postDecider, { type: 'PublishPost', postId, creatorId: c, title: 'T', content: 'C', mediaUrl: null, isPublic: true, at }, context);
   const toggles: Array<[string, string]> = [['post-1', a], ['post-1', b], ['post-2', a], ['post-1', a], ['post-1', a], ['post-2', b], ['post-1', b]];
@@ -60,7 +64,7 @@ async function buildWithApplyAll(projector: Projector, schema: string) {
   return dumpTables(db, projector, schema);
 }
 
-it.each([messagesProjector, postsProjector, creatorSubscriptionsProjector, creatorBalancesProjector])('$name: applyAll leaves the rows apply leaves, one event at a time', async (projector) => {
+it.each([messagesProjector, postsProjector, creatorSubscriptionsProjector, creatorBalancesProjector, walletBalancesProjector])('$name: applyAll leaves the rows apply leaves, one event at a time', async (projector) => {
   const { once } = await replayTwice(db, projector, await readWholeLog(store));
   expect(await buildWithApplyAll(projector, `apply_all_${projector.name}`)).toEqual(once);
   expect(Object.values(once).every((rows) => rows.length > 0)).toBe(true);

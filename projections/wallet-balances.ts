@@ -1,6 +1,7 @@
 import type { BalanceMovement } from '../domain/wallet/events';
 import { walletEventTypes } from '../domain/wallet/events';
 import type { Projector } from './projector';
+import { applyWalletBatch } from './wallet-balances-batch';
 
 /**
  * `wallet_balances`: each member's USD balance (cents) with the last applied stream revision,
@@ -61,4 +62,5 @@ export const walletBalancesProjector: Projector = {
       .onConflict('event_id')
       .ignore();
   },
+  applyAll: applyWalletBatch,
 };
