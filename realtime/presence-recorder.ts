@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { memberStream } from '../domain/chat/events';
-import { memberDecider } from '../domain/chat/member-decider';
+import { presenceStream } from '../domain/chat/events';
+import { presenceDecider } from '../domain/chat/presence-decider';
 import type { EventStore } from '../domain/event-store/port';
 import { handleCommand } from '../domain/shared/command-handler';
 
 /**
- * Records chat presence as events (ChatMemberWentOnline / ChatMemberWentOffline on the member's
- * stream) off the socket path: the service never awaits it. Per member only the latest wanted
+ * Records chat presence as events (ChatMemberWentOnline / ChatMemberWentOffline on
+ * `chatPresence-<userId>`) off the socket path: the service never awaits it. Per member only the latest wanted
  * state is kept, so a quick reconnect coalesces; one write per member at a time, a few members
  * at once. Failures are logged (the chat goes on).
  */
@@ -77,7 +77,7 @@ export class PresenceRecorder {
   private async write(userId: string, online: boolean, at: Date): Promise<void> {
     try {
       const command = { type: online ? ('GoOnline' as const) : ('GoOffline' as const), userId, now: at };
-      await handleCommand(this.store, memberStream(userId), memberDecider, command, { actorId: userId, now: at });
+      await handleCommand(this.store, presenceStream(userId), presenceDecider, command, { actorId: userId, now: at });
     } catch (error) {
       this.log.error({ err: error, component: 'chat-presence', userId }, 'could not record chat presence');
     }

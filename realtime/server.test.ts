@@ -90,7 +90,7 @@ describe('chat socket', () => {
     const offline = await eventually(isOnline, (row) => row?.is_online === false);
     expect(offline?.is_online).toBe(false);
     expect(offline?.last_active_at).not.toBeNull();
-    const types = (await stack.store.readStream(`chatMember-${eve.userId}`)).map((e) => e.type).filter((t) => t.startsWith('ChatMemberWent'));
+    const types = (await stack.store.readStream(`chatPresence-${eve.userId}`)).map((e) => e.type);
     expect(types).toEqual(['ChatMemberWentOnline', 'ChatMemberWentOffline']);
   });
 

@@ -1,6 +1,7 @@
 import { DomainError } from '../shared/errors';
 import type { Decider, DomainEvent } from '../shared/command-handler';
 import { memberDecider, type MemberCommand } from './member-decider';
+import { presenceDecider, type PresenceCommand } from './presence-decider';
 import { sessionDecider, type SessionCommand } from './session-decider';
 import type { ProfileData } from './events';
 
@@ -39,14 +40,14 @@ describe('chat member decider', () => {
 
 describe('chat presence', () => {
   it('records going online and offline only when it changes something', () => {
-    const online: MemberCommand = { type: 'GoOnline', userId: 'u1', now };
-    const wentOnline = memberDecider.decide(online, memberDecider.initialState);
+    const online: PresenceCommand = { type: 'GoOnline', userId: 'u1', now };
+    const wentOnline = presenceDecider.decide(online, presenceDecider.initialState);
     expect(wentOnline).toEqual([{ type: 'ChatMemberWentOnline', data: { userId: 'u1', at: now.toISOString() } }]);
-    expect(memberDecider.decide(online, given(memberDecider, wentOnline))).toEqual([]);
-    expect(memberDecider.decide({ type: 'GoOffline', userId: 'u1', now }, memberDecider.initialState)).toEqual([]);
-    const wentOffline = memberDecider.decide({ type: 'GoOffline', userId: 'u1', now }, given(memberDecider, wentOnline));
+    expect(presenceDecider.decide(online, given(presenceDecider, wentOnline))).toEqual([]);
+    expect(presenceDecider.decide({ type: 'GoOffline', userId: 'u1', now }, presenceDecider.initialState)).toEqual([]);
+    const wentOffline = presenceDecider.decide({ type: 'GoOffline', userId: 'u1', now }, given(presenceDecider, wentOnline));
     expect(wentOffline).toEqual([{ type: 'ChatMemberWentOffline', data: { userId: 'u1', at: now.toISOString() } }]);
-    expect(given(memberDecider, [...wentOnline, ...wentOffline]).online).toBe(false);
+    expect(given(presenceDecider, [...wentOnline, ...wentOffline]).online).toBe(false);
   });
 });
 

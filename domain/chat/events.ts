@@ -1,9 +1,14 @@
 import type { ExperienceLevel, GenderIdentity, RelationshipType, SexualOrientation } from '../contracts/chat';
 import type { DomainEvent } from '../shared/command-handler';
 
-/** Events of Lively Chat. Streams: `chatMember-<userId>` (profile, preferences, blocks), `chatSession-<roomId>`. */
+/**
+ * Events of Lively Chat. Streams: `chatMember-<userId>` (profile, preferences, blocks),
+ * `chatPresence-<userId>` (online/offline: frequent, so apart from the member's other facts),
+ * `chatSession-<roomId>`.
+ */
 
 export const memberStream = (userId: string) => `chatMember-${userId}`;
+export const presenceStream = (userId: string) => `chatPresence-${userId}`;
 export const sessionStream = (roomId: string) => `chatSession-${roomId}`;
 
 export interface ProfileData {
@@ -37,7 +42,8 @@ export type ChatUserBlocked = DomainEvent<'ChatUserBlocked', { blockerId: string
 /** Presence: the member opened their first chat socket / closed their last one (SPEC §3 user_profiles.isOnline). */
 export type ChatMemberWentOnline = DomainEvent<'ChatMemberWentOnline', { userId: string; at: string }>;
 export type ChatMemberWentOffline = DomainEvent<'ChatMemberWentOffline', { userId: string; at: string }>;
-export type MemberEvent = ChatProfileSaved | ChatPreferencesSaved | ChatUserBlocked | ChatMemberWentOnline | ChatMemberWentOffline;
+export type MemberEvent = ChatProfileSaved | ChatPreferencesSaved | ChatUserBlocked;
+export type PresenceEvent = ChatMemberWentOnline | ChatMemberWentOffline;
 
 export type ChatEndReason = 'skipped' | 'left' | 'disconnected' | 'rejoined';
 
@@ -53,6 +59,7 @@ export type ChatSessionReported = DomainEvent<'ChatSessionReported', { roomId: s
 export type SessionEvent = ChatSessionStarted | ChatSessionEnded | ChatSessionReported;
 
 export const CHAT_EVENT_TYPES = {
-  member: ['ChatProfileSaved', 'ChatPreferencesSaved', 'ChatUserBlocked', 'ChatMemberWentOnline', 'ChatMemberWentOffline'],
+  member: ['ChatProfileSaved', 'ChatPreferencesSaved', 'ChatUserBlocked'],
+  presence: ['ChatMemberWentOnline', 'ChatMemberWentOffline'],
   session: ['ChatSessionStarted', 'ChatSessionEnded', 'ChatSessionReported'],
 } as const;

@@ -2,24 +2,22 @@ import { refuse } from '../shared/errors';
 import type { Decider } from '../shared/command-handler';
 import type { MemberEvent, PreferencesData, ProfileData } from './events';
 
-/** One chat member (stream `chatMember-<userId>`): profile, matching preferences, blocks, presence. */
+/** One chat member (stream `chatMember-<userId>`): profile, matching preferences, blocks. */
 export interface MemberState {
   profile: ProfileData | null;
   preferences: PreferencesData | null;
   blocked: Set<string>;
-  online: boolean;
 }
 
 export type MemberCommand =
   | { type: 'SaveProfile'; userId: string; profile: ProfileData; now: Date }
   | { type: 'SavePreferences'; userId: string; preferences: PreferencesData; now: Date }
-  | { type: 'BlockUser'; userId: string; blockedId: string; reason: string | null; now: Date }
-  | { type: 'GoOnline' | 'GoOffline'; userId: string; now: Date };
+  | { type: 'BlockUser'; userId: string; blockedId: string; reason: string | null; now: Date };
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export const memberDecider: Decider<MemberCommand, MemberState, MemberEvent> = {
-  initialState: { profile: null, preferences: null, blocked: new Set(), online: false },
+  initialState: { profile: null, preferences: null, blocked: new Set() },
   evolve(state, event) {
     switch (event.type) {
       case 'ChatProfileSaved': {
@@ -32,10 +30,6 @@ export const memberDecider: Decider<MemberCommand, MemberState, MemberEvent> = {
       }
       case 'ChatUserBlocked':
         return { ...state, blocked: new Set(state.blocked).add(event.data.blockedId) };
-      case 'ChatMemberWentOnline':
-        return { ...state, online: true };
-      case 'ChatMemberWentOffline':
-        return { ...state, online: false };
     }
   },
   decide(command, state) {
@@ -52,11 +46,6 @@ export const memberDecider: Decider<MemberCommand, MemberState, MemberEvent> = {
         if (command.blockedId === command.userId) throw refuse.validation('You cannot block yourself', { userId: 'You cannot block yourself' });
         if (state.blocked.has(command.blockedId)) return [];
         return [{ type: 'ChatUserBlocked', data: { blockerId: command.userId, blockedId: command.blockedId, reason: command.reason, blockedAt: at } }];
-      // Presence changes are recorded only when they change something (a retry records nothing twice).
-      case 'GoOnline':
-        return state.online ? [] : [{ type: 'ChatMemberWentOnline', data: { userId: command.userId, at } }];
-      case 'GoOffline':
-        return state.online ? [{ type: 'ChatMemberWentOffline', data: { userId: command.userId, at } }] : [];
     }
   },
 };
