@@ -6,6 +6,7 @@ import { openDatabaseUrl } from '../commands/connect';
 import { thousands } from '../commands/format';
 import { loadConfig } from '../config';
 import { LARGE_PLAN, seedLarge } from '../seed/large';
+import { startReactionsAtHead } from '../seed/reactions';
 
 /** The kept benchmark database holding the `large` seed (seeding it takes minutes). */
 export const LARGE_DATABASE = 'lively_bench_large';
@@ -51,6 +52,7 @@ async function reseed(serverUrl: string, url: string, minEvents: number): Promis
     const report = await seedLarge({ store, db }, { ...LARGE_PLAN, minEvents }, (line) => process.stdout.write(`\r  ${line}   `));
     console.log(`\n  seeded ${thousands(report.events)} events in ${report.seconds.toFixed(0)} s (${thousands(report.events / report.seconds)} events/s), ${report.failures.count} failed steps`);
     if (report.failures.count) console.log(`  first failures: ${report.failures.first.slice(0, 3).join(' | ')}`);
+    await startReactionsAtHead(store, db);
   } finally {
     await db.destroy();
     await store.close();

@@ -2,8 +2,10 @@ import type { ChildProcess } from 'node:child_process';
 import type autocannon from 'autocannon';
 import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
 import { openReadDatabase } from '../../projections/database';
+import { migrateToLatest } from '../../projections/migrations';
 import { parseArgs } from '../commands/command';
 import { DEMO_PASSWORD } from '../seed/names';
+import { startReactionsAtHead } from '../seed/reactions';
 import { largeSeedDatabase } from './_large-seed';
 import { cannon, fmt, printRow, rotating, settle, type Measured } from './_load';
 import { startProduct, startTrivialServer, stopProcesses } from './_servers';
@@ -48,7 +50,9 @@ export async function run(args: string[]): Promise<void> {
   const children: ChildProcess[] = [];
   const store = new PostgresEventStore({ connectionString: database.url, poolSize: 2 });
   const db = openReadDatabase(database.url, 2);
+  await migrateToLatest(db);
   try {
+    await startReactionsAtHead(store, db);
     const product = await startProduct(database.url);
     children.push(product.child);
     await settle(store, db); // a first start builds every read model from the log

@@ -1,6 +1,7 @@
 import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
 import type { EventStore } from '../../domain/event-store/port';
 import { LARGE_PLAN, seedLarge, type LargePlan } from '../seed/large';
+import { startReactionsAtHead } from '../seed/reactions';
 import { DEMO_ADMIN, DEMO_CREATOR, DEMO_LOGIN } from '../seed/names';
 import type { Connection, OpsContext } from './command';
 import { duration, thousands } from './format';
@@ -23,6 +24,8 @@ export async function runLargeSeed(options: Record<string, string | true>, conte
   const { store, close } = await seedStore(connection, plan.parallel);
   try {
     const report = await seedLarge({ store, db: connection.db }, plan, (line) => process.stderr.write(`${line}\n`));
+    const placed = await startReactionsAtHead(store, connection.db);
+    if (placed.length) context.out(`Process managers that never ran start at the head (the seed made their reactions): ${placed.join(', ')}`);
     context.out(`Seeded (large) in ${duration(report.seconds)}: ${thousands(report.events)} events appended (${thousands(report.events / report.seconds)} events/s).`);
     context.out(Object.entries(report.steps).map(([name, n]) => `${name}: ${thousands(n)}`).join(', '));
     if (report.failures.count) context.out(`${report.failures.count} step(s) failed, first: ${report.failures.first.slice(0, 3).join(' | ')}`);
