@@ -9,39 +9,43 @@ export interface FollowOptions {
 }
 
 /**
- * After a wake-up that found nothing readable, re-read after 5 ms, doubling up to RETRY_CAP_MS,
- * for about 10 s: the appended events wait for an older transaction to end, which no one signals.
+ * For this long after its last batch or wake-up, a follower also re-reads on its own (after
+ * 5 ms, doubling up to RETRY_CAP_MS): appended events can stay unreadable behind an older open
+ * transaction, and no one signals when that one ends. After that it only waits for signals.
  */
+const EAGER_MS = 10_000;
 const RETRY_CAP_MS = 250;
-const MAX_RETRIES = 45;
 
 /**
  * Reads the global log in batches from `after`, forever: catch-up first, then live.
  * It listens for appends before each read, so one signalled while the read or the batch's
- * processing runs is not missed and an idle follower needs no polling. A wake-up that finds
- * nothing may mean the new events are not readable yet, so it re-reads with a back-off.
+ * processing runs is not missed, and a follower idle for a while needs no polling.
  */
 export async function* followAll(store: EventStore, options: FollowOptions = {}): AsyncGenerator<RecordedEvent[]> {
   const batchSize = options.batchSize ?? 1000;
   const idlePollMs = options.idlePollMs ?? 5000;
   let after = options.after ?? null;
-  let retryMs = 0;
-  let retries = 0;
+  let retryMs = 5;
+  let eagerUntil = Date.now() + EAGER_MS; // at start too: events may be held back already
+  const active = () => {
+    retryMs = 5;
+    eagerUntil = Date.now() + EAGER_MS;
+  };
   while (!options.signal?.aborted) {
     const listening = new AbortController();
     const stop = () => listening.abort();
     options.signal?.addEventListener('abort', stop, { once: true });
     try {
-      const woken = store.waitForAppend(retryMs || idlePollMs, listening.signal);
+      const woken = store.waitForAppend(Date.now() < eagerUntil ? retryMs : idlePollMs, listening.signal);
       const batch = await store.readAll({ after, maxCount: batchSize });
       if (batch.length > 0) {
         after = batch[batch.length - 1].position;
-        retryMs = 0;
+        active();
         yield batch;
         if (batch.length === batchSize) continue; // more to catch up on: read on at once
       }
-      if (await woken) [retryMs, retries] = [5, 0];
-      else if (retryMs) retryMs = ++retries < MAX_RETRIES ? Math.min(retryMs * 2, RETRY_CAP_MS) : 0;
+      if (await woken) active();
+      else retryMs = Math.min(retryMs * 2, RETRY_CAP_MS);
     } finally {
       options.signal?.removeEventListener('abort', stop);
       listening.abort(); // a wait still pending ends here (leaving early, or reading on)
