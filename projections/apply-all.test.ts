@@ -15,6 +15,8 @@ import { messagesProjector } from './messages';
 import { postsProjector } from './posts';
 import { creatorBalancesProjector } from './creator-balances';
 import { walletBalancesProjector } from './wallet-balances';
+import { ledgerProjector } from './ledger';
+import { sampleMoneyHistory } from '../domain/ledger/sample-history';
 import { creatorSubscriptionsProjector } from './creator-subscriptions';
 import { projectionContext, type Projector } from './projector';
 import { dumpTables, replayTwice } from './replay-twice';
@@ -80,4 +82,21 @@ it('posts: likes toggled in one batch end with the counts and rows of the last t
     ['post-2', '2026-01-01T00:03:00.000Z'],
     ['post-2', '2026-01-01T00:06:00.000Z'],
   ]);
+});
+
+it('ledger: applyAll over the sample money history (one batch, and batches of 3) leaves the rows apply leaves', async () => {
+  const history = sampleMoneyHistory();
+  const { once } = await replayTwice(db, ledgerProjector, history);
+  const events = history.filter((e) => ledgerProjector.eventTypes.includes(e.type));
+  for (const size of [events.length, 3]) {
+    const schema = `apply_all_ledger_${size}`;
+    await db.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await db.raw(`CREATE SCHEMA "${schema}"`);
+    await ledgerProjector.createTables(db, schema);
+    await db.transaction(async (trx) => {
+      for (let i = 0; i < events.length; i += size) await ledgerProjector.applyAll!(projectionContext(trx, schema), events.slice(i, i + size));
+      await ledgerProjector.applyAll!(projectionContext(trx, schema), events); // a replayed batch writes nothing new
+    });
+    expect(await dumpTables(db, ledgerProjector, schema)).toEqual(once);
+  }
 });

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { ledgerEffect, LEDGER_EVENT_TYPES, type Fact, type LedgerMemory } from '../domain/ledger/postings';
+import { applyLedgerBatch, entryRows, transactionRow } from './ledger-batch';
 import type { Projector } from './projector';
 
 /**
@@ -67,39 +68,11 @@ export const ledgerProjector: Projector = {
     }
     if (effect.transactions.length === 0) return;
     // One statement per table for all of the event's transactions: projection batches stay short.
-    await table('ledger_transactions')
-      .insert(
-        effect.transactions.map((transaction) => ({
-          id: transaction.id,
-          event_id: transaction.eventId,
-          event_type: transaction.eventType,
-          stream_id: transaction.streamId,
-          kind: transaction.kind,
-          user_id: transaction.userId,
-          reference: transaction.reference,
-          description: transaction.description,
-          amount_cents: transaction.postings.reduce((sum, p) => sum + p.debitCents, 0),
-          occurred_at: transaction.occurredAt,
-          effective_at: transaction.effectiveAt,
-        })),
-      )
-      .onConflict('id')
-      .ignore();
-    const entries = effect.transactions.flatMap((transaction) =>
-      transaction.postings.map((posting, line) => ({
-        transaction_id: transaction.id,
-        line,
-        account: posting.account,
-        owner_id: posting.owner,
-        debit_cents: posting.debitCents,
-        credit_cents: posting.creditCents,
-        kind: transaction.kind,
-        stream_id: transaction.streamId,
-        effective_at: transaction.effectiveAt,
-      })),
-    );
+    await table('ledger_transactions').insert(effect.transactions.map(transactionRow)).onConflict('id').ignore();
+    const entries = effect.transactions.flatMap(entryRows);
     if (entries.length) await table('ledger_entries').insert(entries).onConflict(['transaction_id', 'line']).ignore();
   },
+  applyAll: applyLedgerBatch,
 };
 
 /** Balance of one account (and owner) at `at`: credits minus debits, in cents. */

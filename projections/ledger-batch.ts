@@ -1,0 +1,80 @@
+import type { RecordedEvent } from '../domain/event-store/port';
+import { ledgerEffect, type Fact, type LedgerMemory } from '../domain/ledger/postings';
+import type { ProjectionContext } from './projector';
+
+type Transaction = Awaited<ReturnType<typeof ledgerEffect>>['transactions'][number];
+
+export function transactionRow(t: Transaction) {
+  return {
+    id: t.id,
+    event_id: t.eventId,
+    event_type: t.eventType,
+    stream_id: t.streamId,
+    kind: t.kind,
+    user_id: t.userId,
+    reference: t.reference,
+    description: t.description,
+    amount_cents: t.postings.reduce((sum, p) => sum + p.debitCents, 0),
+    occurred_at: t.occurredAt,
+    effective_at: t.effectiveAt,
+  };
+}
+
+export function entryRows(t: Transaction) {
+  return t.postings.map((posting, line) => ({
+    transaction_id: t.id,
+    line,
+    account: posting.account,
+    owner_id: posting.owner,
+    debit_cents: posting.debitCents,
+    credit_cents: posting.creditCents,
+    kind: t.kind,
+    stream_id: t.streamId,
+    effective_at: t.effectiveAt,
+  }));
+}
+
+async function insertChunks(context: ProjectionContext, table: string, rows: Array<Record<string, unknown>>, conflict: string[], merge = false) {
+  for (let i = 0; i < rows.length; i += 1000) {
+    const insert = context.table(table).insert(rows.slice(i, i + 1000)).onConflict(conflict);
+    await (merge ? insert.merge() : insert.ignore());
+  }
+}
+
+/**
+ * The ledger for a batch: facts remembered earlier in the batch answer from memory (as the
+ * stored JSON would), cancellations drop pending rows, and what is left is written at the end:
+ * deletes first, then one upsert of facts and multi-row inserts (first row of a key wins, as
+ * ON CONFLICT DO NOTHING one by one).
+ */
+export async function applyLedgerBatch(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  const facts = new Map<string, Fact>();
+  const memory: LedgerMemory = {
+    async get(kind, key) {
+      const known = facts.get(`${kind}\u0000${key}`);
+      if (known) return known.value as never;
+      const row = await context.table('ledger_facts').where({ kind, key }).first();
+      return row?.value;
+    },
+  };
+  const transactions = new Map<string, Transaction>();
+  const cancelled = new Set<string>();
+  for (const event of events) {
+    const effect = await ledgerEffect(event, memory);
+    for (const fact of effect.remember as Fact[]) facts.set(`${fact.kind}\u0000${fact.key}`, { ...fact, value: JSON.parse(JSON.stringify(fact.value)) } as Fact);
+    for (const id of effect.cancel) {
+      transactions.delete(id);
+      cancelled.add(id);
+    }
+    for (const t of effect.transactions) if (!transactions.has(t.id)) transactions.set(t.id, t);
+  }
+  const gone = [...cancelled];
+  for (let i = 0; i < gone.length; i += 1000) {
+    await context.table('ledger_entries').whereIn('transaction_id', gone.slice(i, i + 1000)).delete();
+    await context.table('ledger_transactions').whereIn('id', gone.slice(i, i + 1000)).delete();
+  }
+  const factRows = [...facts.values()].map((f) => ({ kind: f.kind, key: f.key, value: JSON.stringify(f.value) }));
+  await insertChunks(context, 'ledger_facts', factRows, ['kind', 'key'], true);
+  await insertChunks(context, 'ledger_transactions', [...transactions.values()].map(transactionRow), ['id']);
+  await insertChunks(context, 'ledger_entries', [...transactions.values()].flatMap(entryRows), ['transaction_id', 'line']);
+}
