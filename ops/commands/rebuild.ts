@@ -42,7 +42,7 @@ export async function rebuildAll(
   projectors: Projector[],
   out: (line: string) => void,
   options: { bars?: boolean } = {},
-): Promise<{ events: number; seconds: number; mismatches: number }> {
+): Promise<{ events: number; seconds: number; mismatches: number; verified: number }> {
   const before = [];
   for (const projector of projectors) before.push(await snapshotReadModel(db, projector));
   const bar = options.bars ? rebuildProgressBar() : null;
@@ -53,14 +53,16 @@ export async function rebuildAll(
     bar?.stop();
   }
   let mismatches = 0;
+  let verified = 0;
   for (const [i, projector] of projectors.entries()) {
     const verification = await compareSnapshots(store, projector, before[i], await snapshotReadModel(db, projector));
     if (verification.result === 'different') mismatches++;
+    if (verification.result === 'equal') verified++;
     out(`${projector.name}: ${describeVerification(verification)}`);
   }
   const rate = rebuilt.seconds > 0 ? rebuilt.events / rebuilt.seconds : 0;
   out(`${projectors.length} read model(s) rebuilt in one pass over ${thousands(rebuilt.events)} events in ${duration(rebuilt.seconds)} (${thousands(rate)} events/s)`);
-  return { ...rebuilt, mismatches };
+  return { ...rebuilt, mismatches, verified };
 }
 
 export function describeVerification(verification: Verification): string {
