@@ -48,18 +48,23 @@ export const messagesProjector: Projector = {
     if (event.type === 'MessageSent') await insertRows(table, [rowOf(event.data as MessageSent['data'])]);
     else await unlock(table, event.data as MessageUnlocked['data']);
   },
-  // Runs of sent messages go in as one multi-row insert each; unlocks stay in their place.
-  async applyAll({ table }, events) {
-    let run: Row[] = [];
+  // Sent messages go in as multi-row inserts, then the page's unlocks as one update (an unlock
+  // only ever follows its message, and an insert of a known id changes nothing).
+  async applyAll({ table, trx, ref }, events) {
+    const rows: Row[] = [];
+    const unlocks = new Map<string, string>();
     for (const event of events) {
-      if (event.type === 'MessageSent') {
-        run.push(rowOf(event.data as MessageSent['data']));
-        continue;
-      }
-      await insertRows(table, run);
-      run = [];
-      await unlock(table, event.data as MessageUnlocked['data']);
+      if (event.type === 'MessageSent') rows.push(rowOf(event.data as MessageSent['data']));
+      else unlocks.set((event.data as MessageUnlocked['data']).messageId, (event.data as MessageUnlocked['data']).unlockedAt);
     }
-    await insertRows(table, run);
+    await insertRows(table, rows);
+    const values = [...unlocks];
+    for (let i = 0; i < values.length; i += 2000) {
+      const chunk = values.slice(i, i + 2000);
+      await trx.raw(
+        `UPDATE ${ref('messages')} m SET is_unlocked = true, unlocked_at = v.at FROM (VALUES ${chunk.map(() => '(?::text, ?::timestamptz)').join(', ')}) v(id, at) WHERE m.id = v.id`,
+        chunk.flat(),
+      );
+    }
   },
 };
