@@ -42,6 +42,31 @@ async function insertChunks(context: ProjectionContext, table: string, rows: Arr
 }
 
 /**
+ * The stored facts a page will ask for, in one query: the keys are found by a dry run of the
+ * effects (a fact's key comes from the event, never from another fact). Absent facts map to
+ * undefined, so only keys the dry run missed still cost a query.
+ */
+async function prefetchFacts(context: ProjectionContext, events: RecordedEvent[]): Promise<Map<string, unknown>> {
+  const wanted = new Map<string, [string, string]>();
+  const dryRun: LedgerMemory = {
+    async get(kind, key) {
+      wanted.set(`${kind}\u0000${key}`, [kind, key]);
+      return undefined;
+    },
+  };
+  for (const event of events) await ledgerEffect(event, dryRun).catch(() => undefined);
+  const stored = new Map<string, unknown>();
+  const pairs = [...wanted.values()];
+  for (let i = 0; i < pairs.length; i += 1000) {
+    const chunk = pairs.slice(i, i + 1000);
+    for (const [id] of chunk.map(([kind, key]) => [`${kind}\u0000${key}`])) stored.set(id, undefined);
+    const rows = await context.trx.raw(`SELECT kind, key, value FROM ${context.ref('ledger_facts')} WHERE (kind, key) IN (${chunk.map(() => '(?, ?)').join(', ')})`, chunk.flat());
+    for (const row of rows.rows as Array<{ kind: string; key: string; value: unknown }>) stored.set(`${row.kind}\u0000${row.key}`, row.value);
+  }
+  return stored;
+}
+
+/**
  * The ledger for a batch: facts remembered earlier in the batch answer from memory (as the
  * stored JSON would), cancellations drop pending rows, and what is left is written at the end:
  * deletes first, then one upsert of facts and multi-row inserts (first row of a key wins, as
@@ -49,10 +74,13 @@ async function insertChunks(context: ProjectionContext, table: string, rows: Arr
  */
 export async function applyLedgerBatch(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
   const facts = new Map<string, Fact>();
+  const stored = await prefetchFacts(context, events);
   const memory: LedgerMemory = {
     async get(kind, key) {
-      const known = facts.get(`${kind}\u0000${key}`);
+      const id = `${kind}\u0000${key}`;
+      const known = facts.get(id);
       if (known) return known.value as never;
+      if (stored.has(id)) return stored.get(id) as never;
       const row = await context.table('ledger_facts').where({ kind, key }).first();
       return row?.value;
     },
