@@ -9,12 +9,6 @@ import { loadState } from '../../domain/shared/command-handler';
 import { as, type SeedEnv } from './env';
 import type { Person } from './people';
 
-// The conversion-number port is being added to requestConversion; passing it early is harmless.
-type Convert = typeof requestConversion;
-const request = requestConversion as unknown as (
-  ...args: [store: Parameters<Convert>[0], rates: Parameters<Convert>[1], input: Parameters<Convert>[2], context: Parameters<Convert>[3], numbers: SeedEnv['conversionNumbers']]
-) => ReturnType<Convert>;
-
 /** The newest event of a stream of the given type (what a process manager would be handed). */
 export async function lastOfType(env: SeedEnv, streamId: string, type: string): Promise<RecordedEvent> {
   const found = (await env.store.readStream(streamId)).filter((e) => e.type === type).at(-1);
@@ -33,7 +27,7 @@ export async function convertCrypto(env: SeedEnv, member: Person, i: number, now
   const walletAddress = `0x${(i + 1).toString(16).padStart(40, 'a')}`;
   const context = as(member.id, now);
   const wallet = await registerCryptoWallet(env.store, { userId: member.id, cryptoType, walletAddress }, context);
-  const { transactionId } = await request(env.store, env.rates, { userId: member.id, cryptoType, cryptoAmount: '25.00000000', walletAddress, walletId: wallet.walletId }, context, env.conversionNumbers);
+  const { transactionId } = await requestConversion(env.store, env.rates, { userId: member.id, cryptoType, cryptoAmount: '25.00000000', walletAddress, walletId: wallet.walletId }, context, env.conversionNumbers);
   const stream = cryptoTransactionStream(transactionId);
   await conversionSubmission(env.crypto).handle(await lastOfType(env, stream, 'CryptoConversionRequested'), { store: env.store, now });
   const submitted = (await lastOfType(env, stream, 'CryptoConversionSubmitted')).data as { gatewayTransactionId: string };
