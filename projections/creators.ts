@@ -5,7 +5,7 @@ import type { Projector } from './projector';
 /** Creators (bio, cover) and their tiers. Names and avatars come from the users read model. */
 export const creatorsProjector: Projector = {
   name: 'creators',
-  version: 1,
+  version: 2,
   tables: ['creators', 'subscription_tiers'],
   eventTypes: ['CreatorRegistered', 'TierCreated', 'TierUpdated'],
   async createTables(db, schema) {
@@ -14,6 +14,8 @@ export const creatorsProjector: Projector = {
       t.text('bio').notNullable();
       t.text('cover_image_url');
       t.timestamp('registered_at', { useTz: true }).notNullable();
+      // The creator list's order: its first page is read in order, not sorted from all.
+      t.index(['registered_at', 'user_id']);
     });
     await db.schema.withSchema(schema).createTable('subscription_tiers', (t) => {
       t.text('id').primary();
