@@ -9,7 +9,7 @@ import { startStack } from '../stack';
 import { parseArgs, type OpsCommand } from './command';
 import { thousands } from './format';
 import { SeedClient } from './seed-client';
-import { DEMO_ADMIN, DEMO_CREATOR, DEMO_LOGIN, FIRST, LAST, pick, TOPICS } from '../seed/names';
+import { creatorBio, DEMO_ADMIN, DEMO_CREATOR, DEMO_LOGIN, FIRST, LAST, pick, TOPICS } from '../seed/names';
 import { runLargeSeed } from './seed-large';
 
 /**
@@ -126,7 +126,7 @@ export async function seed(databaseUrl: string, size: SeedSize, log: (line: stri
     step(
       'creators',
       await each(creators, 4, report.failures, async (c, i) => {
-        const registered = await c.client.call('POST', '/api/creators/register', { bio: `${c.firstName} makes ${pick(TOPICS, i).toLowerCase()}s every week.` });
+        const registered = await c.client.call('POST', '/api/creators/register', { bio: creatorBio(c.firstName, i) });
         if (registered.status >= 300 && registered.status !== 409) throw new Error(`POST /api/creators/register -> ${registered.status} ${JSON.stringify(registered.body).slice(0, 200)}`);
       }),
     );

@@ -5,7 +5,7 @@ import { publishPost } from '../../domain/posts/publish';
 import { handleCommand, loadState } from '../../domain/shared/command-handler';
 import { newId } from '../../domain/shared/ids';
 import { as, type SeedEnv } from './env';
-import { pick, TOPICS } from './names';
+import { creatorBio, pick, TOPICS } from './names';
 import type { Person } from './people';
 
 export interface Creator extends Person {
@@ -24,7 +24,7 @@ export async function becomeCreator(env: SeedEnv, person: Person, i: number, now
   const context = as(person.id, now);
   let { state } = await loadState(env.store, stream, creatorDecider);
   if (!state.registered) {
-    const bio = `${person.firstName} makes ${pick(TOPICS, i).toLowerCase()}s every week.`;
+    const bio = creatorBio(person.firstName, i);
     state = (await handleCommand(env.store, stream, creatorDecider, { type: 'RegisterCreator', userId: person.id, bio, coverImageUrl: null, at: now }, context)).state;
   }
   if (state.tiers.size === 0) {
