@@ -70,8 +70,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   await runner.start();
   const tickers = startTickers(allTickers(ports), { store, db, clock, logger });
 
-  // The API has its own pool (generic plans for its prepared hot paths): projection work never
-  // holds the connections requests wait for.
+  // The API has its own pool (generic plans, see openReadDatabase): projection work never holds
+  // the connections requests wait for.
   const apiDb = openReadDatabase(options.databaseUrl, 20, { genericPlans: true });
   const realtime = await startRealtimeServer({ port: options.realtimePort, db, store, clock, logger });
   ports.realtime = realtime; // for GET /metrics (open sockets, queue, matches)

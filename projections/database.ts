@@ -6,9 +6,11 @@ types.setTypeParser(types.builtins.INT8, (value) => value);
 types.setTypeParser(types.builtins.NUMERIC, (value) => value);
 
 /**
- * A knex pool on the read side. `genericPlans`: prepared statements keep one generic plan
- * instead of being re-planned per execution (PostgreSQL's default re-plans the feed on every
- * request, which costs more than running it); for pools that serve requests.
+ * A knex pool on the read side. `genericPlans` (plan_cache_mode=force_generic_plan for the
+ * pool's sessions): statements are planned without looking at their parameter values, so a
+ * named statement is planned once per connection instead of on every execution (PostgreSQL
+ * kept re-planning the feed, which cost more than running it). For pools that serve requests,
+ * whose queries are keyed lookups and keyset pages that one plan serves well.
  */
 export function openReadDatabase(connectionString: string, poolSize = 10, options: { genericPlans?: boolean } = {}): Knex {
   const connection = options.genericPlans ? { connectionString, options: '-c plan_cache_mode=force_generic_plan' } : connectionString;
