@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestStack } from '../../ops/testing/harness';
-import { describeInBrowser, launchBrowser, newPage, screenshot, startE2EStack } from './support';
+import { describeInBrowser, expectText, launchBrowser, newPage, screenshot, startE2EStack } from './support';
 
 /** Issue 4's journey: convert crypto to a USD balance, buy the 6-month plan from it, cancel; the minimum warning. */
 
@@ -148,12 +148,3 @@ describeInBrowser('member money journeys', () => {
   });
 });
 
-async function expectText(locator: import('playwright-core').Locator, expected: string | RegExp, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = ((await locator.textContent().catch(() => null)) ?? '').trim();
-    if (typeof expected === 'string' ? text === expected : expected.test(text)) return;
-    if (Date.now() > deadline) throw new Error(`expected ${String(expected)}, saw ${JSON.stringify(text)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -1,9 +1,9 @@
-import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { hashPassword } from '../../domain/accounts/passwords';
 import { creditEarnings } from '../../domain/payouts/credit-earnings';
 import { ensureStaffAccount } from '../../domain/payouts/staff-role';
 import type { TestStack } from '../../ops/testing/harness';
-import { describeInBrowser, launchBrowser, newPage, screenshot, startE2EStack } from './support';
+import { describeInBrowser, expectText, launchBrowser, newPage, screenshot, startE2EStack } from './support';
 
 /**
  * Issue 6's journey: a creator with available earnings adds a bank account and withdraws; a
@@ -13,16 +13,6 @@ import { describeInBrowser, launchBrowser, newPage, screenshot, startE2EStack } 
 
 const PASSWORD = 'Secret123';
 const DAY = 86_400_000;
-
-async function expectText(locator: Locator, expected: string | RegExp, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = ((await locator.textContent().catch(() => null)) ?? '').trim();
-    if (typeof expected === 'string' ? text === expected : expected.test(text)) return;
-    if (Date.now() > deadline) throw new Error(`expected ${String(expected)}, saw ${JSON.stringify(text)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -60,4 +60,15 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.resolve(__dirname, '../../.data/screenshots', `${String(++screenshotCount).padStart(2, '0')}-${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/** Waits until the locator's trimmed text equals `expected` (or matches it), failing with what it last saw. */
+export async function expectText(locator: Locator, expected: string | RegExp, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = ((await locator.textContent().catch(() => null)) ?? '').trim();
+    if (typeof expected === 'string' ? text === expected : expected.test(text)) return;
+    if (Date.now() > deadline) throw new Error(`expected ${String(expected)}, saw ${JSON.stringify(text)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
