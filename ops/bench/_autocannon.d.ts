@@ -14,6 +14,7 @@ declare module 'autocannon' {
       duration?: number;
       amount?: number;
       overallRate?: number;
+      ignoreCoordinatedOmission?: boolean;
       requests?: Request[];
     }
     interface Histogram {
@@ -30,6 +31,9 @@ declare module 'autocannon' {
       errors: number;
     }
   }
-  function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  /** Resolves with the result; emits 'response' (client, statusCode, bytes, milliseconds) as it runs. */
+  function autocannon(options: autocannon.Options): Promise<autocannon.Result> & {
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, milliseconds: number) => void): void;
+  };
   export = autocannon;
 }

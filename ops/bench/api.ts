@@ -7,7 +7,7 @@ import { parseArgs } from '../commands/command';
 import { DEMO_PASSWORD } from '../seed/names';
 import { startReactionsAtHead } from '../seed/reactions';
 import { largeSeedDatabase } from './_large-seed';
-import { cannon, fmt, printRow, rotating, settle, type Measured } from './_load';
+import { cannon, fmt, paced, printRow, rotating, settle, type Measured } from './_load';
 import { startProduct, startTrivialServer, stopProcesses } from './_servers';
 
 /**
@@ -68,7 +68,7 @@ export async function run(args: string[]): Promise<void> {
     const rows: Array<[string, Measured]> = [];
     const measure = async (label: string, url: string, requests?: autocannon.Request[]) => {
       await cannon({ url, connections: 10, duration: 2, requests }); // warm-up
-      rows.push([`${label} @${rate}/s`, await cannon({ url, connections: 10, overallRate: rate, duration, requests })]);
+      rows.push([`${label} @${rate}/s`, await paced({ url, rate, duration, requests })]);
       rows.push([`${label}, max`, await cannon({ url, connections: 10, duration: 5, requests })]);
     };
     await measure('baseline: trivial express route', trivial.url);
