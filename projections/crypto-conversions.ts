@@ -1,10 +1,11 @@
 import type {
   CryptoConversionCompletedData,
-  CryptoConversionFailedData,
   CryptoConversionRequestedData,
   CryptoConversionUsedData,
 } from '../domain/crypto/events';
-import type { Projector } from './projector';
+import type { RecordedEvent } from '../domain/event-store/port';
+import { KeyedRows, type Row } from './keyed-rows';
+import type { ProjectionContext, Projector } from './projector';
 
 /**
  * `crypto_conversions` (SPEC §3): the member's conversion history, with whether a conversion
@@ -37,47 +38,56 @@ export const cryptoConversionsProjector: Projector = {
       t.timestamp('created_at', { useTz: true }).notNullable();
     });
   },
-  async apply({ table }, event) {
-    switch (event.type) {
-      case 'CryptoConversionRequested': {
-        const d = event.data as CryptoConversionRequestedData;
-        await table('crypto_conversions')
-          .insert({
-            id: d.conversionId,
-            number: d.conversionNumber ?? null,
-            user_id: d.userId,
-            transaction_id: d.transactionId,
-            from_crypto_type: d.cryptoType,
-            crypto_amount: d.cryptoAmount,
-            usd_amount_cents: d.grossCents,
-            service_fee_cents: d.feeCents,
-            net_amount_cents: d.netCents,
-            exchange_rate: d.exchangeRate,
-            status: 'pending',
-            used_for_subscription: false,
-            created_at: d.requestedAt,
-          })
-          .onConflict('id')
-          .ignore();
-        return;
-      }
-      case 'CryptoConversionCompleted': {
-        const d = event.data as CryptoConversionCompletedData;
-        await table('crypto_conversions').where({ transaction_id: d.transactionId }).update({ status: 'completed', completed_at: d.completedAt });
-        return;
-      }
-      case 'CryptoConversionFailed': {
-        const d = event.data as CryptoConversionFailedData;
-        await table('crypto_conversions').where({ transaction_id: d.transactionId }).update({ status: 'failed' });
-        return;
-      }
-      case 'CryptoConversionUsedForSubscription': {
-        const d = event.data as CryptoConversionUsedData;
-        await table('crypto_conversions')
-          .where({ transaction_id: d.transactionId })
-          .update({ used_for_subscription: true, subscription_months: d.subscriptionMonths, purchase_id: d.purchaseId });
-        return;
-      }
-    }
-  },
+  apply: (context, event) => applyConversions(context, [event]),
+  applyAll: applyConversions,
 };
+
+/**
+ * Two statements per batch: the rows of the batch's transactions are read (every event names
+ * its transactionId, unique per conversion), each event applied to them in memory in order,
+ * then the changed rows written back in one upsert.
+ */
+async function applyConversions(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  const rows = await KeyedRows.load(context, 'crypto_conversions', 'transaction_id', events.map((e) => (e.data as { transactionId: string }).transactionId));
+  for (const event of events) rows.change((event.data as { transactionId: string }).transactionId, (row) => nextRow(row, event));
+  await rows.store();
+}
+
+/** The conversion's row after the event; an update of a missing row does nothing, as UPDATE ... WHERE. */
+function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {
+  switch (event.type) {
+    case 'CryptoConversionRequested': {
+      const d = event.data as CryptoConversionRequestedData;
+      if (row) return row;
+      return {
+        id: d.conversionId,
+        number: d.conversionNumber ?? null,
+        user_id: d.userId,
+        transaction_id: d.transactionId,
+        from_crypto_type: d.cryptoType,
+        crypto_amount: d.cryptoAmount,
+        usd_amount_cents: d.grossCents,
+        service_fee_cents: d.feeCents,
+        net_amount_cents: d.netCents,
+        exchange_rate: d.exchangeRate,
+        status: 'pending',
+        used_for_subscription: false,
+        subscription_months: null,
+        purchase_id: null,
+        completed_at: null,
+        created_at: d.requestedAt,
+      };
+    }
+    case 'CryptoConversionCompleted': {
+      const d = event.data as CryptoConversionCompletedData;
+      return row && { ...row, status: 'completed', completed_at: d.completedAt };
+    }
+    case 'CryptoConversionFailed':
+      return row && { ...row, status: 'failed' };
+    case 'CryptoConversionUsedForSubscription': {
+      const d = event.data as CryptoConversionUsedData;
+      return row && { ...row, used_for_subscription: true, subscription_months: d.subscriptionMonths, purchase_id: d.purchaseId };
+    }
+  }
+  return row;
+}

@@ -5,7 +5,9 @@ import type {
   CryptoConversionRequestedData,
   CryptoConversionSubmittedData,
 } from '../domain/crypto/events';
-import type { Projector } from './projector';
+import type { RecordedEvent } from '../domain/event-store/port';
+import { KeyedRows, type Row } from './keyed-rows';
+import type { ProjectionContext, Projector } from './projector';
 
 /**
  * `crypto_transactions` (SPEC §3): one row per conversion with its status
@@ -40,56 +42,65 @@ export const cryptoTransactionsProjector: Projector = {
       t.timestamp('updated_at', { useTz: true }).notNullable();
     });
   },
-  async apply({ table }, event) {
-    switch (event.type) {
-      case 'CryptoConversionRequested': {
-        const d = event.data as CryptoConversionRequestedData;
-        await table('crypto_transactions')
-          .insert({
-            id: d.transactionId,
-            user_id: d.userId,
-            wallet_id: d.walletId,
-            wallet_address: d.walletAddress,
-            transaction_type: 'conversion',
-            status: 'pending',
-            crypto_type: d.cryptoType,
-            crypto_amount: d.cryptoAmount,
-            usd_amount_cents: d.grossCents,
-            exchange_rate: d.exchangeRate,
-            service_fee_cents: d.feeCents,
-            service_fee_percent: formatCents(d.feeBasisPoints),
-            net_usd_cents: d.netCents,
-            created_at: d.requestedAt,
-            updated_at: d.requestedAt,
-          })
-          .onConflict('id')
-          .ignore();
-        return;
-      }
-      case 'CryptoConversionSubmitted': {
-        const d = event.data as CryptoConversionSubmittedData;
-        await table('crypto_transactions')
-          .where({ id: d.transactionId, status: 'pending' })
-          .update({ status: 'processing', gateway_transaction_id: d.gatewayTransactionId, updated_at: d.submittedAt });
-        return;
-      }
-      case 'CryptoConversionCompleted': {
-        const d = event.data as CryptoConversionCompletedData;
-        await table('crypto_transactions')
-          .where({ id: d.transactionId })
-          .update({ status: 'completed', transaction_hash: d.transactionHash, processed_at: d.completedAt, updated_at: d.completedAt });
-        return;
-      }
-      case 'CryptoConversionFailed': {
-        const d = event.data as CryptoConversionFailedData;
-        await table('crypto_transactions')
-          .where({ id: d.transactionId })
-          .update({ status: 'failed', failure_reason: d.failureReason, processed_at: d.failedAt, updated_at: d.failedAt });
-        return;
-      }
-    }
-  },
+  apply: (context, event) => applyTransactions(context, [event]),
+  applyAll: applyTransactions,
 };
+
+/**
+ * Two statements per batch: the rows of the batch's transactions are read, each event applied
+ * to them in memory in order (an update of a missing row does nothing, as UPDATE ... WHERE id),
+ * then the changed rows written back in one upsert.
+ */
+async function applyTransactions(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  const rows = await KeyedRows.load(context, 'crypto_transactions', 'id', events.map((e) => (e.data as { transactionId: string }).transactionId));
+  for (const event of events) rows.change((event.data as { transactionId: string }).transactionId, (row) => nextRow(row, event));
+  await rows.store();
+}
+
+/** The transaction's row after the event (the same object when the event changes nothing). */
+function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {
+  switch (event.type) {
+    case 'CryptoConversionRequested': {
+      const d = event.data as CryptoConversionRequestedData;
+      if (row) return row;
+      return {
+        id: d.transactionId,
+        user_id: d.userId,
+        wallet_id: d.walletId,
+        wallet_address: d.walletAddress,
+        transaction_type: 'conversion',
+        status: 'pending',
+        crypto_type: d.cryptoType,
+        crypto_amount: d.cryptoAmount,
+        usd_amount_cents: d.grossCents,
+        exchange_rate: d.exchangeRate,
+        service_fee_cents: d.feeCents,
+        service_fee_percent: formatCents(d.feeBasisPoints),
+        net_usd_cents: d.netCents,
+        transaction_hash: null,
+        gateway_transaction_id: null,
+        failure_reason: null,
+        processed_at: null,
+        created_at: d.requestedAt,
+        updated_at: d.requestedAt,
+      };
+    }
+    case 'CryptoConversionSubmitted': {
+      const d = event.data as CryptoConversionSubmittedData;
+      if (row?.status !== 'pending') return row;
+      return { ...row, status: 'processing', gateway_transaction_id: d.gatewayTransactionId, updated_at: d.submittedAt };
+    }
+    case 'CryptoConversionCompleted': {
+      const d = event.data as CryptoConversionCompletedData;
+      return row && { ...row, status: 'completed', transaction_hash: d.transactionHash, processed_at: d.completedAt, updated_at: d.completedAt };
+    }
+    case 'CryptoConversionFailed': {
+      const d = event.data as CryptoConversionFailedData;
+      return row && { ...row, status: 'failed', failure_reason: d.failureReason, processed_at: d.failedAt, updated_at: d.failedAt };
+    }
+  }
+  return row;
+}
 
 /** Conversions handed to the processor and not settled yet (for the settlement check). */
 export async function processingConversions(db: import('knex').Knex): Promise<Array<{ transactionId: string; gatewayTransactionId: string }>> {

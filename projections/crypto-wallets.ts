@@ -1,6 +1,8 @@
 import { formatCryptoUnits, parseCryptoUnits } from '../domain/contracts/money';
 import type { CryptoConversionCompletedData, CryptoWalletRegisteredData } from '../domain/crypto/events';
-import type { Projector } from './projector';
+import type { RecordedEvent } from '../domain/event-store/port';
+import { KeyedRows } from './keyed-rows';
+import type { ProjectionContext, Projector } from './projector';
 
 /**
  * `crypto_wallets` (SPEC §3): a member's registered deposit wallets. `balance` is the crypto
@@ -28,22 +30,35 @@ export const cryptoWalletsProjector: Projector = {
       t.uuid('wallet_id').notNullable();
     });
   },
-  async apply({ table }, event) {
+  apply: (context, event) => applyWallets(context, [event]),
+  applyAll: applyWallets,
+};
+
+/**
+ * Four statements per batch: the wallets and counted deposits the batch touches are read,
+ * the events applied to them in memory in order, then new deposits and changed wallets written.
+ */
+async function applyWallets(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  const completions = events.filter((e) => e.type === 'CryptoConversionCompleted').map((e) => e.data as CryptoConversionCompletedData);
+  const walletIds = events.map((e) => (e.data as { walletId: string | null }).walletId).filter((id): id is string => Boolean(id));
+  const wallets = await KeyedRows.load(context, 'crypto_wallets', 'id', walletIds);
+  const counted = await KeyedRows.load(context, 'crypto_wallet_deposits', 'transaction_id', completions.filter((d) => d.walletId).map((d) => d.transactionId));
+  for (const event of events) {
     if (event.type === 'CryptoWalletRegistered') {
       const d = event.data as CryptoWalletRegisteredData;
-      await table('crypto_wallets')
-        .insert({ id: d.walletId, user_id: d.userId, crypto_type: d.cryptoType, wallet_address: d.walletAddress, balance: '0', is_active: true, created_at: d.registeredAt, updated_at: d.registeredAt })
-        .onConflict('id')
-        .ignore();
-      return;
+      if (wallets.get(d.walletId)) continue;
+      wallets.set(d.walletId, { id: d.walletId, user_id: d.userId, crypto_type: d.cryptoType, wallet_address: d.walletAddress, balance: '0', is_active: true, created_at: d.registeredAt, updated_at: d.registeredAt });
+      continue;
     }
     const d = event.data as CryptoConversionCompletedData;
-    if (!d.walletId) return;
-    const counted = await table('crypto_wallet_deposits').insert({ transaction_id: d.transactionId, wallet_id: d.walletId }).onConflict('transaction_id').ignore().returning('transaction_id');
-    if (counted.length === 0) return;
-    const wallet = await table('crypto_wallets').where({ id: d.walletId }).first();
-    if (!wallet) return;
+    if (!d.walletId || counted.get(d.transactionId)) continue;
+    // Counted even when the wallet is unknown, as one by one: it is never added later.
+    counted.set(d.transactionId, { transaction_id: d.transactionId, wallet_id: d.walletId });
+    const wallet = wallets.get(d.walletId);
+    if (!wallet) continue;
     const balance = parseCryptoUnits(String(wallet.balance))! + parseCryptoUnits(d.cryptoAmount)!;
-    await table('crypto_wallets').where({ id: d.walletId }).update({ balance: formatCryptoUnits(balance), updated_at: d.completedAt });
-  },
-};
+    wallets.set(d.walletId, { ...wallet, balance: formatCryptoUnits(balance), updated_at: d.completedAt });
+  }
+  await counted.store();
+  await wallets.store();
+}
