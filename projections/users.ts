@@ -21,115 +21,96 @@ import type {
 } from '../domain/membership/events';
 import type { CreatorRegistered } from '../domain/creators/events';
 import type { StaffRoleGrantedData } from '../domain/payouts/staff-role';
+import { KeyedRows, type Row } from './keyed-rows';
 import type { ProjectionContext, Projector } from './projector';
 
 /**
  * The `users` read model (SPEC §3 users fields, snake_case). One handler per event type:
  * other contexts extend it by adding their handler to `userHandlers` (and bumping `version`).
- * Every handler sets absolute values taken from the event, so applying an event twice changes
- * nothing.
+ * A handler takes the user's row (undefined before UserRegistered) and returns the row after
+ * the event, with absolute values taken from the event, so applying an event twice changes
+ * nothing. `applyAll` runs them over a batch in memory: one read and one upsert per batch.
  */
 
-export type UserEventHandler = (context: ProjectionContext, event: RecordedEvent) => Promise<void>;
+export type UserEventHandler = (user: Row | undefined, event: RecordedEvent) => Row | undefined;
 
 /** When the event happened: its occurredAt, else when it was recorded. */
 const at = (event: RecordedEvent) => (event.metadata.occurredAt as string | undefined) ?? event.createdAt;
 
-const update = (context: ProjectionContext, event: RecordedEvent, userId: string, fields: Record<string, unknown>) =>
-  context.table('users').where({ id: userId }).update({ ...fields, updated_at: at(event) });
+/** Sets fields of an existing user (none yet: nothing, as UPDATE ... WHERE id). */
+const update =
+  <D>(fields: (data: D, user: Row) => Row): UserEventHandler =>
+  (user, event) =>
+    user && { ...user, ...fields(event.data as D, user), updated_at: at(event) };
 
 export const userHandlers: Record<string, UserEventHandler> = {
-  async UserRegistered(context, event) {
+  UserRegistered(user, event) {
+    if (user) return user;
     const d = event.data as UserRegisteredData;
-    await context
-      .table('users')
-      .insert({
-        id: d.userId,
-        email: d.email,
-        first_name: d.firstName,
-        last_name: d.lastName,
-        password_hash: d.passwordHash,
-        gateway_customer_id: d.gatewayCustomerId,
-        created_at: d.registeredAt,
-        updated_at: d.registeredAt,
-      })
-      .onConflict('id')
-      .ignore();
-  },
-  async AgeVerified(context, event) {
-    const d = event.data as AgeVerifiedData;
-    await update(context, event, d.userId, { age_verified: true });
-  },
-  async LoginSucceeded(context, event) {
-    const d = event.data as LoginSucceededData;
-    await update(context, event, d.userId, { last_login_at: d.at, login_attempts: 0, lock_until: null });
-  },
-  async LoginFailed(context, event) {
-    const d = event.data as LoginFailedData;
-    await update(context, event, d.userId, { login_attempts: d.attempts });
-  },
-  async AccountLocked(context, event) {
-    const d = event.data as AccountLockedData;
-    await update(context, event, d.userId, { lock_until: d.lockedUntil });
-  },
-  async PasswordResetRequested(context, event) {
-    const d = event.data as PasswordResetRequestedData;
-    await update(context, event, d.userId, { password_reset_token_hash: d.tokenHash, password_reset_expires: d.expiresAt });
-  },
-  async PasswordChanged(context, event) {
-    const d = event.data as PasswordChangedData;
-    await update(context, event, d.userId, {
+    // Every column, with the table's defaults: the row is inserted as built here.
+    return {
+      id: d.userId,
+      email: d.email,
+      first_name: d.firstName,
+      last_name: d.lastName,
+      profile_image_url: null,
       password_hash: d.passwordHash,
+      role: 'subscriber',
+      is_active: true,
       password_reset_token_hash: null,
       password_reset_expires: null,
       login_attempts: 0,
       lock_until: null,
-    });
+      last_login_at: null,
+      is_creator: false,
+      bio: null,
+      cover_image_url: null,
+      age_verified: false,
+      gateway_customer_id: d.gatewayCustomerId,
+      subscription_status: 'none',
+      last_payment_date: null,
+      subscription_end_date: null,
+      created_at: d.registeredAt,
+      updated_at: d.registeredAt,
+    };
   },
-  async UserDeactivated(context, event) {
-    const d = event.data as UserDeactivatedData;
-    await update(context, event, d.userId, { is_active: false });
-  },
-  async CreatorRegistered(context, event) {
-    const d = event.data as CreatorRegistered['data'];
-    // Becoming a creator never takes away the finance staff role.
-    const role = context.trx.raw(`CASE WHEN role = 'admin' THEN 'admin' ELSE 'creator' END`);
-    await update(context, event, d.userId, { is_creator: true, role, bio: d.bio, cover_image_url: d.coverImageUrl });
-  },
-  async StaffRoleGranted(context, event) {
-    const d = event.data as StaffRoleGrantedData;
-    await update(context, event, d.userId, { role: d.role });
-  },
-  async MembershipActivated(context, event) {
-    const d = event.data as MembershipActivatedData;
-    await update(context, event, d.userId, { subscription_status: 'active', last_payment_date: d.activatedAt, subscription_end_date: d.periodEnd });
-  },
+  AgeVerified: update<AgeVerifiedData>(() => ({ age_verified: true })),
+  LoginSucceeded: update<LoginSucceededData>((d) => ({ last_login_at: d.at, login_attempts: 0, lock_until: null })),
+  LoginFailed: update<LoginFailedData>((d) => ({ login_attempts: d.attempts })),
+  AccountLocked: update<AccountLockedData>((d) => ({ lock_until: d.lockedUntil })),
+  PasswordResetRequested: update<PasswordResetRequestedData>((d) => ({ password_reset_token_hash: d.tokenHash, password_reset_expires: d.expiresAt })),
+  PasswordChanged: update<PasswordChangedData>((d) => ({
+    password_hash: d.passwordHash,
+    password_reset_token_hash: null,
+    password_reset_expires: null,
+    login_attempts: 0,
+    lock_until: null,
+  })),
+  UserDeactivated: update<UserDeactivatedData>(() => ({ is_active: false })),
+  // Becoming a creator never takes away the finance staff role.
+  CreatorRegistered: update<CreatorRegistered['data']>((d, user) => ({ is_creator: true, role: user.role === 'admin' ? 'admin' : 'creator', bio: d.bio, cover_image_url: d.coverImageUrl })),
+  StaffRoleGranted: update<StaffRoleGrantedData>((d) => ({ role: d.role })),
+  MembershipActivated: update<MembershipActivatedData>((d) => ({ subscription_status: 'active', last_payment_date: d.activatedAt, subscription_end_date: d.periodEnd })),
   // Membership lifecycle (member money): subscription_end_date is when access ends.
-  async MembershipCanceled(context, event) {
-    const d = event.data as MembershipCanceledData;
-    await update(context, event, d.userId, { subscription_status: 'canceled', subscription_end_date: d.accessUntil });
-  },
-  async MembershipResumed(context, event) {
-    const d = event.data as MembershipResumedData;
-    await update(context, event, d.userId, { subscription_status: 'active', subscription_end_date: d.periodEnd });
-  },
-  async MembershipRenewed(context, event) {
-    const d = event.data as MembershipRenewedData;
-    await update(context, event, d.userId, { subscription_status: 'active', last_payment_date: d.renewedAt, subscription_end_date: d.periodEnd });
-  },
-  async MembershipPastDue(context, event) {
-    const d = event.data as MembershipPastDueData;
-    await update(context, event, d.userId, { subscription_status: 'past_due', subscription_end_date: d.graceEndsAt });
-  },
-  async MembershipExpired(context, event) {
-    const d = event.data as MembershipExpiredData;
-    await update(context, event, d.userId, { subscription_status: 'expired' });
-  },
-  async PaymentCardUpdated(context, event) {
-    const d = event.data as PaymentCardUpdatedData;
-    await update(context, event, d.userId, { gateway_customer_id: d.gatewayCustomerId });
-  },
+  MembershipCanceled: update<MembershipCanceledData>((d) => ({ subscription_status: 'canceled', subscription_end_date: d.accessUntil })),
+  MembershipResumed: update<MembershipResumedData>((d) => ({ subscription_status: 'active', subscription_end_date: d.periodEnd })),
+  MembershipRenewed: update<MembershipRenewedData>((d) => ({ subscription_status: 'active', last_payment_date: d.renewedAt, subscription_end_date: d.periodEnd })),
+  MembershipPastDue: update<MembershipPastDueData>((d) => ({ subscription_status: 'past_due', subscription_end_date: d.graceEndsAt })),
+  MembershipExpired: update<MembershipExpiredData>(() => ({ subscription_status: 'expired' })),
+  PaymentCardUpdated: update<PaymentCardUpdatedData>((d) => ({ gateway_customer_id: d.gatewayCustomerId })),
 };
+
+/** Every user event names its user. */
+const userOf = (event: RecordedEvent) => (event.data as { userId: string }).userId;
+
+async function applyUsers(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  const users = await KeyedRows.load(context, 'users', 'id', events.map(userOf));
+  for (const event of events) {
+    const handler = userHandlers[event.type];
+    if (handler) users.change(userOf(event), (user) => handler(user, event));
+  }
+  await users.store();
+}
 
 async function createTables(db: Knex, schema: string): Promise<void> {
   await db.schema.withSchema(schema).createTable('users', (t) => {
@@ -167,7 +148,6 @@ export const usersProjector: Projector = {
     return Object.keys(userHandlers);
   },
   createTables,
-  async apply(context, event) {
-    await userHandlers[event.type]?.(context, event);
-  },
+  apply: (context, event) => applyUsers(context, [event]),
+  applyAll: applyUsers,
 };
