@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { PaymentAttemptData, PaymentFailedData, PaymentRefundedData } from '../domain/payments/events';
-import type { Projector } from './projector';
+import { KeyedRows, type Row } from './keyed-rows';
+import type { ProjectionContext, Projector } from './projector';
 
 /**
  * The `payments` read model (SPEC §3 payments): one row per card payment, for finance audits.
@@ -20,7 +21,7 @@ function attemptRow(d: PaymentAttemptData) {
     gateway_customer_id: d.gatewayCustomerId,
     amount_cents: d.amountCents,
     currency: d.currency,
-    gateway_response: JSON.stringify(d.gatewayResponse ?? {}),
+    gateway_response: d.gatewayResponse ?? {},
     card_last4: d.cardLast4,
     card_holder_name: d.cardHolderName,
     email: d.email,
@@ -59,26 +60,35 @@ export const paymentsProjector: Projector = {
   tables: ['payments'],
   eventTypes: ['PaymentCaptured', 'PaymentFailed', 'PaymentRefunded'],
   createTables,
-  async apply(context, event) {
-    switch (event.type) {
-      case 'PaymentCaptured': {
-        const row = { ...attemptRow(event.data as PaymentAttemptData), status: 'succeeded', failure_reason: null };
-        await context.table('payments').insert(row).onConflict('id').merge();
-        return;
-      }
-      case 'PaymentFailed': {
-        const d = event.data as PaymentFailedData;
-        await context.table('payments').insert({ ...attemptRow(d), status: 'failed', failure_reason: d.failureReason }).onConflict('id').merge();
-        return;
-      }
-      case 'PaymentRefunded': {
-        const d = event.data as PaymentRefundedData;
-        await context
-          .table('payments')
-          .where({ id: d.paymentId })
-          .update({ status: 'refunded', refund_transaction_id: d.gatewayRefundId, refunded_at: d.at, updated_at: at(event) });
-        return;
-      }
-    }
-  },
+  apply: (context, event) => applyPayments(context, [event]),
+  applyAll: applyPayments,
 };
+
+/** Two statements per batch: the batch's payments read, the events applied in memory in order, the changed rows upserted. */
+async function applyPayments(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  const payments = await KeyedRows.load(context, 'payments', 'id', events.map(paymentOf));
+  for (const event of events) payments.change(paymentOf(event), (row) => nextRow(row, event));
+  await payments.store();
+}
+
+const paymentOf = (event: RecordedEvent) => (event.data as { paymentId: string }).paymentId;
+
+/** An attempt overwrites every column it carries (a refund stays); a refund updates an existing payment only. */
+function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {
+  switch (event.type) {
+    case 'PaymentCaptured':
+      return { ...notRefunded, ...row, ...attemptRow(event.data as PaymentAttemptData), status: 'succeeded', failure_reason: null };
+    case 'PaymentFailed': {
+      const d = event.data as PaymentFailedData;
+      return { ...notRefunded, ...row, ...attemptRow(d), status: 'failed', failure_reason: d.failureReason };
+    }
+    case 'PaymentRefunded': {
+      const d = event.data as PaymentRefundedData;
+      return row && { ...row, status: 'refunded', refund_transaction_id: d.gatewayRefundId, refunded_at: d.at, updated_at: at(event) };
+    }
+  }
+  return row;
+}
+
+/** The columns an attempt does not carry, as a new payment has them. */
+const notRefunded = { refund_transaction_id: null, refunded_at: null };

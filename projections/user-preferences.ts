@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { ChatPreferencesSaved } from '../domain/chat/events';
-import type { Projector } from './projector';
+import type { RecordedEvent } from '../domain/event-store/port';
+import { bulkInsert } from './bulk-insert';
+import type { ProjectionContext, Projector } from './projector';
 
 /** user_preferences: one row per member who saved matching preferences (SPEC §3). */
 export const userPreferencesProjector: Projector = {
@@ -25,25 +27,33 @@ export const userPreferencesProjector: Projector = {
       t.timestamp('updated_at', { useTz: true }).notNullable();
     });
   },
-  async apply({ table }, event) {
+  apply: (context, event) => applyPreferences(context, [event]),
+  applyAll: applyPreferences,
+};
+
+/** A save replaces the member's whole row: the batch's last save per member, in one upsert. */
+async function applyPreferences(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  const rows = new Map<string, Record<string, unknown>>();
+  for (const event of events) {
     const d = (event as unknown as ChatPreferencesSaved).data;
-    const row = {
-      sexual_activities: JSON.stringify(d.sexualActivities),
-      kinks: JSON.stringify(d.kinks),
-      role_preferences: JSON.stringify(d.rolePreferences),
-      experience_level: d.experienceLevel,
+    rows.set(d.userId, {
+      user_id: d.userId,
+      sexual_activities: d.sexualActivities,
+      kinks: d.kinks,
+      role_preferences: d.rolePreferences,
+      experience_level: d.experienceLevel ?? null,
       age_range_min: d.ageRangeMin,
       age_range_max: d.ageRangeMax,
       max_distance: d.maxDistance,
-      looking_for_genders: JSON.stringify(d.lookingForGenders),
-      deal_breakers: JSON.stringify(d.dealBreakers),
-      must_haves: JSON.stringify(d.mustHaves),
+      looking_for_genders: d.lookingForGenders,
+      deal_breakers: d.dealBreakers,
+      must_haves: d.mustHaves,
       is_private: d.isPrivate,
       updated_at: d.savedAt,
-    };
-    await table('user_preferences').insert({ user_id: d.userId, ...row }).onConflict('user_id').merge(row);
-  },
-};
+    });
+  }
+  await bulkInsert(context, 'user_preferences', [...rows.values()], { conflict: ['user_id'], merge: true });
+}
 
 export interface UserPreferencesRow {
   user_id: string;

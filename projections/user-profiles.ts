@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { ChatMemberWentOffline, ChatMemberWentOnline, ChatProfileSaved, ChatSessionEnded, ChatSessionStarted } from '../domain/chat/events';
-import type { Projector } from './projector';
+import type { RecordedEvent } from '../domain/event-store/port';
+import { KeyedRows } from './keyed-rows';
+import type { ProjectionContext, Projector } from './projector';
 
 /**
  * user_profiles: one row per chat member (SPEC §3). is_online follows the presence events the
@@ -36,45 +38,67 @@ export const userProfilesProjector: Projector = {
       t.timestamp('updated_at', { useTz: true }).notNullable();
     });
   },
-  async apply({ table, ref, trx }, event) {
-    if (event.type === 'ChatMemberWentOnline' || event.type === 'ChatMemberWentOffline') {
-      const d = (event as unknown as ChatMemberWentOnline | ChatMemberWentOffline).data;
+  apply: (context, event) => applyProfiles(context, [event]),
+  applyAll: applyProfiles,
+};
+
+type PresenceEvent = ChatMemberWentOnline | ChatMemberWentOffline;
+type SessionEvent = ChatSessionStarted | ChatSessionEnded;
+const isPresence = (event: RecordedEvent) => event.type === 'ChatMemberWentOnline' || event.type === 'ChatMemberWentOffline';
+const isSession = (event: RecordedEvent) => event.type === 'ChatSessionStarted' || event.type === 'ChatSessionEnded';
+
+/** The members an event is about. */
+const membersOf = (event: RecordedEvent): string[] => {
+  if (isSession(event)) {
+    const d = (event as unknown as SessionEvent).data;
+    return [d.user1Id, d.user2Id];
+  }
+  return [(event.data as { userId: string }).userId];
+};
+
+/** GREATEST(COALESCE(last, at), at): the newest activity whatever order sessions of different streams arrive in. */
+const latest = (last: unknown, at: string) => (last == null || new Date(at) > new Date(last as string | Date) ? at : last);
+
+/**
+ * Four statements per batch: the profiles and presence of the batch's members read, the events
+ * applied to them in memory in order, then both upserted.
+ */
+async function applyProfiles(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  const profiles = await KeyedRows.load(context, 'user_profiles', 'user_id', events.flatMap(membersOf));
+  const presence = await KeyedRows.load(context, 'chat_presence', 'user_id', events.filter((e) => !isSession(e)).flatMap(membersOf));
+  for (const event of events) {
+    if (isPresence(event)) {
+      const d = (event as unknown as PresenceEvent).data;
       const isOnline = event.type === 'ChatMemberWentOnline';
       // Events of one member arrive in stream order: the last one applied is the state.
-      await table('chat_presence').insert({ user_id: d.userId, is_online: isOnline, changed_at: d.at }).onConflict('user_id').merge(['is_online', 'changed_at']);
-      await table('user_profiles')
-        .where({ user_id: d.userId })
-        .update({ is_online: isOnline, last_active_at: trx.raw('GREATEST(COALESCE(last_active_at, ?::timestamptz), ?::timestamptz)', [d.at, d.at]) });
-      return;
-    }
-    if (event.type === 'ChatProfileSaved') {
+      presence.set(d.userId, { user_id: d.userId, is_online: isOnline, changed_at: d.at });
+      profiles.change(d.userId, (row) => row && { ...row, is_online: isOnline, last_active_at: latest(row.last_active_at, d.at) });
+    } else if (event.type === 'ChatProfileSaved') {
       const d = (event as unknown as ChatProfileSaved).data;
-      const row = {
+      const saved = {
         display_name: d.displayName,
         age: d.age,
         location: d.location,
         gender_identity: d.genderIdentity,
         sexual_orientation: d.sexualOrientation,
-        relationship_type: JSON.stringify(d.relationshipType),
+        relationship_type: d.relationshipType,
         bio: d.bio,
-        interests: JSON.stringify(d.interests),
+        interests: d.interests,
         updated_at: d.savedAt,
       };
-      const presence = (column: string) => trx.raw(`(SELECT ${column} FROM ${ref('chat_presence')} WHERE user_id = ?)`, [d.userId]);
-      await table('user_profiles')
-        .insert({ user_id: d.userId, ...row, is_online: trx.raw('COALESCE(?, false)', [presence('is_online')]), last_active_at: presence('changed_at'), created_at: d.savedAt })
-        .onConflict('user_id')
-        .merge(row);
-      return;
+      // A new profile starts with the presence recorded so far (and the table's defaults).
+      const online = presence.get(d.userId);
+      const created = { user_id: d.userId, profile_images: [], is_online: online?.is_online ?? false, last_active_at: online?.changed_at ?? null, created_at: d.savedAt };
+      profiles.change(d.userId, (row) => ({ ...(row ?? created), ...saved }));
+    } else {
+      const d = (event as unknown as SessionEvent).data;
+      const at = 'startedAt' in d ? d.startedAt : d.endedAt;
+      for (const member of [d.user1Id, d.user2Id]) profiles.change(member, (row) => row && { ...row, last_active_at: latest(row.last_active_at, at) });
     }
-    const d = (event as unknown as ChatSessionStarted | ChatSessionEnded).data;
-    const at = 'startedAt' in d ? d.startedAt : d.endedAt;
-    // GREATEST keeps the newest activity whatever order sessions of different streams arrive in.
-    await table('user_profiles')
-      .whereIn('user_id', [d.user1Id, d.user2Id])
-      .update({ last_active_at: trx.raw('GREATEST(COALESCE(last_active_at, ?::timestamptz), ?::timestamptz)', [at, at]) });
-  },
-};
+  }
+  await presence.store();
+  await profiles.store();
+}
 
 export interface UserProfileRow {
   user_id: string;
