@@ -14,6 +14,7 @@ import { cryptoTransactionStream } from '../domain/crypto/events';
 import { FixedRatesProvider } from '../domain/crypto/rates';
 import { SandboxCryptoGateway } from '../domain/crypto/sandbox-gateway';
 import { checkSettlements, conversionSubmission } from '../domain/crypto/settlement';
+import type { RecordedEvent } from '../domain/event-store/port';
 import type { PostgresEventStore } from '../domain/event-store/postgres-event-store';
 import { membershipDecider } from '../domain/membership/decider';
 import { membershipStream } from '../domain/membership/events';
@@ -109,7 +110,7 @@ beforeAll(async () => {
 });
 
 /** The read model built with applyAll in batches of `size`, then the whole log again (a replayed batch). */
-async function buildWithApplyAll(projector: Projector, events: Parameters<Projector['apply']>[1][], size: number) {
+async function buildWithApplyAll(projector: Projector, events: RecordedEvent[], size: number) {
   const schema = `apply_all_${projector.name}_${size}`;
   await db.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await db.raw(`CREATE SCHEMA "${schema}"`);
