@@ -1,4 +1,5 @@
 import type { RecordedEvent } from '../domain/event-store/port';
+import { bulkInsert } from './bulk-insert';
 import type { ProjectionContext } from './projector';
 
 export interface InsertRun {
@@ -11,14 +12,14 @@ export interface InsertRun {
 
 /**
  * `applyAll` for a projector whose events mostly insert one row each (ON CONFLICT DO NOTHING):
- * runs of such events become one multi-row insert; every other event is applied one by one
+ * runs of such events become one bulk insert; every other event is applied one by one
  * in its place. Same rows as one by one: within one statement the first of two equal keys wins.
  */
 export function insertRuns(spec: InsertRun, applyOne: (context: ProjectionContext, event: RecordedEvent) => Promise<void>) {
   return async (context: ProjectionContext, events: RecordedEvent[]): Promise<void> => {
     let rows: Array<Record<string, unknown>> = [];
     const flush = async () => {
-      for (let i = 0; i < rows.length; i += 1000) await context.table(spec.table).insert(rows.slice(i, i + 1000)).onConflict(spec.conflict).ignore();
+      await bulkInsert(context, spec.table, rows, { conflict: spec.conflict });
       rows = [];
     };
     for (const event of events) {

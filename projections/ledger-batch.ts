@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../domain/event-store/port';
 import { ledgerEffect, type Fact, type LedgerMemory } from '../domain/ledger/postings';
+import { bulkInsert } from './bulk-insert';
 import type { ProjectionContext } from './projector';
 
 type Transaction = Awaited<ReturnType<typeof ledgerEffect>>['transactions'][number];
@@ -34,13 +35,6 @@ export function entryRows(t: Transaction) {
   }));
 }
 
-async function insertChunks(context: ProjectionContext, table: string, rows: Array<Record<string, unknown>>, conflict: string[], merge = false) {
-  for (let i = 0; i < rows.length; i += 1000) {
-    const insert = context.table(table).insert(rows.slice(i, i + 1000)).onConflict(conflict);
-    await (merge ? insert.merge() : insert.ignore());
-  }
-}
-
 /**
  * The stored facts a page will ask for, in one query: the keys are found by a dry run of the
  * effects (a fact's key comes from the event, never from another fact). Absent facts map to
@@ -55,21 +49,22 @@ async function prefetchFacts(context: ProjectionContext, events: RecordedEvent[]
     },
   };
   for (const event of events) await ledgerEffect(event, dryRun).catch(() => undefined);
-  const stored = new Map<string, unknown>();
+  const stored = new Map<string, unknown>([...wanted.keys()].map((id) => [id, undefined]));
+  if (wanted.size === 0) return stored;
   const pairs = [...wanted.values()];
-  for (let i = 0; i < pairs.length; i += 1000) {
-    const chunk = pairs.slice(i, i + 1000);
-    for (const [id] of chunk.map(([kind, key]) => [`${kind}\u0000${key}`])) stored.set(id, undefined);
-    const rows = await context.trx.raw(`SELECT kind, key, value FROM ${context.ref('ledger_facts')} WHERE (kind, key) IN (${chunk.map(() => '(?, ?)').join(', ')})`, chunk.flat());
-    for (const row of rows.rows as Array<{ kind: string; key: string; value: unknown }>) stored.set(`${row.kind}\u0000${row.key}`, row.value);
-  }
+  // Keys as two arrays joined to the table: one plan for any number of keys.
+  const rows = await context.trx.raw(
+    `SELECT f.kind, f.key, f.value FROM unnest(?::text[], ?::text[]) AS w(kind, key) JOIN ${context.ref('ledger_facts')} f ON f.kind = w.kind AND f.key = w.key`,
+    [pairs.map(([kind]) => kind), pairs.map(([, key]) => key)],
+  );
+  for (const row of rows.rows as Array<{ kind: string; key: string; value: unknown }>) stored.set(`${row.kind}\u0000${row.key}`, row.value);
   return stored;
 }
 
 /**
  * The ledger for a batch: facts remembered earlier in the batch answer from memory (as the
  * stored JSON would), cancellations drop pending rows, and what is left is written at the end:
- * deletes first, then one upsert of facts and multi-row inserts (first row of a key wins, as
+ * deletes first, then one upsert of facts and bulk inserts (first row of a key wins, as
  * ON CONFLICT DO NOTHING one by one).
  */
 export async function applyLedgerBatch(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
@@ -101,8 +96,8 @@ export async function applyLedgerBatch(context: ProjectionContext, events: Recor
     await context.table('ledger_entries').whereIn('transaction_id', gone.slice(i, i + 1000)).delete();
     await context.table('ledger_transactions').whereIn('id', gone.slice(i, i + 1000)).delete();
   }
-  const factRows = [...facts.values()].map((f) => ({ kind: f.kind, key: f.key, value: JSON.stringify(f.value) }));
-  await insertChunks(context, 'ledger_facts', factRows, ['kind', 'key'], true);
-  await insertChunks(context, 'ledger_transactions', [...transactions.values()].map(transactionRow), ['id']);
-  await insertChunks(context, 'ledger_entries', [...transactions.values()].flatMap(entryRows), ['transaction_id', 'line']);
+  const factRows = [...facts.values()].map((f) => ({ kind: f.kind, key: f.key, value: f.value }));
+  await bulkInsert(context, 'ledger_facts', factRows, { conflict: ['kind', 'key'], merge: true });
+  await bulkInsert(context, 'ledger_transactions', [...transactions.values()].map(transactionRow), { conflict: ['id'] });
+  await bulkInsert(context, 'ledger_entries', [...transactions.values()].flatMap(entryRows), { conflict: ['transaction_id', 'line'] });
 }
