@@ -11,6 +11,8 @@ export const chatSessionsProjector: Projector = {
   name: 'chat_sessions',
   version: 1,
   tables: ['chat_sessions', 'user_matches'],
+  // Blocks find a pair's matches by user ids.
+  appliesThroughIndexes: true,
   eventTypes: ['ChatSessionStarted', 'ChatSessionEnded', 'ChatSessionReported', 'ChatUserBlocked'],
   async createTables(db: Knex, schema: string) {
     await db.schema.withSchema(schema).createTable('chat_sessions', (t) => {

@@ -29,6 +29,8 @@ export const paymentAccountsProjector: Projector = {
   name: 'payment_accounts',
   version: 2,
   tables: ['payment_accounts'],
+  // A new default account clears the creator's others, found by creator_id.
+  appliesThroughIndexes: true,
   eventTypes: ['PaymentAccountAdded', 'PaymentAccountVerified', 'PaymentAccountVerificationFailed'],
   createTables,
   async apply({ table }, event) {

@@ -24,6 +24,11 @@ export interface Projector {
   /** Event types it reads; every other event only moves its checkpoint. */
   eventTypes: string[];
   createTables(db: Knex, schema: string): Promise<void>;
+  /**
+   * Set when `apply` finds rows through non-unique indexes: a rebuild then keeps them while it
+   * builds (otherwise it makes them once at the end, which is much cheaper).
+   */
+  appliesThroughIndexes?: boolean;
   apply(context: ProjectionContext, event: RecordedEvent): Promise<void>;
   /**
    * Optional: the events of one batch (only those of `eventTypes`, in order) at once, with

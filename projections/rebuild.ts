@@ -27,34 +27,123 @@ interface Build {
   schema: string;
   retired: string;
   checkpoint: string;
+  /** Its non-unique indexes, dropped while the copy is built and made again at the end. */
+  deferredIndexes: string[];
 }
 
 async function prepare(db: Knex, projector: Projector, stamp: string): Promise<Build> {
   const name = projector.name.replace(/\W/g, '_');
-  const build = { projector, schema: `rebuild_${name}_${stamp}`, retired: `retired_${name}_${stamp}`, checkpoint: `${projector.name}@rebuild` };
-  await db.raw(`CREATE SCHEMA "${build.schema}"`);
-  await projector.createTables(db, build.schema);
+  const schema = `rebuild_${name}_${stamp}`;
+  await db.raw(`CREATE SCHEMA "${schema}"`);
+  await projector.createTables(db, schema);
+  const deferredIndexes = projector.appliesThroughIndexes ? [] : await dropSecondaryIndexes(db, schema);
+  const build = { projector, schema, retired: `retired_${name}_${stamp}`, checkpoint: `${projector.name}@rebuild`, deferredIndexes };
   await db('projection_checkpoints').where({ name: build.checkpoint }).delete();
   await createCheckpoint(db, build.checkpoint, projector.version);
   return build;
 }
 
 /**
- * Reads the log once from `from` and applies each batch to every build, the builds side by
- * side (each in its own transaction), while the next batch is already being read.
+ * Drops the schema's non-unique indexes and returns their definitions: building an index over
+ * a full table once is several times cheaper than keeping it current row by row. Unique
+ * indexes stay (ON CONFLICT and keyed lookups need them).
  */
-async function catchUp(store: EventStore, conn: Knex | Knex.Transaction, builds: Build[], from: Position, onBatch: (events: number) => void): Promise<Position> {
-  let position = from;
-  let next: Promise<RecordedEvent[]> | null = store.readAll({ after: position, maxCount: BATCH });
-  while (next) {
-    const batch: RecordedEvent[] = await next;
-    if (batch.length === 0) break;
-    next = batch.length < BATCH ? null : store.readAll({ after: batch[batch.length - 1].position, maxCount: BATCH });
-    const applied = await Promise.all(builds.map((b) => applyBatch(conn, b.projector, { schema: b.schema, checkpoint: b.checkpoint }, position, batch)));
-    position = applied[0];
-    onBatch(batch.length);
-  }
-  return position;
+async function dropSecondaryIndexes(db: Knex, schema: string): Promise<string[]> {
+  const { rows } = await db.raw(
+    `SELECT i.relname AS name, pg_get_indexdef(x.indexrelid) AS definition
+       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_namespace n ON n.oid = i.relnamespace
+      WHERE n.nspname = ? AND NOT x.indisunique`,
+    [schema],
+  );
+  for (const row of rows) await db.raw(`DROP INDEX "${schema}"."${row.name}"`);
+  return rows.map((row: { definition: string }) => row.definition);
+}
+
+/** Makes the deferred indexes again, two at a time (one per core of a small server). */
+async function restoreIndexes(db: Knex, definitions: string[]): Promise<void> {
+  const queue = [...definitions];
+  await Promise.all([0, 1].map(async () => {
+    for (let definition = queue.shift(); definition; definition = queue.shift()) await db.raw(definition);
+  }));
+}
+
+/**
+ * The log read once for several builds: page k+1 is read after page k, as soon as the fastest
+ * build asks for it, and a build may run at most AHEAD pages ahead of the slowest, which
+ * bounds the pages kept in memory. Builds thus never wait for each other batch by batch.
+ */
+function sharedPages(store: EventStore, from: Position, readers: number) {
+  const AHEAD = 8;
+  const pages = new Map<number, Promise<RecordedEvent[]>>();
+  const next = new Array<number>(readers).fill(0);
+  let waiting: Array<() => void> = [];
+  let failed: unknown = null;
+  const wakeAll = () => {
+    const woken = waiting;
+    waiting = [];
+    woken.forEach((wake) => wake());
+  };
+  const page = (k: number): Promise<RecordedEvent[]> => {
+    let found = pages.get(k);
+    if (!found) {
+      found = k === 0 ? store.readAll({ after: from, maxCount: BATCH }) : page(k - 1).then((previous) => (previous.length < BATCH ? [] : store.readAll({ after: previous[previous.length - 1].position, maxCount: BATCH })));
+      found.catch(() => undefined); // a failed read surfaces in take()
+      pages.set(k, found);
+    }
+    return found;
+  };
+  return {
+    async take(reader: number): Promise<RecordedEvent[]> {
+      while (!failed && next[reader] - Math.min(...next) > AHEAD) await new Promise<void>((resolve) => waiting.push(resolve));
+      if (failed) throw failed;
+      const k = next[reader];
+      const events = await page(k);
+      if (events.length === BATCH) void page(k + 1); // read ahead while this page is applied
+      return events;
+    },
+    /** The reader is done with its page; returns the number of pages every reader is done with. */
+    done(reader: number): number {
+      const k = next[reader]++;
+      if (next.every((n) => n > k)) pages.delete(k);
+      wakeAll();
+      return Math.min(...next);
+    },
+    /** One build failed: the others stop at their next page. */
+    fail(error: unknown) {
+      failed ??= error;
+      wakeAll();
+    },
+  };
+}
+
+/**
+ * Reads the log once from `from` and applies it to every build, each build batch by batch in
+ * its own transactions at its own pace (see sharedPages). Progress counts the events every
+ * build has applied.
+ */
+async function catchUp(store: EventStore, conn: Knex | Knex.Transaction, builds: Build[], from: Position, onEvents: (events: number) => void): Promise<Position> {
+  const log = sharedPages(store, from, builds.length);
+  const pageSizes: number[] = [];
+  let reported = 0;
+  const runs = builds.map(async (build, reader) => {
+    let position = from;
+    try {
+      for (let k = 0; ; k++) {
+        const batch = await log.take(reader);
+        pageSizes[k] = batch.length;
+        if (batch.length > 0) position = await applyBatch(conn, build.projector, { schema: build.schema, checkpoint: build.checkpoint }, position, batch);
+        for (const everyoneDone = log.done(reader); reported < everyoneDone; reported++) onEvents(pageSizes[reported]);
+        if (batch.length < BATCH) return position;
+      }
+    } catch (error) {
+      log.fail(error);
+      throw error;
+    }
+  });
+  const settled = await Promise.allSettled(runs);
+  const failure = settled.find((result) => result.status === 'rejected');
+  if (failure) throw (failure as PromiseRejectedResult).reason;
+  return (settled[0] as PromiseFulfilledResult<Position>).value;
 }
 
 /** Holding the live checkpoint's row lock, the build catches up and takes the live tables' place. */
@@ -117,6 +206,7 @@ export async function rebuildProjections(
     for (const projector of projectors) builds.push(await prepare(db, projector, stamp));
     const position = await catchUp(store, db, builds, ZERO, read);
     report('switching');
+    await restoreIndexes(db, builds.flatMap((build) => build.deferredIndexes));
     for (const build of builds) await switchOver(store, db, build, position, read);
     report('done');
     return { events: eventsRead, seconds: (Date.now() - started) / 1000 };
