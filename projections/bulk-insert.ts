@@ -1,3 +1,7 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Knex } from 'knex';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { ProjectionContext } from './projector';
 
 export interface BulkInsertOptions {
@@ -7,19 +11,90 @@ export interface BulkInsertOptions {
   merge?: boolean;
 }
 
+type Row = Record<string, unknown>;
+
 const CHUNK = 10_000;
 const quote = (column: string) => `"${column}"`;
 
 /**
- * Inserts many rows in one statement per 10,000 with a single parameter: the rows as JSON,
- * turned into the table's row type by the server. Costs the projector one JSON.stringify instead
- * of a bound parameter per value (knex's multi-row insert), and the server one parameter to
- * parse. Every row has the columns of the first; jsonb columns take values, not JSON text.
- * With ON CONFLICT DO NOTHING the first of two rows with one key wins, as inserts one by one.
+ * Inserts many rows at once, as ON CONFLICT (key) DO NOTHING (or DO UPDATE with `merge`) one by
+ * one would: the first of two rows with one key wins. Every row has the columns of the first;
+ * jsonb columns take values, not JSON text.
+ *
+ * Without `merge`, the rows (the first of each key) go in by COPY, the cheapest way into a
+ * table for the server; if any key is already stored, the COPY fails whole and is rolled back
+ * to a savepoint. That is rare: a projector's batch is applied once, so only a replay after a
+ * crash finds its keys. Then, and with `merge`, the rows go in as one JSON parameter.
  */
-export async function bulkInsert(context: ProjectionContext, table: string, rows: Array<Record<string, unknown>>, options: BulkInsertOptions): Promise<void> {
+export async function bulkInsert(context: ProjectionContext, table: string, rows: Row[], options: BulkInsertOptions): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]);
+  const types = options.merge ? null : await columnTypes(context, table);
+  if (types && columns.every((c) => types.has(c) && !types.get(c)!.endsWith('[]'))) {
+    await context.trx.raw('SAVEPOINT bulk_copy');
+    try {
+      await copyRows(context, table, columns, types, firstOfEachKey(rows, options.conflict));
+      await context.trx.raw('RELEASE SAVEPOINT bulk_copy');
+      return;
+    } catch {
+      await context.trx.raw('ROLLBACK TO SAVEPOINT bulk_copy');
+    }
+  }
+  await insertAsJson(context, table, columns, rows, options);
+}
+
+function firstOfEachKey(rows: Row[], key: string[]): Row[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    const id = JSON.stringify(key.map((column) => row[column]));
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+/** Column types by table (cached: read-model tables do not change shape under one name). */
+const typeCache = new Map<string, Map<string, string>>();
+
+async function columnTypes(context: ProjectionContext, table: string): Promise<Map<string, string>> {
+  const ref = context.ref(table);
+  let types = typeCache.get(ref);
+  if (!types) {
+    const { rows } = await context.trx.raw(
+      `SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute WHERE attrelid = ?::regclass AND attnum > 0 AND NOT attisdropped`,
+      [ref],
+    );
+    types = new Map(rows.map((r: { name: string; type: string }) => [r.name, r.type]));
+    typeCache.set(ref, types);
+  }
+  return types;
+}
+
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/** A value in COPY's text format (jsonb as JSON, so a string stays a JSON string). */
+function copyText(value: unknown, type: string): string {
+  if (value === null || value === undefined) return '\\N';
+  const text = type === 'jsonb' || type === 'json' ? JSON.stringify(value) : value instanceof Date ? value.toISOString() : String(value);
+  return text.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]);
+}
+
+async function copyRows(context: ProjectionContext, table: string, columns: string[], types: Map<string, string>, rows: Row[]): Promise<void> {
+  const connection = (await (context.trx.client as Knex.Client).acquireConnection()) as { query(stream: unknown): NodeJS.WritableStream };
+  const columnTypesInOrder = columns.map((c) => types.get(c)!);
+  function* lines() {
+    for (let i = 0; i < rows.length; i += 1000) {
+      yield rows
+        .slice(i, i + 1000)
+        .map((row) => columns.map((c, j) => copyText(row[c], columnTypesInOrder[j])).join('\t') + '\n')
+        .join('');
+    }
+  }
+  const copy = connection.query(copyFrom(`COPY ${context.ref(table)} (${columns.map(quote).join(', ')}) FROM STDIN`));
+  await pipeline(Readable.from(lines()), copy);
+}
+
+async function insertAsJson(context: ProjectionContext, table: string, columns: string[], rows: Row[], options: BulkInsertOptions): Promise<void> {
   const list = columns.map(quote).join(', ');
   const updated = options.merge ? columns.filter((c) => !options.conflict.includes(c)) : [];
   const onConflict = updated.length ? `DO UPDATE SET ${updated.map((c) => `${quote(c)} = EXCLUDED.${quote(c)}`).join(', ')}` : 'DO NOTHING';
