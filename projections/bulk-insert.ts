@@ -71,22 +71,24 @@ async function columnTypes(context: ProjectionContext, table: string): Promise<M
 }
 
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+const NEEDS_ESCAPE = /[\\\t\n\r]/;
 
 /** A value in COPY's text format (jsonb as JSON, so a string stays a JSON string). */
-function copyText(value: unknown, type: string): string {
+function copyText(value: unknown, json: boolean): string {
   if (value === null || value === undefined) return '\\N';
-  const text = type === 'jsonb' || type === 'json' ? JSON.stringify(value) : value instanceof Date ? value.toISOString() : String(value);
-  return text.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]);
+  if (!json && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
+  const text = json ? JSON.stringify(value) : value instanceof Date ? value.toISOString() : String(value);
+  return NEEDS_ESCAPE.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]) : text;
 }
 
 async function copyRows(context: ProjectionContext, table: string, columns: string[], types: Map<string, string>, rows: Row[]): Promise<void> {
   const connection = (await (context.trx.client as Knex.Client).acquireConnection()) as { query(stream: unknown): NodeJS.WritableStream };
-  const columnTypesInOrder = columns.map((c) => types.get(c)!);
+  const json = columns.map((c) => types.get(c) === 'jsonb' || types.get(c) === 'json');
   function* lines() {
     for (let i = 0; i < rows.length; i += 1000) {
       yield rows
         .slice(i, i + 1000)
-        .map((row) => columns.map((c, j) => copyText(row[c], columnTypesInOrder[j])).join('\t') + '\n')
+        .map((row) => columns.map((c, j) => copyText(row[c], json[j])).join('\t') + '\n')
         .join('');
     }
   }

@@ -37,6 +37,8 @@ async function prepare(db: Knex, projector: Projector, stamp: string): Promise<B
   await db.raw(`CREATE SCHEMA "${schema}"`);
   await projector.createTables(db, schema);
   const deferredIndexes = projector.appliesThroughIndexes ? [] : await dropSecondaryIndexes(db, schema);
+  // Autovacuum would keep vacuuming the growing copy; it is analyzed once when complete.
+  for (const table of projector.tables) await db.raw(`ALTER TABLE IF EXISTS "${schema}"."${table}" SET (autovacuum_enabled = false)`);
   const build = { projector, schema, retired: `retired_${name}_${stamp}`, checkpoint: `${projector.name}@rebuild`, deferredIndexes };
   await db('projection_checkpoints').where({ name: build.checkpoint }).delete();
   await createCheckpoint(db, build.checkpoint, projector.version);
@@ -59,11 +61,20 @@ async function dropSecondaryIndexes(db: Knex, schema: string): Promise<string[]>
   return rows.map((row: { definition: string }) => row.definition);
 }
 
-/** Makes the deferred indexes again, two at a time (one per core of a small server). */
-async function restoreIndexes(db: Knex, definitions: string[]): Promise<void> {
-  const queue = [...definitions];
+/**
+ * Completes the built copies: the deferred indexes made again, then autovacuum back on and
+ * fresh statistics, so the first queries on the new tables are planned well. Two statements
+ * at a time (one per core of a small server).
+ */
+async function completeTables(db: Knex, builds: Build[]): Promise<void> {
+  const tables = builds.flatMap((b) => b.projector.tables.map((table) => `"${b.schema}"."${table}"`));
+  const statements = [
+    ...builds.flatMap((b) => b.deferredIndexes),
+    ...tables.map((table) => `ALTER TABLE IF EXISTS ${table} RESET (autovacuum_enabled)`),
+    ...tables.map((table) => `ANALYZE ${table}`),
+  ];
   await Promise.all([0, 1].map(async () => {
-    for (let definition = queue.shift(); definition; definition = queue.shift()) await db.raw(definition);
+    for (let statement = statements.shift(); statement; statement = statements.shift()) await db.raw(statement);
   }));
 }
 
@@ -206,7 +217,7 @@ export async function rebuildProjections(
     for (const projector of projectors) builds.push(await prepare(db, projector, stamp));
     const position = await catchUp(store, db, builds, ZERO, read);
     report('switching');
-    await restoreIndexes(db, builds.flatMap((build) => build.deferredIndexes));
+    await completeTables(db, builds);
     for (const build of builds) await switchOver(store, db, build, position, read);
     report('done');
     return { events: eventsRead, seconds: (Date.now() - started) / 1000 };
