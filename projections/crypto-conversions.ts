@@ -4,7 +4,7 @@ import type {
   CryptoConversionUsedData,
 } from '../domain/crypto/events';
 import type { RecordedEvent } from '../domain/event-store/port';
-import { KeyedRows, type Row } from './keyed-rows';
+import { rowPerEvent, type Row } from './keyed-rows';
 import type { ProjectionContext, Projector } from './projector';
 
 /**
@@ -38,20 +38,9 @@ export const cryptoConversionsProjector: Projector = {
       t.timestamp('created_at', { useTz: true }).notNullable();
     });
   },
-  apply: (context, event) => applyConversions(context, [event]),
-  applyAll: applyConversions,
+  // Every event names the conversion by its transactionId (unique per conversion).
+  ...rowPerEvent('crypto_conversions', 'transaction_id', (event) => (event.data as { transactionId: string }).transactionId, nextRow),
 };
-
-/**
- * Two statements per batch: the rows of the batch's transactions are read (every event names
- * its transactionId, unique per conversion), each event applied to them in memory in order,
- * then the changed rows written back in one upsert.
- */
-async function applyConversions(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
-  const rows = await KeyedRows.load(context, 'crypto_conversions', 'transaction_id', events.map((e) => (e.data as { transactionId: string }).transactionId));
-  for (const event of events) rows.change((event.data as { transactionId: string }).transactionId, (row) => nextRow(row, event));
-  await rows.store();
-}
 
 /** The conversion's row after the event; an update of a missing row does nothing, as UPDATE ... WHERE. */
 function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {

@@ -6,7 +6,7 @@ import type {
   CryptoConversionSubmittedData,
 } from '../domain/crypto/events';
 import type { RecordedEvent } from '../domain/event-store/port';
-import { KeyedRows, type Row } from './keyed-rows';
+import { rowPerEvent, type Row } from './keyed-rows';
 import type { ProjectionContext, Projector } from './projector';
 
 /**
@@ -42,20 +42,8 @@ export const cryptoTransactionsProjector: Projector = {
       t.timestamp('updated_at', { useTz: true }).notNullable();
     });
   },
-  apply: (context, event) => applyTransactions(context, [event]),
-  applyAll: applyTransactions,
+  ...rowPerEvent('crypto_transactions', 'id', (event) => (event.data as { transactionId: string }).transactionId, nextRow),
 };
-
-/**
- * Two statements per batch: the rows of the batch's transactions are read, each event applied
- * to them in memory in order (an update of a missing row does nothing, as UPDATE ... WHERE id),
- * then the changed rows written back in one upsert.
- */
-async function applyTransactions(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
-  const rows = await KeyedRows.load(context, 'crypto_transactions', 'id', events.map((e) => (e.data as { transactionId: string }).transactionId));
-  for (const event of events) rows.change((event.data as { transactionId: string }).transactionId, (row) => nextRow(row, event));
-  await rows.store();
-}
 
 /** The transaction's row after the event (the same object when the event changes nothing). */
 function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {

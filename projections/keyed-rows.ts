@@ -1,3 +1,4 @@
+import type { RecordedEvent } from '../domain/event-store/port';
 import { bulkInsert } from './bulk-insert';
 import type { ProjectionContext } from './projector';
 
@@ -11,6 +12,7 @@ export type Row = Record<string, unknown>;
  */
 export class KeyedRows {
   private readonly rows = new Map<string, Row>();
+  private readonly stored = new Set<string>();
   private readonly touched = new Set<string>();
 
   private constructor(
@@ -25,7 +27,10 @@ export class KeyedRows {
     const wanted = [...new Set(keys)];
     if (wanted.length === 0) return loaded;
     const { rows } = await context.trx.raw(`SELECT * FROM ${context.ref(table)} WHERE "${key}" = ANY(?)`, [wanted]);
-    for (const row of rows as Row[]) loaded.rows.set(String(row[key]), row);
+    for (const row of rows as Row[]) {
+      loaded.rows.set(String(row[key]), row);
+      loaded.stored.add(String(row[key]));
+    }
     return loaded;
   }
 
@@ -45,9 +50,25 @@ export class KeyedRows {
     if (changed && changed !== row) this.set(key, changed);
   }
 
-  /** Writes the rows set since loading (one statement per 10,000). */
+  /** Writes the rows set since loading: new ones inserted (by COPY), stored ones upserted. */
   async store(): Promise<void> {
-    const rows = [...this.touched].map((key) => this.rows.get(key)!);
-    await bulkInsert(this.context, this.table, rows, { conflict: [this.key], merge: true });
+    const touched = [...this.touched];
+    const rowsOf = (keys: string[]) => keys.map((key) => this.rows.get(key)!);
+    await bulkInsert(this.context, this.table, rowsOf(touched.filter((key) => !this.stored.has(key))), { conflict: [this.key] });
+    await bulkInsert(this.context, this.table, rowsOf(touched.filter((key) => this.stored.has(key))), { conflict: [this.key], merge: true });
   }
+}
+
+/**
+ * `applyAll`, and `apply` as a batch of one, for a table where every event changes the one row
+ * that `keyOf` names: two statements per batch. `next` gives the row after the event (the same
+ * object, or undefined, when the event changes nothing).
+ */
+export function rowPerEvent(table: string, key: string, keyOf: (event: RecordedEvent) => string, next: (row: Row | undefined, event: RecordedEvent) => Row | undefined) {
+  const applyAll = async (context: ProjectionContext, events: RecordedEvent[]): Promise<void> => {
+    const rows = await KeyedRows.load(context, table, key, events.map(keyOf));
+    for (const event of events) rows.change(keyOf(event), (row) => next(row, event));
+    await rows.store();
+  };
+  return { applyAll, apply: (context: ProjectionContext, event: RecordedEvent) => applyAll(context, [event]) };
 }
