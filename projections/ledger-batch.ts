@@ -48,7 +48,11 @@ async function prefetchFacts(context: ProjectionContext, events: RecordedEvent[]
       return undefined;
     },
   };
-  for (const event of events) await ledgerEffect(event, dryRun).catch(() => undefined);
+  for (const event of events) {
+    // The facts it remembers too: those found absent are then inserted rather than upserted.
+    const effect = await ledgerEffect(event, dryRun).catch(() => null);
+    for (const fact of (effect?.remember ?? []) as Fact[]) wanted.set(`${fact.kind}\u0000${fact.key}`, [fact.kind, fact.key]);
+  }
   const stored = new Map<string, unknown>([...wanted.keys()].map((id) => [id, undefined]));
   if (wanted.size === 0) return stored;
   const pairs = [...wanted.values()];
@@ -64,8 +68,8 @@ async function prefetchFacts(context: ProjectionContext, events: RecordedEvent[]
 /**
  * The ledger for a batch: facts remembered earlier in the batch answer from memory (as the
  * stored JSON would), cancellations drop pending rows, and what is left is written at the end:
- * deletes first, then one upsert of facts and bulk inserts (first row of a key wins, as
- * ON CONFLICT DO NOTHING one by one).
+ * deletes first, then facts (new ones inserted, known ones overwritten) and bulk inserts
+ * (first row of a key wins, as ON CONFLICT DO NOTHING one by one).
  */
 export async function applyLedgerBatch(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
   const facts = new Map<string, Fact>();
@@ -96,8 +100,11 @@ export async function applyLedgerBatch(context: ProjectionContext, events: Recor
     await context.table('ledger_entries').whereIn('transaction_id', gone.slice(i, i + 1000)).delete();
     await context.table('ledger_transactions').whereIn('id', gone.slice(i, i + 1000)).delete();
   }
-  const factRows = [...facts.values()].map((f) => ({ kind: f.kind, key: f.key, value: f.value }));
-  await bulkInsert(context, 'ledger_facts', factRows, { conflict: ['kind', 'key'], merge: true });
+  // Facts the page's prefetch found absent are inserted (by COPY); the others overwritten.
+  const isNew = (f: Fact) => stored.has(`${f.kind}\u0000${f.key}`) && stored.get(`${f.kind}\u0000${f.key}`) === undefined;
+  const factRow = (f: Fact) => ({ kind: f.kind, key: f.key, value: f.value });
+  await bulkInsert(context, 'ledger_facts', [...facts.values()].filter(isNew).map(factRow), { conflict: ['kind', 'key'] });
+  await bulkInsert(context, 'ledger_facts', [...facts.values()].filter((f) => !isNew(f)).map(factRow), { conflict: ['kind', 'key'], merge: true });
   await bulkInsert(context, 'ledger_transactions', [...transactions.values()].map(transactionRow), { conflict: ['id'] });
   await bulkInsert(context, 'ledger_entries', [...transactions.values()].flatMap(entryRows), { conflict: ['transaction_id', 'line'] });
 }
