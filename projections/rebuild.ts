@@ -14,7 +14,7 @@ export interface RebuildProgress {
   phase: 'building' | 'switching' | 'done';
 }
 
-const BATCH = 5000;
+const BATCH = 20_000;
 
 async function countEvents(db: Knex): Promise<number> {
   const result = await db.raw(`SELECT count(*)::bigint AS n FROM events`).catch(() => ({ rows: [{ n: '0' }] }));
@@ -84,7 +84,7 @@ async function completeTables(db: Knex, builds: Build[]): Promise<void> {
  * bounds the pages kept in memory. Builds thus never wait for each other batch by batch.
  */
 function sharedPages(store: EventStore, from: Position, readers: number) {
-  const AHEAD = 8;
+  const AHEAD = 4;
   const pages = new Map<number, Promise<RecordedEvent[]>>();
   const next = new Array<number>(readers).fill(0);
   let waiting: Array<() => void> = [];
