@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { PaymentAttemptData, PaymentFailedData, PaymentRefundedData } from '../domain/payments/events';
-import { KeyedRows, type Row } from './keyed-rows';
-import type { ProjectionContext, Projector } from './projector';
+import { rowPerEvent, type Row } from './keyed-rows';
+import type { Projector } from './projector';
 
 /**
  * The `payments` read model (SPEC §3 payments): one row per card payment, for finance audits.
@@ -60,18 +60,9 @@ export const paymentsProjector: Projector = {
   tables: ['payments'],
   eventTypes: ['PaymentCaptured', 'PaymentFailed', 'PaymentRefunded'],
   createTables,
-  apply: (context, event) => applyPayments(context, [event]),
-  applyAll: applyPayments,
+  // Every event names its payment; two statements per batch.
+  ...rowPerEvent('payments', 'id', (event) => (event.data as { paymentId: string }).paymentId, nextRow),
 };
-
-/** Two statements per batch: the batch's payments read, the events applied in memory in order, the changed rows upserted. */
-async function applyPayments(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
-  const payments = await KeyedRows.load(context, 'payments', 'id', events.map(paymentOf));
-  for (const event of events) payments.change(paymentOf(event), (row) => nextRow(row, event));
-  await payments.store();
-}
-
-const paymentOf = (event: RecordedEvent) => (event.data as { paymentId: string }).paymentId;
 
 /** An attempt overwrites every column it carries (a refund stays); a refund updates an existing payment only. */
 function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {

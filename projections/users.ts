@@ -21,8 +21,8 @@ import type {
 } from '../domain/membership/events';
 import type { CreatorRegistered } from '../domain/creators/events';
 import type { StaffRoleGrantedData } from '../domain/payouts/staff-role';
-import { KeyedRows, type Row } from './keyed-rows';
-import type { ProjectionContext, Projector } from './projector';
+import { rowPerEvent, type Row } from './keyed-rows';
+import type { Projector } from './projector';
 
 /**
  * The `users` read model (SPEC §3 users fields, snake_case). One handler per event type:
@@ -100,18 +100,6 @@ export const userHandlers: Record<string, UserEventHandler> = {
   PaymentCardUpdated: update<PaymentCardUpdatedData>((d) => ({ gateway_customer_id: d.gatewayCustomerId })),
 };
 
-/** Every user event names its user. */
-const userOf = (event: RecordedEvent) => (event.data as { userId: string }).userId;
-
-async function applyUsers(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
-  const users = await KeyedRows.load(context, 'users', 'id', events.map(userOf));
-  for (const event of events) {
-    const handler = userHandlers[event.type];
-    if (handler) users.change(userOf(event), (user) => handler(user, event));
-  }
-  await users.store();
-}
-
 async function createTables(db: Knex, schema: string): Promise<void> {
   await db.schema.withSchema(schema).createTable('users', (t) => {
     t.uuid('id').primary();
@@ -148,6 +136,6 @@ export const usersProjector: Projector = {
     return Object.keys(userHandlers);
   },
   createTables,
-  apply: (context, event) => applyUsers(context, [event]),
-  applyAll: applyUsers,
+  // Every user event names its user: one read and one upsert per batch.
+  ...rowPerEvent('users', 'id', (event) => (event.data as { userId: string }).userId, (user, event) => userHandlers[event.type]?.(user, event) ?? user),
 };
