@@ -1,6 +1,7 @@
 import type { Position } from '../../domain/event-store/port';
 import type { RebuildProgress } from '../../projections/rebuild';
 import { waitForProjections } from '../../projections/read-your-writes';
+import { messagesProjector } from '../../projections/messages';
 import { ProjectionRunner } from '../../projections/runner';
 import { rebuildAll, rebuildAndVerify, selectProjectors } from './rebuild';
 import { openFixture, tallyProjector, type Fixture } from './test-fixtures';
@@ -91,4 +92,21 @@ it('selects one projection by name, all of them, or refuses an unknown name', ()
   expect(selectProjectors(undefined, list).map((p) => p.name)).toEqual(['a', 'b']);
   expect(selectProjectors('b', list).map((p) => p.name)).toEqual(['b']);
   expect(() => selectProjectors('c', list)).toThrow('No projection named "c". Known: a, b');
+});
+
+it('builds a copy without its non-unique indexes and autovacuum, and switches it in with both back', async () => {
+  const { position } = await fixture.store.append('unrelated-1', [{ type: 'Noted', data: {} }], { expectedRevision: 'any' });
+  await project(position, messagesProjector);
+  const shape = async () =>
+    (
+      await fixture.db.raw(
+        `SELECT c.relname, c.reloptions, pg_get_indexdef(x.indexrelid) AS index FROM pg_class c JOIN pg_index x ON x.indrelid = c.oid
+          WHERE c.relnamespace = 'public'::regnamespace AND c.relname = ANY(?) ORDER BY 3`,
+        [messagesProjector.tables],
+      )
+    ).rows;
+  const before = await shape();
+  expect(before.filter((row: { index: string }) => !row.index.startsWith('CREATE UNIQUE')).length).toBeGreaterThan(0);
+  await rebuildAndVerify(fixture, messagesProjector);
+  expect(await shape()).toEqual(before);
 });
