@@ -1,4 +1,5 @@
 import type { MessageSent, MessageUnlocked } from '../domain/messaging/events';
+import { bulkInsert } from './bulk-insert';
 import type { ProjectionContext, Projector } from './projector';
 
 type Row = ReturnType<typeof rowOf>;
@@ -14,10 +15,6 @@ const rowOf = (data: MessageSent['data']) => ({
   is_unlocked: data.priceCents === null,
   created_at: data.sentAt,
 });
-
-async function insertRows(table: ProjectionContext['table'], rows: Row[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 2000) await table('messages').insert(rows.slice(i, i + 2000)).onConflict('id').ignore();
-}
 
 const unlock = (table: ProjectionContext['table'], data: MessageUnlocked['data']) =>
   table('messages').where({ id: data.messageId }).update({ is_unlocked: true, unlocked_at: data.unlockedAt });
@@ -45,26 +42,23 @@ export const messagesProjector: Projector = {
     });
   },
   async apply({ table }, event) {
-    if (event.type === 'MessageSent') await insertRows(table, [rowOf(event.data as MessageSent['data'])]);
+    if (event.type === 'MessageSent') await table('messages').insert(rowOf(event.data as MessageSent['data'])).onConflict('id').ignore();
     else await unlock(table, event.data as MessageUnlocked['data']);
   },
-  // Sent messages go in as multi-row inserts, then the page's unlocks as one update (an unlock
+  // Sent messages go in as one bulk insert, then the page's unlocks as one update (an unlock
   // only ever follows its message, and an insert of a known id changes nothing).
-  async applyAll({ table, trx, ref }, events) {
+  async applyAll(context, events) {
     const rows: Row[] = [];
     const unlocks = new Map<string, string>();
     for (const event of events) {
       if (event.type === 'MessageSent') rows.push(rowOf(event.data as MessageSent['data']));
       else unlocks.set((event.data as MessageUnlocked['data']).messageId, (event.data as MessageUnlocked['data']).unlockedAt);
     }
-    await insertRows(table, rows);
-    const values = [...unlocks];
-    for (let i = 0; i < values.length; i += 2000) {
-      const chunk = values.slice(i, i + 2000);
-      await trx.raw(
-        `UPDATE ${ref('messages')} m SET is_unlocked = true, unlocked_at = v.at FROM (VALUES ${chunk.map(() => '(?::text, ?::timestamptz)').join(', ')}) v(id, at) WHERE m.id = v.id`,
-        chunk.flat(),
-      );
-    }
+    await bulkInsert(context, 'messages', rows, { conflict: ['id'] });
+    if (unlocks.size === 0) return;
+    await context.trx.raw(
+      `UPDATE ${context.ref('messages')} m SET is_unlocked = true, unlocked_at = v.at FROM unnest(?::text[], ?::timestamptz[]) v(id, at) WHERE m.id = v.id`,
+      [[...unlocks.keys()], [...unlocks.values()]],
+    );
   },
 };

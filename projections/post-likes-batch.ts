@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { PostLiked } from '../domain/posts/events';
+import { bulkInsert } from './bulk-insert';
 import type { ProjectionContext } from './projector';
 
 const isLike = (event: RecordedEvent) => event.type === 'PostLiked' || event.type === 'PostUnliked';
@@ -9,9 +10,10 @@ const isLike = (event: RecordedEvent) => event.type === 'PostLiked' || event.typ
  * event counts only past its post's last applied revision (as one by one), then one counter
  * update for all posts and one insert and one delete for the final state of each (post, user).
  */
-async function applyLikes({ trx, table, ref }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+async function applyLikes(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  const { trx, ref } = context;
   const ids = [...new Set(events.map((e) => (e.data as PostLiked['data']).postId))];
-  const rows: Array<{ id: string; last_revision: string }> = await table('posts').whereIn('id', ids).select('id', 'last_revision');
+  const rows: Array<{ id: string; last_revision: string }> = (await trx.raw(`SELECT id, last_revision FROM ${ref('posts')} WHERE id = ANY(?)`, [ids])).rows;
   const last = new Map(rows.map((row) => [row.id, BigInt(row.last_revision)]));
   const moved = new Map<string, { delta: number; revision: bigint }>();
   const final = new Map<string, { data: PostLiked['data']; liked: boolean; unlikedBefore: boolean }>();
@@ -27,19 +29,21 @@ async function applyLikes({ trx, table, ref }: ProjectionContext, events: Record
     final.set(key, { data, liked, unlikedBefore: (final.get(key)?.unlikedBefore ?? false) || !liked });
   }
   if (moved.size === 0) return;
-  const values = [...moved].map(([id, m]) => [id, m.delta, m.revision.toString()]);
+  // Arrays, not a VALUES list: one short statement for any number of posts.
   await trx.raw(
     `UPDATE ${ref('posts')} p SET like_count = p.like_count + v.delta, last_revision = v.revision
-       FROM (VALUES ${values.map(() => '(?::text, ?::int, ?::bigint)').join(', ')}) v(id, delta, revision) WHERE p.id = v.id`,
-    values.flat(),
+       FROM unnest(?::text[], ?::int[], ?::bigint[]) v(id, delta, revision) WHERE p.id = v.id`,
+    [[...moved.keys()], [...moved.values()].map((m) => m.delta), [...moved.values()].map((m) => m.revision.toString())],
   );
   const removed = [...final.values()].filter((f) => !f.liked || f.unlikedBefore);
-  for (let i = 0; i < removed.length; i += 1000) {
-    const chunk = removed.slice(i, i + 1000);
-    await trx.raw(`DELETE FROM ${ref('post_likes')} WHERE (post_id, user_id) IN (${chunk.map(() => '(?, ?)').join(', ')})`, chunk.flatMap((f) => [f.data.postId, f.data.userId]));
+  if (removed.length) {
+    await trx.raw(`DELETE FROM ${ref('post_likes')} l USING unnest(?::text[], ?::text[]) r(post_id, user_id) WHERE l.post_id = r.post_id AND l.user_id = r.user_id`, [
+      removed.map((f) => f.data.postId),
+      removed.map((f) => f.data.userId),
+    ]);
   }
   const added = [...final.values()].filter((f) => f.liked).map((f) => ({ post_id: f.data.postId, user_id: f.data.userId, created_at: f.data.at }));
-  for (let i = 0; i < added.length; i += 2000) await table('post_likes').insert(added.slice(i, i + 2000)).onConflict(['post_id', 'user_id']).ignore();
+  await bulkInsert(context, 'post_likes', added, { conflict: ['post_id', 'user_id'] });
 }
 
 /** A batch of the posts projector: runs of likes at once, every other event one by one. */

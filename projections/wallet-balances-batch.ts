@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { BalanceMovement } from '../domain/wallet/events';
+import { bulkInsert } from './bulk-insert';
 import type { ProjectionContext } from './projector';
 
 interface Balance {
@@ -11,16 +12,16 @@ interface Balance {
 }
 
 /**
- * The wallet read model for a batch in three statements: the members' rows read once, each
- * movement applied past its member's last revision (as one by one), then one upsert of the
- * changed balances and one insert of the new entries.
+ * The wallet read model for a batch in a few statements: the members' rows read once, each
+ * movement applied past its member's last revision (as one by one), then the changed balances
+ * (new ones inserted, stored ones overwritten) and the new entries written in bulk.
  */
-export async function applyWalletBatch({ table }: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+export async function applyWalletBatch(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
   const users = [...new Set(events.map((e) => (e.data as BalanceMovement).userId))];
   const balances = new Map<string, Balance>();
-  for (let i = 0; i < users.length; i += 5000) {
-    for (const row of await table('wallet_balances').whereIn('user_id', users.slice(i, i + 5000)).select('*')) balances.set(row.user_id, { ...row, last_revision: BigInt(row.last_revision) });
-  }
+  const { rows: stored } = await context.trx.raw(`SELECT * FROM ${context.ref('wallet_balances')} WHERE user_id = ANY(?)`, [users]);
+  for (const row of stored) balances.set(row.user_id, { ...row, last_revision: BigInt(row.last_revision) });
+  const known = new Set(balances.keys());
   const changed = new Set<string>();
   const entries: Array<Record<string, unknown>> = [];
   for (const event of events) {
@@ -33,7 +34,8 @@ export async function applyWalletBatch({ table }: ProjectionContext, events: Rec
     changed.add(data.userId);
     entries.push({ event_id: event.eventId, user_id: data.userId, kind: credit ? 'credit' : 'debit', amount_cents: data.amountCents, balance_cents: data.balanceCents, reason: data.reason, reference: data.reference, created_at: at });
   }
-  const rows = [...changed].map((userId) => ({ user_id: userId, ...balances.get(userId)!, last_revision: balances.get(userId)!.last_revision.toString() }));
-  for (let i = 0; i < rows.length; i += 1000) await table('wallet_balances').insert(rows.slice(i, i + 1000)).onConflict('user_id').merge();
-  for (let i = 0; i < entries.length; i += 1000) await table('wallet_entries').insert(entries.slice(i, i + 1000)).onConflict('event_id').ignore();
+  const rowOf = (userId: string) => ({ user_id: userId, ...balances.get(userId)!, last_revision: balances.get(userId)!.last_revision.toString() });
+  await bulkInsert(context, 'wallet_balances', [...changed].filter((id) => !known.has(id)).map(rowOf), { conflict: ['user_id'] });
+  await bulkInsert(context, 'wallet_balances', [...changed].filter((id) => known.has(id)).map(rowOf), { conflict: ['user_id'], merge: true });
+  await bulkInsert(context, 'wallet_entries', entries, { conflict: ['event_id'] });
 }
