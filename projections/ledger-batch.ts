@@ -29,8 +29,6 @@ export function entryRows(t: Transaction) {
     owner_id: posting.owner,
     debit_cents: posting.debitCents,
     credit_cents: posting.creditCents,
-    kind: t.kind,
-    stream_id: t.streamId,
     effective_at: t.effectiveAt,
   }));
 }

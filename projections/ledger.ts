@@ -34,8 +34,7 @@ async function createTables(db: Knex, schema: string): Promise<void> {
     t.text('owner_id').nullable();
     t.bigInteger('debit_cents').notNullable();
     t.bigInteger('credit_cents').notNullable();
-    t.text('kind').notNullable();
-    t.text('stream_id').notNullable();
+    // Repeated from the transaction: balances by account and date read no other table.
     t.timestamp('effective_at', { useTz: true }).notNullable();
     t.primary(['transaction_id', 'line']);
     t.index(['account', 'owner_id', 'effective_at']);
@@ -51,7 +50,7 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const ledgerProjector: Projector = {
   name: 'ledger',
-  version: 2,
+  version: 3,
   tables: ['ledger_transactions', 'ledger_entries', 'ledger_facts'],
   eventTypes: LEDGER_EVENT_TYPES,
   createTables,

@@ -129,13 +129,13 @@ const ledger: AdminTable<AdminLedgerRow> = {
   base: (db) =>
     db('ledger_entries as e')
       .join('ledger_transactions as t', 't.id', 'e.transaction_id')
-      .select('e.*', 't.description', 't.user_id', 't.occurred_at'),
+      .select('e.*', 't.kind', 't.stream_id', 't.description', 't.user_id', 't.occurred_at'),
   id: 'e.transaction_id',
   created: 'e.effective_at',
   amount: 'greatest(e.debit_cents, e.credit_cents)',
-  status: 'e.kind',
+  status: 't.kind',
   users: ['e.owner_id', 't.user_id'],
-  sort: { effectiveAt: 'e.effective_at', amount: 'greatest(e.debit_cents, e.credit_cents)', account: 'e.account', kind: 'e.kind' },
+  sort: { effectiveAt: 'e.effective_at', amount: 'greatest(e.debit_cents, e.credit_cents)', account: 'e.account', kind: 't.kind' },
   defaultSort: 'effectiveAt',
   view: (row) => ({
     id: `${row.transaction_id}#${row.line}`,
