@@ -67,6 +67,8 @@ export async function run(args: string[]): Promise<void> {
     const projectors = timed(allProjectors);
     const result = await rebuildAll({ store, db }, projectors.wrapped, (line) => console.log(`  ${line}`));
     console.log(`  time in apply per read model (side by side): ${projectors.slowest().join(', ')}`);
+    const { building, indexing, switching } = result.phases;
+    console.log(`  phases: building the copies ${building.toFixed(1)} s, their deferred indexes ${indexing.toFixed(1)} s, switching ${switching.toFixed(1)} s`);
     const rate = raw.events / result.seconds;
     console.log('');
     console.log(`raw read-all of the log (the limit)        ${fmt(rawRate).padStart(9)} events/s`);

@@ -1,5 +1,5 @@
 import type { Projector } from '../../projections/projector';
-import { rebuildProjection, rebuildProjections, type RebuildProgress } from '../../projections/rebuild';
+import { rebuildProjection, rebuildProjections, type RebuildProgress, type RebuildResult } from '../../projections/rebuild';
 import { allProjectors } from '../../projections/registry';
 import type { Connection, OpsCommand } from './command';
 import { duration, thousands } from './format';
@@ -42,11 +42,11 @@ export async function rebuildAll(
   projectors: Projector[],
   out: (line: string) => void,
   options: { bars?: boolean } = {},
-): Promise<{ events: number; seconds: number; mismatches: number; verified: number }> {
+): Promise<RebuildResult & { mismatches: number; verified: number }> {
   const before = [];
   for (const projector of projectors) before.push(await snapshotReadModel(db, projector));
   const bar = options.bars ? rebuildProgressBar() : null;
-  let rebuilt: { events: number; seconds: number };
+  let rebuilt: RebuildResult;
   try {
     rebuilt = await rebuildProjections(store, db, projectors, bar ? (progress) => bar.update(progress) : undefined);
   } finally {
