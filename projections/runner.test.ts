@@ -97,7 +97,8 @@ it('rebuilds blue/green: the live table answers throughout and the result equals
   await runner.start();
   try {
     const head = await store.headPosition();
-    await waitForProjections(db, ['counters'], head, 5000);
+    // Asserted: a timed-out wait under load would compare against a partial table.
+    expect(await waitForProjections(db, ['counters'], head, 15_000)).toBe(true);
     const before = await db('counters').orderBy('id').select('id', 'count');
     const progress: RebuildProgress[] = [];
     let readsDuringRebuild = 0;
@@ -115,7 +116,7 @@ it('rebuilds blue/green: the live table answers throughout and the result equals
     reading = false;
     await reader;
     const written = await during;
-    expect(await waitForProjections(db, ['counters'], written.position, 5000)).toBe(true);
+    expect(await waitForProjections(db, ['counters'], written.position, 15_000)).toBe(true);
     const after = await db('counters').orderBy('id').select('id', 'count');
     expect(after).toEqual([...before, { id: 'counter-d', count: 3 }]);
     expect(readsDuringRebuild).toBeGreaterThan(0);
