@@ -128,10 +128,11 @@ describe('site membership', () => {
     expect(renewed.subscriptionStatus).toBe('active');
     expect(await eventually(() => status(failing.agent), (s) => s.subscriptionStatus === 'past_due')).toMatchObject({ subscriptionStatus: 'past_due' });
     expect(await eventually(() => status(leaving.agent), (s) => s.subscriptionStatus === 'expired')).toMatchObject({ subscriptionStatus: 'expired' });
-    const renewals = await stack.db('payments').where({ user_id: good.userId, request_type: 'membership_renewal' });
+    // The payments list is another read model than the status above: it may trail.
+    const renewals = await eventually(() => stack.db('payments').where({ user_id: good.userId, request_type: 'membership_renewal' }), (rows) => rows.length === 1 && rows[0].status === 'succeeded');
     expect(renewals).toHaveLength(1);
     expect(renewals[0]).toMatchObject({ status: 'succeeded', amount_cents: 199, card_last4: '4242' });
-    const declined = await stack.db('payments').where({ user_id: failing.userId, request_type: 'membership_renewal' });
+    const declined = await eventually(() => stack.db('payments').where({ user_id: failing.userId, request_type: 'membership_renewal' }), (rows) => rows.length === 1 && rows[0].status === 'failed');
     expect(declined).toMatchObject([{ status: 'failed', failure_reason: 'Your card was declined.' }]);
 
     now = new Date(end.getTime() + 4 * 86_400_000);
