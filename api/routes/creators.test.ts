@@ -40,6 +40,23 @@ async function member(firstName: string, lastName = 'Test', token = `dev_tok_${u
 
 const settle = () => stack.store.headPosition().then((position) => waitForProjections(stack.db, stack.deps.projectionNames, position, 20_000));
 
+/**
+ * Reads until `done` (or the time is up: then the last value, for the caller's assertion). For what
+ * a process manager writes (creator earnings): `settle` waits for the read models only, and the
+ * process manager's events come after the position it waited for.
+ */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+const earningsCredited = (creatorId: string) =>
+  stack.store.readStream(`creatorAccount-${creatorId}`).then((events) => events.filter((e) => e.type === 'EarningsCredited'));
+const stats = (creatorId: string) => owner.agent.get(`/api/creators/${creatorId}/stats`).expect(200).then((res) => res.body);
+
 let owner: Member;
 let other: Member;
 let subscribed: Member;
@@ -120,8 +137,7 @@ describe('creator subscriptions', () => {
     await visitor.post('/api/subscriptions').send({ creatorId: owner.id, tierId: 'default-basic' }).expect(401);
     await unsubscribed.agent.post('/api/subscriptions').send({ creatorId: owner.id, tierId: 'nope' }).expect(404);
     await unsubscribed.agent.post('/api/subscriptions').send({ creatorId: owner.id }).expect(400);
-    await settle();
-    const credits = (await stack.store.readStream(`creatorAccount-${owner.id}`)).filter((e) => e.type === 'EarningsCredited');
+    const credits = await eventually(() => earningsCredited(owner.id), (events) => events.length >= 1);
     expect(credits.map((e) => e.data)).toEqual([expect.objectContaining({ grossCents: 1999, creatorShareCents: 1799, platformFeeCents: 200, source: 'subscription' })]);
   });
 
@@ -191,9 +207,10 @@ describe('posts, feed, likes, comments', () => {
 
 describe('creator stats', () => {
   it('are for the creator only', async () => {
-    const stats = (await owner.agent.get(`/api/creators/${owner.id}/stats`).expect(200)).body;
-    expect(stats).toMatchObject({ totalEarnings: '17.99', subscriberCount: 1, postCount: 2 });
-    expect(typeof stats.engagementRate).toBe('number');
+    // The earnings come from the creator-earnings process manager, after the subscription settled.
+    const mine = await eventually(() => stats(owner.id), (s) => s.totalEarnings === '17.99' && s.subscriberCount === 1 && s.postCount === 2);
+    expect(mine).toMatchObject({ totalEarnings: '17.99', subscriberCount: 1, postCount: 2 });
+    expect(typeof mine.engagementRate).toBe('number');
     for (const agent of [subscribed.agent, unsubscribed.agent, other.agent]) await agent.get(`/api/creators/${owner.id}/stats`).expect(403);
     await visitor.get(`/api/creators/${owner.id}/stats`).expect(401);
   });
@@ -233,11 +250,11 @@ describe('messages', () => {
     const unlocked = (await subscribed.agent.post(`/api/messages/${paid.id}/unlock`).expect(200)).body;
     expect(unlocked).toMatchObject({ content: 'exclusive pic', isUnlocked: true, locked: false });
     await subscribed.agent.post(`/api/messages/${paid.id}/unlock`).expect(409);
-    await settle();
     const wallet = (await stack.store.readStream(`wallet-${subscribed.id}`)).map((e) => e.type);
     expect(wallet).toEqual(['WalletCredited', 'WalletDebited']);
-    const credits = (await stack.store.readStream(`creatorAccount-${owner.id}`)).filter((e) => e.type === 'EarningsCredited');
+    // The unlock's credit is the process manager's, and the stats read it from a read model after that.
+    const credits = await eventually(() => earningsCredited(owner.id), (events) => events.length >= 2);
     expect(credits.map((e) => (e.data as { source: string; creatorShareCents: number }).source)).toEqual(['subscription', 'message_unlock']);
-    expect((await owner.agent.get(`/api/creators/${owner.id}/stats`).expect(200)).body.totalEarnings).toBe('22.48');
+    expect((await eventually(() => stats(owner.id), (s) => s.totalEarnings === '22.48')).totalEarnings).toBe('22.48');
   });
 });
