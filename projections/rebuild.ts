@@ -68,25 +68,43 @@ async function dropSecondaryIndexes(db: Knex, schema: string): Promise<string[]>
   return rows.map((row: { definition: string }) => row.definition);
 }
 
+/** At most `slots` tasks at a time; a finished task hands its slot to the next in line. */
+function limiter(slots: number) {
+  let free = slots;
+  const waiting: Array<() => void> = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
+}
+
 /**
- * Completes the built copies: the deferred indexes made again, then autovacuum back on and
- * fresh statistics, so the first queries on the new tables are planned well. Two statements
- * at a time (one per core of a small server).
+ * Completes a built copy: its deferred indexes made again, then autovacuum back on and fresh
+ * statistics, so the first queries on the new tables are planned well. Builds share `limit`
+ * (one statement per core of a small server), and one that is done completes while the
+ * others still apply the log.
  */
-async function completeTables(db: Knex, builds: Build[]): Promise<void> {
-  const tables = builds.flatMap((b) => b.projector.tables.map((table) => `"${b.schema}"."${table}"`));
-  const statements = [
-    ...builds.flatMap((b) => b.deferredIndexes),
-    ...tables.map((table) => `ALTER TABLE IF EXISTS ${table} RESET (autovacuum_enabled)`),
-    ...tables.map((table) => `ANALYZE ${table}`),
-  ];
+async function completeTables(db: Knex, build: Build, limit: ReturnType<typeof limiter>): Promise<void> {
   // Each index sorts its table in memory rather than in temporary files (default: 64 MB).
-  const run = (statement: string) => db.transaction(async (trx) => {
-    await trx.raw(`SET LOCAL maintenance_work_mem = '256MB'`);
-    await trx.raw(statement);
-  });
-  await Promise.all([0, 1].map(async () => {
-    for (let statement = statements.shift(); statement; statement = statements.shift()) await run(statement);
+  const run = (statement: string) =>
+    limit(() =>
+      db.transaction(async (trx) => {
+        await trx.raw(`SET LOCAL maintenance_work_mem = '256MB'`);
+        await trx.raw(statement);
+      }),
+    );
+  await Promise.all(build.deferredIndexes.map(run));
+  const tables = build.projector.tables.map((table) => `"${build.schema}"."${table}"`);
+  await Promise.all(tables.map(async (table) => {
+    await run(`ALTER TABLE IF EXISTS ${table} RESET (autovacuum_enabled)`);
+    await run(`ANALYZE ${table}`);
   }));
 }
 
@@ -144,7 +162,14 @@ function sharedPages(store: EventStore, from: Position, readers: number) {
  * its own transactions at its own pace (see sharedPages). Progress counts the events every
  * build has applied.
  */
-async function catchUp(store: EventStore, conn: Knex | Knex.Transaction, builds: Build[], from: Position, onEvents: (events: number) => void): Promise<Position> {
+async function catchUp(
+  store: EventStore,
+  conn: Knex | Knex.Transaction,
+  builds: Build[],
+  from: Position,
+  onEvents: (events: number) => void,
+  onBuilt: (build: Build) => Promise<void> = async () => undefined,
+): Promise<Position> {
   const log = sharedPages(store, from, builds.length);
   const pageSizes: number[] = [];
   let reported = 0;
@@ -156,7 +181,10 @@ async function catchUp(store: EventStore, conn: Knex | Knex.Transaction, builds:
         pageSizes[k] = batch.length;
         if (batch.length > 0) position = await applyBatch(conn, build.projector, { schema: build.schema, checkpoint: build.checkpoint }, position, batch);
         for (const everyoneDone = log.done(reader); reported < everyoneDone; reported++) onEvents(pageSizes[reported]);
-        if (batch.length < BATCH) return position;
+        if (batch.length < BATCH) {
+          await onBuilt(build);
+          return position;
+        }
       }
     } catch (error) {
       log.fail(error);
@@ -227,13 +255,17 @@ export async function rebuildProjections(
   const builds: Build[] = [];
   try {
     for (const projector of projectors) builds.push(await prepare(db, projector, stamp));
-    const position = await catchUp(store, db, builds, ZERO, read);
-    const built = Date.now();
-    report('switching');
-    await completeTables(db, builds);
+    const limit = limiter(2);
+    let built = started;
+    const position = await catchUp(store, db, builds, ZERO, read, async (build) => {
+      built = Date.now();
+      await completeTables(db, build, limit);
+    });
     const completed = Date.now();
+    report('switching');
     for (const build of builds) await switchOver(store, db, build, position, read);
     report('done');
+    // Indexing counts from the last build done applying the log (earlier ones overlap with it).
     const phases = { building: (built - started) / 1000, indexing: (completed - built) / 1000, switching: (Date.now() - completed) / 1000 };
     return { events: eventsRead, seconds: (Date.now() - started) / 1000, phases };
   } finally {
