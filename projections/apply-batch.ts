@@ -10,6 +10,25 @@ export class CheckpointMovedError extends Error {
   }
 }
 
+/** Each batch's events by type, found once: a rebuild hands one page to every read model. */
+const byType = new WeakMap<RecordedEvent[], Map<string, number[]>>();
+
+/** The events of `batch` the projector reads, in log order. */
+function relevantEvents(batch: RecordedEvent[], projector: Projector): RecordedEvent[] {
+  let groups = byType.get(batch);
+  if (!groups) {
+    groups = new Map();
+    batch.forEach((event, i) => {
+      const group = groups!.get(event.type);
+      if (group) group.push(i);
+      else groups!.set(event.type, [i]);
+    });
+    byType.set(batch, groups);
+  }
+  const indexes = Int32Array.from([...new Set(projector.eventTypes)].flatMap((type) => groups.get(type) ?? [])).sort();
+  return Array.from(indexes, (i) => batch[i]);
+}
+
 /**
  * Applies a batch and moves the checkpoint in one transaction. The checkpoint row is locked
  * and compared first, so a batch is applied once even if two runners ever race.
@@ -21,7 +40,6 @@ export async function applyBatch(
   from: Position,
   batch: RecordedEvent[],
 ): Promise<Position> {
-  const handled = new Set(projector.eventTypes);
   const last = batch[batch.length - 1].position;
   const run = async (trx: Knex.Transaction) => {
     const row = await trx<CheckpointRow>('projection_checkpoints').where({ name: target.checkpoint }).forUpdate().first();
@@ -29,7 +47,7 @@ export async function applyBatch(
     const stored = positionOf(row);
     if (comparePositions(stored, from) !== 0) throw new CheckpointMovedError(stored);
     const context = projectionContext(trx, target.schema);
-    const relevant = batch.filter((event) => handled.has(event.type));
+    const relevant = relevantEvents(batch, projector);
     if (projector.applyAll && relevant.length) await projector.applyAll(context, relevant);
     else for (const event of relevant) await projector.apply(context, event);
     const applied = relevant.length;
