@@ -3,7 +3,8 @@ import { ledgerEffect, type Fact, type LedgerMemory } from '../domain/ledger/pos
 import { bulkInsert } from './bulk-insert';
 import type { ProjectionContext } from './projector';
 
-type Transaction = Awaited<ReturnType<typeof ledgerEffect>>['transactions'][number];
+type Effect = Awaited<ReturnType<typeof ledgerEffect>>;
+type Transaction = Effect['transactions'][number];
 
 export function transactionRow(t: Transaction) {
   return {
@@ -36,23 +37,29 @@ export function entryRows(t: Transaction) {
 /**
  * The stored facts a page will ask for, in one query: the keys are found by a dry run of the
  * effects (a fact's key comes from the event, never from another fact). Absent facts map to
- * undefined, so only keys the dry run missed still cost a query.
+ * undefined, so only keys the dry run missed still cost a query. The dry run's effects of
+ * events that asked for no fact are final: they are handed back, not computed again.
  */
-async function prefetchFacts(context: ProjectionContext, events: RecordedEvent[]): Promise<Map<string, unknown>> {
+async function prefetchFacts(context: ProjectionContext, events: RecordedEvent[]): Promise<{ stored: Map<string, unknown>; final: Map<RecordedEvent, Effect> }> {
   const wanted = new Map<string, [string, string]>();
+  const final = new Map<RecordedEvent, Effect>();
+  let asked = false;
   const dryRun: LedgerMemory = {
     async get(kind, key) {
+      asked = true;
       wanted.set(`${kind}\u0000${key}`, [kind, key]);
       return undefined;
     },
   };
   for (const event of events) {
-    // The facts it remembers too: those found absent are then inserted rather than upserted.
+    asked = false;
     const effect = await ledgerEffect(event, dryRun).catch(() => null);
+    if (effect && !asked) final.set(event, effect);
+    // The facts it remembers too: those found absent are then inserted rather than upserted.
     for (const fact of (effect?.remember ?? []) as Fact[]) wanted.set(`${fact.kind}\u0000${fact.key}`, [fact.kind, fact.key]);
   }
   const stored = new Map<string, unknown>([...wanted.keys()].map((id) => [id, undefined]));
-  if (wanted.size === 0) return stored;
+  if (wanted.size === 0) return { stored, final };
   const pairs = [...wanted.values()];
   // Keys as two arrays joined to the table: one plan for any number of keys.
   const rows = await context.trx.raw(
@@ -60,7 +67,7 @@ async function prefetchFacts(context: ProjectionContext, events: RecordedEvent[]
     [pairs.map(([kind]) => kind), pairs.map(([, key]) => key)],
   );
   for (const row of rows.rows as Array<{ kind: string; key: string; value: unknown }>) stored.set(`${row.kind}\u0000${row.key}`, row.value);
-  return stored;
+  return { stored, final };
 }
 
 /**
@@ -71,7 +78,7 @@ async function prefetchFacts(context: ProjectionContext, events: RecordedEvent[]
  */
 export async function applyLedgerBatch(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
   const facts = new Map<string, Fact>();
-  const stored = await prefetchFacts(context, events);
+  const { stored, final } = await prefetchFacts(context, events);
   const memory: LedgerMemory = {
     async get(kind, key) {
       const id = `${kind}\u0000${key}`;
@@ -85,7 +92,7 @@ export async function applyLedgerBatch(context: ProjectionContext, events: Recor
   const transactions = new Map<string, Transaction>();
   const cancelled = new Set<string>();
   for (const event of events) {
-    const effect = await ledgerEffect(event, memory);
+    const effect = final.get(event) ?? (await ledgerEffect(event, memory));
     for (const fact of effect.remember as Fact[]) facts.set(`${fact.kind}\u0000${fact.key}`, { ...fact, value: JSON.parse(JSON.stringify(fact.value)) } as Fact);
     for (const id of effect.cancel) {
       transactions.delete(id);
