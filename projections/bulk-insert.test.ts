@@ -25,8 +25,8 @@ beforeEach(async () => {
 const at = new Date('2026-03-04T05:06:07.089Z');
 const row = (id: string, fields: Record<string, unknown> = {}) => ({ id, note: `note ${id}`, details: { id }, flag: true, amount: '1.5', cents: 250, at, ...fields });
 
-async function insert(rows: Array<Record<string, unknown>>, merge = false) {
-  await db.transaction((trx) => bulkInsert(projectionContext(trx, SCHEMA), 'things', rows, { conflict: ['id'], merge }));
+async function insert(rows: Array<Record<string, unknown>>, merge = false, expectNew = false) {
+  await db.transaction((trx) => bulkInsert(projectionContext(trx, SCHEMA), 'things', rows, { conflict: ['id'], merge, expectNew }));
 }
 
 const stored = () => db.withSchema(SCHEMA).table('things').orderBy('id').select('*');
@@ -55,13 +55,18 @@ it('keeps the first of two rows with one key, in one call and across calls (a re
   ]);
 });
 
-it('with merge, overwrites the stored rows and inserts the new ones', async () => {
+it.each([
+  ['', false],
+  [' (new keys expected: COPY first, then the upsert)', true],
+])('with merge%s, overwrites the stored rows and inserts the new ones', async (_, expectNew) => {
   await insert([row('a'), row('b')]);
-  await insert([row('b', { note: 'updated', details: ['x'] }), row('c')], true);
+  await insert([row('d', { note: 'new' })], true, expectNew);
+  await insert([row('b', { note: 'updated', details: ['x'] }), row('c')], true, expectNew);
   expect((await stored()).map((r) => [r.id, r.note, r.details])).toEqual([
     ['a', 'note a', { id: 'a' }],
     ['b', 'updated', ['x']],
     ['c', 'note c', { id: 'c' }],
+    ['d', 'new', { id: 'd' }],
   ]);
 });
 

@@ -9,6 +9,8 @@ export interface BulkInsertOptions {
   conflict: string[];
   /** On conflict, overwrite the other columns (rows must then have distinct keys); else keep the stored row. */
   merge?: boolean;
+  /** With `merge`: the keys are expected to be new, so COPY is tried first (as without `merge`). */
+  expectNew?: boolean;
 }
 
 type Row = Record<string, unknown>;
@@ -21,15 +23,16 @@ const quote = (column: string) => `"${column}"`;
  * one would: the first of two rows with one key wins. Every row has the columns of the first;
  * jsonb columns take values, not JSON text.
  *
- * Without `merge`, the rows (the first of each key) go in by COPY, the cheapest way into a
- * table for the server; if any key is already stored, the COPY fails whole and is rolled back
- * to a savepoint. That is rare: a projector's batch is applied once, so only a replay after a
- * crash finds its keys. Then, and with `merge`, the rows go in as one JSON parameter.
+ * Without `merge` (or with `expectNew`), the rows (the first of each key) go in by COPY, the
+ * cheapest way into a table for the server; if any key is already stored, the COPY fails whole
+ * and is rolled back to a savepoint. That is rare: a projector's batch is applied once, so only
+ * a replay after a crash finds its keys. Then, and with `merge` alone, the rows go in as one
+ * JSON parameter with ON CONFLICT.
  */
 export async function bulkInsert(context: ProjectionContext, table: string, rows: Row[], options: BulkInsertOptions): Promise<void> {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]);
-  const types = options.merge ? null : await columnTypes(context, table);
+  const types = options.merge && !options.expectNew ? null : await columnTypes(context, table);
   if (types && columns.every((c) => types.has(c) && !types.get(c)!.endsWith('[]'))) {
     await context.trx.raw('SAVEPOINT bulk_copy');
     try {

@@ -55,8 +55,6 @@ async function prefetchFacts(context: ProjectionContext, events: RecordedEvent[]
     asked = false;
     const effect = await ledgerEffect(event, dryRun).catch(() => null);
     if (effect && !asked) final.set(event, effect);
-    // The facts it remembers too: those found absent are then inserted rather than upserted.
-    for (const fact of (effect?.remember ?? []) as Fact[]) wanted.set(`${fact.kind}\u0000${fact.key}`, [fact.kind, fact.key]);
   }
   const stored = new Map<string, unknown>([...wanted.keys()].map((id) => [id, undefined]));
   if (wanted.size === 0) return { stored, final };
@@ -105,11 +103,9 @@ export async function applyLedgerBatch(context: ProjectionContext, events: Recor
     await context.table('ledger_entries').whereIn('transaction_id', gone.slice(i, i + 1000)).delete();
     await context.table('ledger_transactions').whereIn('id', gone.slice(i, i + 1000)).delete();
   }
-  // Facts the page's prefetch found absent are inserted (by COPY); the others overwritten.
-  const isNew = (f: Fact) => stored.has(`${f.kind}\u0000${f.key}`) && stored.get(`${f.kind}\u0000${f.key}`) === undefined;
+  // Each fact is remembered by one event, so its key is new but in a replay.
   const factRow = (f: Fact) => ({ kind: f.kind, key: f.key, value: f.value });
-  await bulkInsert(context, 'ledger_facts', [...facts.values()].filter(isNew).map(factRow), { conflict: ['kind', 'key'] });
-  await bulkInsert(context, 'ledger_facts', [...facts.values()].filter((f) => !isNew(f)).map(factRow), { conflict: ['kind', 'key'], merge: true });
+  await bulkInsert(context, 'ledger_facts', [...facts.values()].map(factRow), { conflict: ['kind', 'key'], merge: true, expectNew: true });
   await bulkInsert(context, 'ledger_transactions', [...transactions.values()].map(transactionRow), { conflict: ['id'] });
   await bulkInsert(context, 'ledger_entries', [...transactions.values()].flatMap(entryRows), { conflict: ['transaction_id', 'line'] });
 }
