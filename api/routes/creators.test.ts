@@ -1,5 +1,6 @@
 import type supertest from 'supertest';
 import { creditBalance } from '../../domain/wallet/balance';
+import { eventually } from '../../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { waitForProjections } from '../../projections/read-your-writes';
 
@@ -40,19 +41,8 @@ async function member(firstName: string, lastName = 'Test', token = `dev_tok_${u
 
 const settle = () => stack.store.headPosition().then((position) => waitForProjections(stack.db, stack.deps.projectionNames, position, 20_000));
 
-/**
- * Reads until `done` (or the time is up: then the last value, for the caller's assertion). For what
- * a process manager writes (creator earnings): `settle` waits for the read models only, and the
- * process manager's events come after the position it waited for.
- */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+// `settle` waits for the read models only: what a process manager writes (creator earnings)
+// comes after the position it waited for, so those reads wait with `eventually`.
 const earningsCredited = (creatorId: string) =>
   stack.store.readStream(`creatorAccount-${creatorId}`).then((events) => events.filter((e) => e.type === 'EarningsCredited'));
 const stats = (creatorId: string) => owner.agent.get(`/api/creators/${creatorId}/stats`).expect(200).then((res) => res.body);

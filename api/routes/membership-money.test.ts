@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { userStream } from '../../domain/accounts/events';
 import { FixedRatesProvider } from '../../domain/crypto/rates';
 import { SandboxCryptoGateway } from '../../domain/crypto/sandbox-gateway';
+import { eventually } from '../../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 
 jest.setTimeout(120_000);
@@ -28,15 +29,6 @@ async function register(paymentToken = 'dev_tok_good') {
   // The answer's user is null when the read model lagged behind: find the id once it is there.
   const user = res.body.user ?? (await eventually(() => stack.db('users').where({ email }).first('id'), Boolean));
   return { agent, userId: user.id as string };
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const status = (agent: ReturnType<TestStack['agent']>) => agent.get('/api/subscription-status').expect(200).then((r) => r.body);

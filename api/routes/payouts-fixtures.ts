@@ -1,23 +1,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { emailStream } from '../../domain/accounts/events';
+import { eventually } from '../../ops/testing/eventually';
 import type { TestStack } from '../../ops/testing/harness';
 import { creditEarnings, earningsEventId } from '../../domain/payouts/credit-earnings';
 import { grantStaffRole } from '../../domain/payouts/staff-role';
 
 /** Test people for the payouts and finance routes: members, creators and finance staff with sessions. */
 
-/**
- * Reads until `done` (or the time is up: then the last value, for the caller's assertion).
- * Generous: on a loaded shared database server the read models may trail by seconds.
- */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { eventually };
 
 /** Waits until every read model exists and has caught up. */
 export async function ready(stack: TestStack) {
