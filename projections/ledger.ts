@@ -54,6 +54,9 @@ export const ledgerProjector: Projector = {
   tables: ['ledger_transactions', 'ledger_entries', 'ledger_facts'],
   eventTypes: LEDGER_EVENT_TYPES,
   createTables,
+  // A transaction's id comes from its event (the event id, or derived from it); its entries are
+  // written with it. Facts keep their key: the batch looks them up.
+  appendOnlyTables: ['ledger_transactions', 'ledger_entries'],
   async apply({ table }, event) {
     const memory: LedgerMemory = {
       async get(kind, key) {

@@ -29,6 +29,12 @@ export interface Projector {
    * builds (otherwise it makes them once at the end, which is much cheaper).
    */
   appliesThroughIndexes?: boolean;
+  /**
+   * Tables whose rows `applyAll` only inserts, each key made by one event of the log: a
+   * rebuild builds them without their primary key and makes it at the end, as the other
+   * indexes (a repeated key then fails the rebuild, and the live tables keep serving).
+   */
+  appendOnlyTables?: string[];
   apply(context: ProjectionContext, event: RecordedEvent): Promise<void>;
   /**
    * Optional: the events of one batch (only those of `eventTypes`, in order) at once, with

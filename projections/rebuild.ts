@@ -34,7 +34,7 @@ interface Build {
   schema: string;
   retired: string;
   checkpoint: string;
-  /** Its non-unique indexes, dropped while the copy is built and made again at the end. */
+  /** Its non-unique indexes and append-only tables' keys, dropped while the copy is built and made again at the end. */
   deferredIndexes: string[];
 }
 
@@ -43,13 +43,30 @@ async function prepare(db: Knex, projector: Projector, stamp: string): Promise<B
   const schema = `rebuild_${name}_${stamp}`;
   await db.raw(`CREATE SCHEMA "${schema}"`);
   await projector.createTables(db, schema);
-  const deferredIndexes = projector.appliesThroughIndexes ? [] : await dropSecondaryIndexes(db, schema);
+  const deferredIndexes = [
+    ...(await dropPrimaryKeys(db, schema, projector.appendOnlyTables ?? [])),
+    ...(projector.appliesThroughIndexes ? [] : await dropSecondaryIndexes(db, schema)),
+  ];
   // Autovacuum would keep vacuuming the growing copy; it is analyzed once when complete.
   for (const table of projector.tables) await db.raw(`ALTER TABLE IF EXISTS "${schema}"."${table}" SET (autovacuum_enabled = false)`);
   const build = { projector, schema, retired: `retired_${name}_${stamp}`, checkpoint: `${projector.name}@rebuild`, deferredIndexes };
   await db('projection_checkpoints').where({ name: build.checkpoint }).delete();
   await createCheckpoint(db, build.checkpoint, projector.version);
   return build;
+}
+
+/** Drops the primary keys of append-only tables and returns the statements that add them again. */
+async function dropPrimaryKeys(db: Knex, schema: string, tables: string[]): Promise<string[]> {
+  const statements: string[] = [];
+  for (const table of tables) {
+    const ref = `"${schema}"."${table}"`;
+    const { rows } = await db.raw(`SELECT conname AS name, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'p'`, [ref]);
+    for (const row of rows) {
+      await db.raw(`ALTER TABLE ${ref} DROP CONSTRAINT "${row.name}"`);
+      statements.push(`ALTER TABLE ${ref} ADD CONSTRAINT "${row.name}" ${row.definition}`);
+    }
+  }
+  return statements;
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { Position } from '../../domain/event-store/port';
 import type { RebuildProgress } from '../../projections/rebuild';
 import { waitForProjections } from '../../projections/read-your-writes';
+import { sampleMoneyHistory } from '../../domain/ledger/sample-history';
+import { ledgerProjector } from '../../projections/ledger';
 import { messagesProjector } from '../../projections/messages';
 import { ProjectionRunner } from '../../projections/runner';
 import { rebuildAll, rebuildAndVerify, selectProjectors } from './rebuild';
@@ -94,19 +96,25 @@ it('selects one projection by name, all of them, or refuses an unknown name', ()
   expect(() => selectProjectors('c', list)).toThrow('No projection named "c". Known: a, b');
 });
 
-it('builds a copy without its non-unique indexes and autovacuum, and switches it in with both back', async () => {
-  const { position } = await fixture.store.append('unrelated-1', [{ type: 'Noted', data: {} }], { expectedRevision: 'any' });
-  await project(position, messagesProjector);
+it.each([
+  ['messages', messagesProjector],
+  ['the ledger, whose append-only tables are also built without their primary keys,', ledgerProjector],
+])('builds a copy of %s without its non-unique indexes and autovacuum, and switches it in with all back', async (_, projector) => {
+  let position: Position | null = null;
+  for (const event of sampleMoneyHistory()) position = (await fixture.store.append(event.streamId, [{ type: event.type, data: event.data }], { expectedRevision: 'any' })).position;
+  await project(position!, projector);
   const shape = async () =>
     (
       await fixture.db.raw(
-        `SELECT c.relname, c.reloptions, pg_get_indexdef(x.indexrelid) AS index FROM pg_class c JOIN pg_index x ON x.indrelid = c.oid
+        `SELECT c.relname, c.reloptions, pg_get_indexdef(x.indexrelid) AS index, x.indisprimary AS primary FROM pg_class c JOIN pg_index x ON x.indrelid = c.oid
           WHERE c.relnamespace = 'public'::regnamespace AND c.relname = ANY(?) ORDER BY 3`,
-        [messagesProjector.tables],
+        [projector.tables],
       )
     ).rows;
   const before = await shape();
   expect(before.filter((row: { index: string }) => !row.index.startsWith('CREATE UNIQUE')).length).toBeGreaterThan(0);
-  await rebuildAndVerify(fixture, messagesProjector);
+  expect(before.filter((row: { primary: boolean }) => row.primary)).toHaveLength(projector.tables.length);
+  const report = await rebuildAndVerify(fixture, projector);
+  expect(report.verification.result).toBe('equal');
   expect(await shape()).toEqual(before);
 });
