@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
-import type { EventStore, Position, RecordedEvent } from '../domain/event-store/port';
+import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../domain/event-store/port';
 import { applyBatch } from './apply-batch';
-import { ZERO, createCheckpoint, readCheckpoint } from './checkpoints';
-import type { Projector } from './projector';
+import { ZERO, createCheckpoint, positionOf, readCheckpoint } from './checkpoints';
+import { PROJECTION_METADATA_KEYS, type Projector } from './projector';
 
 export interface RebuildResult {
+  /** Events read and applied: those of the types the read models apply. */
   events: number;
   seconds: number;
   /** Seconds spent building the copies, making their deferred indexes, and switching them in. */
@@ -13,8 +14,9 @@ export interface RebuildResult {
 
 export interface RebuildProgress {
   projection: string;
+  /** Events read of the types the rebuilt read models apply (the only ones a rebuild reads). */
   eventsRead: number;
-  /** Events in the log when the rebuild started (an estimate for the ETA). */
+  /** Such events in the log when the rebuild started (an estimate for the ETA). */
   eventsTotal: number;
   eventsPerSecond: number;
   etaSeconds: number | null;
@@ -23,8 +25,16 @@ export interface RebuildProgress {
 
 const BATCH = 20_000;
 
-async function countEvents(db: Knex): Promise<number> {
-  const result = await db.raw(`SELECT count(*)::bigint AS n FROM events`).catch(() => ({ rows: [{ n: '0' }] }));
+/** What a rebuild reads of the log: the events its projectors apply, with the metadata they read. */
+interface LogSlice {
+  types: string[];
+  metadataKeys: readonly string[];
+}
+
+const sliceFor = (builds: Build[]): LogSlice => ({ types: [...new Set(builds.flatMap((build) => build.projector.eventTypes))], metadataKeys: PROJECTION_METADATA_KEYS });
+
+async function countEvents(db: Knex, types: string[]): Promise<number> {
+  const result = await db.raw(`SELECT count(*)::bigint AS n FROM events WHERE event_type = ANY(?)`, [types]).catch(() => ({ rows: [{ n: '0' }] }));
   return Number(result.rows[0].n);
 }
 
@@ -130,7 +140,7 @@ async function completeTables(db: Knex, build: Build, limit: ReturnType<typeof l
  * build asks for it, and a build may run at most AHEAD pages ahead of the slowest, which
  * bounds the pages kept in memory. Builds thus never wait for each other batch by batch.
  */
-function sharedPages(store: EventStore, from: Position, readers: number) {
+function sharedPages(store: EventStore, from: Position, slice: LogSlice, readers: number) {
   const AHEAD = 4;
   const pages = new Map<number, Promise<RecordedEvent[]>>();
   const next = new Array<number>(readers).fill(0);
@@ -144,7 +154,8 @@ function sharedPages(store: EventStore, from: Position, readers: number) {
   const page = (k: number): Promise<RecordedEvent[]> => {
     let found = pages.get(k);
     if (!found) {
-      found = k === 0 ? store.readAll({ after: from, maxCount: BATCH }) : page(k - 1).then((previous) => (previous.length < BATCH ? [] : store.readAll({ after: previous[previous.length - 1].position, maxCount: BATCH })));
+      const read = (after: Position) => store.readAll({ after, maxCount: BATCH, ...slice });
+      found = k === 0 ? read(from) : page(k - 1).then((previous) => (previous.length < BATCH ? [] : read(previous[previous.length - 1].position)));
       found.catch(() => undefined); // a failed read surfaces in take()
       pages.set(k, found);
     }
@@ -175,7 +186,7 @@ function sharedPages(store: EventStore, from: Position, readers: number) {
 }
 
 /**
- * Reads the log once from `from` and applies it to every build, each build batch by batch in
+ * Reads the log once from `from` (the events the builds apply) and applies it to every build, each build batch by batch in
  * its own transactions at its own pace (see sharedPages). Progress counts the events every
  * build has applied.
  */
@@ -187,7 +198,7 @@ async function catchUp(
   onEvents: (events: number) => void,
   onBuilt: (build: Build) => Promise<void> = async () => undefined,
 ): Promise<Position> {
-  const log = sharedPages(store, from, builds.length);
+  const log = sharedPages(store, from, sliceFor(builds), builds.length);
   const pageSizes: number[] = [];
   let reported = 0;
   const runs = builds.map(async (build, reader) => {
@@ -220,6 +231,9 @@ async function switchOver(store: EventStore, db: Knex, build: Build, from: Posit
   await db.transaction(async (trx) => {
     await createCheckpoint(trx, projector.name, projector.version);
     await trx('projection_checkpoints').where({ name: projector.name }).forUpdate();
+    // The catch-up reads only the projector's events: the checkpoint then moves past the head
+    // as it was before, which every later event follows.
+    const head = await store.headPosition();
     await catchUp(store, trx, [build], from, onBatch);
     await trx.raw(`CREATE SCHEMA "${retired}"`);
     for (const table of projector.tables) {
@@ -227,10 +241,12 @@ async function switchOver(store: EventStore, db: Knex, build: Build, from: Posit
       await trx.raw(`ALTER TABLE "${schema}"."${table}" SET SCHEMA public`);
     }
     const built = await readCheckpoint(trx, checkpoint);
+    const applied = positionOf(built!);
+    const position = head && comparePositions(head, applied) > 0 ? head : applied;
     await trx('projection_checkpoints').where({ name: projector.name }).update({
       version: projector.version,
-      commit_position: built!.commit_position,
-      prepare_position: built!.prepare_position,
+      commit_position: position.commit.toString(),
+      prepare_position: position.prepare.toString(),
       events_applied: built!.events_applied,
       state: 'running',
       updated_at: trx.fn.now(),
@@ -256,7 +272,7 @@ export async function rebuildProjections(
   const stamp = Date.now().toString(36);
   const label = projectors.length === 1 ? projectors[0].name : `${projectors.length} read models`;
   const started = Date.now();
-  const eventsTotal = store.kind === 'postgres' ? await countEvents(db) : 0;
+  const eventsTotal = store.kind === 'postgres' ? await countEvents(db, [...new Set(projectors.flatMap((p) => p.eventTypes))]) : 0;
   let eventsRead = 0;
   const report = (phase: RebuildProgress['phase']) => {
     const seconds = Math.max((Date.now() - started) / 1000, 0.001);

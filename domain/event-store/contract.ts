@@ -118,6 +118,23 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => i));
     });
 
+    it('reads only the asked types in full pages, with at least the asked metadata keys', async () => {
+      const typeA = `${prefix}A`;
+      const typeB = `${prefix}B`;
+      const events = Array.from({ length: 12 }, (_, i) => ({ type: i % 3 === 0 ? typeA : typeB, data: { i }, metadata: { occurredAt: `2026-01-0${1 + (i % 9)}T00:00:00.000Z`, actorId: 'someone' } }));
+      await store.append(stream('f-1'), events, { expectedRevision: 'no_stream' });
+      await readOurs(12);
+      // The types are this test's own, so the whole log can be read.
+      const firstPage = await store.readAll({ maxCount: 3, types: [typeA], metadataKeys: ['occurredAt', 'absent'] });
+      expect(firstPage.map((e) => (e.data as { i: number }).i)).toEqual([0, 3, 6]);
+      expect(firstPage[0].metadata.occurredAt).toBe('2026-01-01T00:00:00.000Z');
+      expect('absent' in firstPage[0].metadata).toBe(false);
+      const rest = await store.readAll({ after: firstPage[2].position, maxCount: 3, types: [typeA] });
+      expect(rest.map((e) => (e.data as { i: number }).i)).toEqual([9]);
+      expect(rest[0].metadata.actorId).toBe('someone');
+      expect(await store.readAll({ maxCount: 10, types: [] })).toEqual([]);
+    });
+
     it('subscribes: catches up, then receives live events', async () => {
       await store.append(stream('s-1'), [event('Before')], { expectedRevision: 'no_stream' });
       const subscription = store.subscribeToAll();

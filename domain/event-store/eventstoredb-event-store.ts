@@ -106,9 +106,10 @@ export class EventStoreDbEventStore implements EventStore {
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const maxCount = options.maxCount ?? 1000;
     const after = options.after ?? null;
+    const types = options.types ? new Set(options.types) : null;
     const events: RecordedEvent[] = [];
     let from: Position | typeof START = after ?? START;
-    // System events are skipped, so a page may come back short: keep reading until full or at the end.
+    // System events (and events of other types) are skipped, so a page may come back short: keep reading until full or at the end.
     for (;;) {
       let read = 0;
       let last: Position | null = null;
@@ -117,7 +118,7 @@ export class EventStoreDbEventStore implements EventStore {
         const position = resolved.event?.position;
         if (position) last = { commit: position.commit, prepare: position.prepare };
         const event = toRecorded(resolved);
-        if (event && (!after || comparePositions(event.position, after) > 0) && events.length < maxCount) events.push(event);
+        if (event && (!types || types.has(event.type)) && (!after || comparePositions(event.position, after) > 0) && events.length < maxCount) events.push(event);
       }
       if (events.length >= maxCount || read <= 1 || !last) return events;
       from = last;

@@ -57,6 +57,13 @@ export interface ReadAllOptions {
   /** Exclusive lower bound; from the beginning when omitted. */
   after?: Position | null;
   maxCount?: number;
+  /** Only events of these types; a page is still full unless the log ends. */
+  types?: readonly string[];
+  /**
+   * The metadata keys the reader needs: an adapter may leave the others out (a rebuild reads
+   * a million events, and their metadata is nearly half of their bytes).
+   */
+  metadataKeys?: readonly string[];
 }
 
 export interface Subscription extends AsyncIterable<RecordedEvent> {

@@ -7,6 +7,7 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type Position,
+  type EventMetadata,
   type ReadAllOptions,
   type RecordedEvent,
 } from './port';
@@ -117,7 +118,17 @@ function appendResult(row: { revision: string; commit: string; prepare: string }
   return { nextExpectedRevision: BigInt(row.revision), position: { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } };
 }
 
-function toRecorded(row: EventRow): RecordedEvent {
+/** The metadata keys read as columns (m0, m1, …); an absent key stays absent. */
+function pickedMetadata(row: Record<string, unknown>, keys: readonly string[], columns: string[]): Record<string, unknown> {
+  const metadata: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const value = row[columns[i]];
+    if (value !== null && value !== undefined) metadata[keys[i]] = value;
+  }
+  return metadata;
+}
+
+function toRecorded(row: EventRow, metadata: EventMetadata): RecordedEvent {
   return {
     eventId: row.event_id,
     streamId: row.stream_id,
@@ -125,7 +136,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     position: { commit: BigInt(row.commit), prepare: BigInt(row.prepare) },
     type: row.event_type,
     data: row.data,
-    metadata: row.metadata,
+    metadata,
     createdAt: row.created_at,
   };
 }
@@ -291,7 +302,7 @@ export class PostgresEventStore implements EventStore {
       text: `SELECT ${SELECT_COLUMNS} FROM events WHERE stream_id = $1 AND stream_position >= $2 ORDER BY stream_position`,
       values: [streamId, (options.fromRevision ?? 0n).toString()],
     });
-    return result.rows.map(toRecorded);
+    return result.rows.map((row) => toRecorded(row, row.metadata));
   }
 
   /**
@@ -301,16 +312,27 @@ export class PostgresEventStore implements EventStore {
    */
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? { commit: 0n, prepare: 0n };
-    const result = await this.pool.query<EventRow>({
-      name: 'lively_read_all',
-      text: `SELECT ${SELECT_COLUMNS} FROM events
+    const values: unknown[] = [after.commit.toString(), after.prepare.toString(), options.maxCount ?? 1000];
+    const typed = options.types !== undefined;
+    if (typed) values.push(options.types);
+    const keys = options.metadataKeys ?? null;
+    const firstKey = values.length + 1;
+    if (keys) values.push(...keys);
+    const metadataColumns = keys?.map((_, i) => `m${i}`) ?? [];
+    const columns = keys ? SELECT_COLUMNS.replace('metadata,', metadataColumns.map((column, i) => `metadata -> $${firstKey + i}::text AS ${column},`).join(' ')) : SELECT_COLUMNS;
+    const result = await this.pool.query<EventRow & Record<string, unknown>>({
+      // One prepared statement per shape of the query.
+      name: `lively_read_all${typed ? '_typed' : ''}${keys ? `_m${keys.length}` : ''}`,
+      text: `SELECT ${columns} FROM events
         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
           AND (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+          ${typed ? 'AND event_type = ANY($4::text[])' : ''}
         ORDER BY transaction_id, global_position
         LIMIT $3`,
-      values: [after.commit.toString(), after.prepare.toString(), options.maxCount ?? 1000],
+      values,
     });
-    return result.rows.map(toRecorded);
+    if (!keys) return result.rows.map((row) => toRecorded(row, row.metadata));
+    return result.rows.map((row) => toRecorded(row, pickedMetadata(row, keys, metadataColumns)));
   }
 
   subscribeToAll(options: { after?: Position | null } = {}) {

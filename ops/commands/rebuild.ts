@@ -61,7 +61,7 @@ export async function rebuildAll(
     out(`${projector.name}: ${describeVerification(verification)}`);
   }
   const rate = rebuilt.seconds > 0 ? rebuilt.events / rebuilt.seconds : 0;
-  out(`${projectors.length} read model(s) rebuilt in one pass over ${thousands(rebuilt.events)} events in ${duration(rebuilt.seconds)} (${thousands(rate)} events/s)`);
+  out(`${projectors.length} read model(s) rebuilt in one pass over the log, applying ${thousands(rebuilt.events)} events in ${duration(rebuilt.seconds)} (${thousands(rate)} events/s)`);
   return { ...rebuilt, mismatches, verified };
 }
 
