@@ -1,9 +1,25 @@
 import type { RecordedEvent } from '../domain/event-store/port';
-import type { PostLiked } from '../domain/posts/events';
+import type { PostLiked, PostPublished } from '../domain/posts/events';
 import { bulkInsert } from './bulk-insert';
 import type { ProjectionContext } from './projector';
 
 const isLike = (event: RecordedEvent) => event.type === 'PostLiked' || event.type === 'PostUnliked';
+
+/** The row a PostPublished inserts (an existing post keeps its row). */
+export function postRow(event: RecordedEvent) {
+  const data = event.data as PostPublished['data'];
+  return {
+    id: data.postId,
+    creator_id: data.creatorId,
+    title: data.title,
+    content: data.content,
+    media_url: data.mediaUrl,
+    media_type: data.mediaType,
+    is_public: data.isPublic,
+    created_at: data.publishedAt,
+    last_revision: event.revision.toString(),
+  };
+}
 
 /**
  * A run of likes and unlikes in a few statements: the posts' revisions are read once, each
@@ -46,17 +62,24 @@ async function applyLikes(context: ProjectionContext, events: RecordedEvent[]): 
   await bulkInsert(context, 'post_likes', added, { conflict: ['post_id', 'user_id'] });
 }
 
-/** A batch of the posts projector: runs of likes at once, every other event one by one. */
+/**
+ * A batch of the posts projector: runs of likes at once, runs of new posts in one insert (the
+ * first of one id wins, as ON CONFLICT DO NOTHING one by one), every other event one by one.
+ */
 export async function applyPostsBatch(context: ProjectionContext, events: RecordedEvent[], applyOne: (context: ProjectionContext, event: RecordedEvent) => Promise<void>): Promise<void> {
   let run: RecordedEvent[] = [];
-  for (const event of events) {
-    if (isLike(event)) {
-      run.push(event);
-      continue;
-    }
-    if (run.length) await applyLikes(context, run);
+  let runOf: 'likes' | 'posts' | null = null;
+  const flush = async () => {
+    if (runOf === 'likes') await applyLikes(context, run);
+    if (runOf === 'posts') await bulkInsert(context, 'posts', run.map(postRow), { conflict: ['id'] });
     run = [];
-    await applyOne(context, event);
+  };
+  for (const event of events) {
+    const of = isLike(event) ? 'likes' : event.type === 'PostPublished' ? 'posts' : null;
+    if (of !== runOf) await flush();
+    runOf = of;
+    if (of) run.push(event);
+    else await applyOne(context, event);
   }
-  if (run.length) await applyLikes(context, run);
+  await flush();
 }

@@ -1,5 +1,5 @@
-import type { PostCommented, PostLiked, PostPublished } from '../domain/posts/events';
-import { applyPostsBatch } from './post-likes-batch';
+import type { PostCommented, PostLiked } from '../domain/posts/events';
+import { applyPostsBatch, postRow } from './posts-batch';
 import type { Projector } from './projector';
 
 /**
@@ -50,21 +50,7 @@ export const postsProjector: Projector = {
   async apply({ table, trx }, event) {
     const revision = event.revision.toString();
     if (event.type === 'PostPublished') {
-      const data = event.data as PostPublished['data'];
-      await table('posts')
-        .insert({
-          id: data.postId,
-          creator_id: data.creatorId,
-          title: data.title,
-          content: data.content,
-          media_url: data.mediaUrl,
-          media_type: data.mediaType,
-          is_public: data.isPublic,
-          created_at: data.publishedAt,
-          last_revision: revision,
-        })
-        .onConflict('id')
-        .ignore();
+      await table('posts').insert(postRow(event)).onConflict('id').ignore();
       return;
     }
     const advance = (changes: Record<string, unknown>) =>
