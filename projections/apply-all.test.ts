@@ -54,21 +54,23 @@ beforeAll(async () => {
   }
 });
 
-/** The read model built with applyAll over the whole log, given twice (a replayed batch). */
-async function buildWithApplyAll(projector: Projector, schema: string) {
+/** The read model built with applyAll over the log in batches of `size`, then the whole log again (a replayed batch). */
+async function buildWithApplyAll(projector: Projector, schema: string, size = Infinity) {
   await db.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await db.raw(`CREATE SCHEMA "${schema}"`);
   await projector.createTables(db, schema);
   const events = (await readWholeLog(store)).filter((e) => projector.eventTypes.includes(e.type));
   await db.transaction(async (trx) => {
-    for (let i = 0; i < 2; i++) await projector.applyAll!(projectionContext(trx, schema), events);
+    for (let i = 0; i < events.length; i += size) await projector.applyAll!(projectionContext(trx, schema), events.slice(i, i + size));
+    await projector.applyAll!(projectionContext(trx, schema), events);
   });
   return dumpTables(db, projector, schema);
 }
 
-it.each([messagesProjector, postsProjector, creatorSubscriptionsProjector, creatorBalancesProjector, walletBalancesProjector])('$name: applyAll leaves the rows apply leaves, one event at a time', async (projector) => {
+it.each([messagesProjector, postsProjector, creatorSubscriptionsProjector, creatorBalancesProjector, walletBalancesProjector])('$name: applyAll (one batch, and batches of 2) leaves the rows apply leaves, one event at a time', async (projector) => {
   const { once } = await replayTwice(db, projector, await readWholeLog(store));
   expect(await buildWithApplyAll(projector, `apply_all_${projector.name}`)).toEqual(once);
+  expect(await buildWithApplyAll(projector, `apply_all_${projector.name}_2`, 2)).toEqual(once);
   expect(Object.values(once).every((rows) => rows.length > 0)).toBe(true);
 });
 
