@@ -30,8 +30,9 @@ function relevantEvents(batch: RecordedEvent[], projector: Projector): RecordedE
 }
 
 /**
- * Applies a batch and moves the checkpoint in one transaction. The checkpoint row is locked
- * and compared first, so a batch is applied once even if two runners ever race.
+ * Applies a batch and moves the checkpoint in one transaction, to the batch's last event or to
+ * `through`, where the log was read to (past events of other types). The checkpoint row is
+ * locked and compared first, so a batch is applied once even if two runners ever race.
  */
 export async function applyBatch(
   db: Knex | Knex.Transaction,
@@ -39,8 +40,8 @@ export async function applyBatch(
   target: { schema: string; checkpoint: string },
   from: Position,
   batch: RecordedEvent[],
+  through: Position = batch[batch.length - 1].position,
 ): Promise<Position> {
-  const last = batch[batch.length - 1].position;
   const run = async (trx: Knex.Transaction) => {
     const row = await trx<CheckpointRow>('projection_checkpoints').where({ name: target.checkpoint }).forUpdate().first();
     if (!row) throw new Error(`no checkpoint row ${target.checkpoint}`);
@@ -54,13 +55,13 @@ export async function applyBatch(
     await trx('projection_checkpoints')
       .where({ name: target.checkpoint })
       .update({
-        commit_position: last.commit.toString(),
-        prepare_position: last.prepare.toString(),
+        commit_position: through.commit.toString(),
+        prepare_position: through.prepare.toString(),
         events_applied: trx.raw('events_applied + ?', [applied]),
         updated_at: trx.fn.now(),
       });
   };
   if (db.isTransaction) await run(db as Knex.Transaction);
   else await (db as Knex).transaction(run);
-  return last;
+  return through;
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../domain/event-store/port';
 import { applyBatch } from './apply-batch';
-import { ZERO, createCheckpoint, positionOf, readCheckpoint } from './checkpoints';
+import { ZERO, createCheckpoint, readCheckpoint } from './checkpoints';
 import { PROJECTION_METADATA_KEYS, type Projector } from './projector';
 
 export interface RebuildResult {
@@ -23,7 +23,7 @@ export interface RebuildProgress {
   phase: 'building' | 'switching' | 'done';
 }
 
-const BATCH = 20_000;
+const BATCH = 50_000;
 
 /** What a rebuild reads of the log: the events its projectors apply, with the metadata they read. */
 interface LogSlice {
@@ -140,9 +140,27 @@ async function completeTables(db: Knex, build: Build, limit: ReturnType<typeof l
  * build asks for it, and a build may run at most AHEAD pages ahead of the slowest, which
  * bounds the pages kept in memory. Builds thus never wait for each other batch by batch.
  */
+/**
+ * A page of the log, with the position it was read through: every event up to the head seen
+ * before the read, as the read skips events of other types.
+ */
+interface Page {
+  events: RecordedEvent[];
+  through: Position | null;
+}
+
+async function readPage(store: EventStore, after: Position, slice: LogSlice): Promise<Page> {
+  const head = await store.headPosition();
+  const events = await store.readAll({ after, maxCount: BATCH, ...slice });
+  const last = events.length ? events[events.length - 1].position : after;
+  // A full page may stop before the head; a short one read all of it.
+  const through = events.length < BATCH && head && comparePositions(head, last) > 0 ? head : last;
+  return { events, through };
+}
+
 function sharedPages(store: EventStore, from: Position, slice: LogSlice, readers: number) {
-  const AHEAD = 4;
-  const pages = new Map<number, Promise<RecordedEvent[]>>();
+  const AHEAD = 2;
+  const pages = new Map<number, Promise<Page>>();
   const next = new Array<number>(readers).fill(0);
   let waiting: Array<() => void> = [];
   let failed: unknown = null;
@@ -151,24 +169,24 @@ function sharedPages(store: EventStore, from: Position, slice: LogSlice, readers
     waiting = [];
     woken.forEach((wake) => wake());
   };
-  const page = (k: number): Promise<RecordedEvent[]> => {
+  const page = (k: number): Promise<Page> => {
     let found = pages.get(k);
     if (!found) {
-      const read = (after: Position) => store.readAll({ after, maxCount: BATCH, ...slice });
-      found = k === 0 ? read(from) : page(k - 1).then((previous) => (previous.length < BATCH ? [] : read(previous[previous.length - 1].position)));
+      const end: Page = { events: [], through: null };
+      found = k === 0 ? readPage(store, from, slice) : page(k - 1).then((previous) => (previous.events.length < BATCH ? end : readPage(store, previous.through!, slice)));
       found.catch(() => undefined); // a failed read surfaces in take()
       pages.set(k, found);
     }
     return found;
   };
   return {
-    async take(reader: number): Promise<RecordedEvent[]> {
+    async take(reader: number): Promise<Page> {
       while (!failed && next[reader] - Math.min(...next) > AHEAD) await new Promise<void>((resolve) => waiting.push(resolve));
       if (failed) throw failed;
       const k = next[reader];
-      const events = await page(k);
-      if (events.length === BATCH) void page(k + 1); // read ahead while this page is applied
-      return events;
+      const found = await page(k);
+      if (found.events.length === BATCH) void page(k + 1); // read ahead while this page is applied
+      return found;
     },
     /** The reader is done with its page; returns the number of pages every reader is done with. */
     done(reader: number): number {
@@ -205,9 +223,9 @@ async function catchUp(
     let position = from;
     try {
       for (let k = 0; ; k++) {
-        const batch = await log.take(reader);
+        const { events: batch, through } = await log.take(reader);
         pageSizes[k] = batch.length;
-        if (batch.length > 0) position = await applyBatch(conn, build.projector, { schema: build.schema, checkpoint: build.checkpoint }, position, batch);
+        if (through && comparePositions(through, position) > 0) position = await applyBatch(conn, build.projector, { schema: build.schema, checkpoint: build.checkpoint }, position, batch, through);
         for (const everyoneDone = log.done(reader); reported < everyoneDone; reported++) onEvents(pageSizes[reported]);
         if (batch.length < BATCH) {
           await onBuilt(build);
@@ -231,9 +249,6 @@ async function switchOver(store: EventStore, db: Knex, build: Build, from: Posit
   await db.transaction(async (trx) => {
     await createCheckpoint(trx, projector.name, projector.version);
     await trx('projection_checkpoints').where({ name: projector.name }).forUpdate();
-    // The catch-up reads only the projector's events: the checkpoint then moves past the head
-    // as it was before, which every later event follows.
-    const head = await store.headPosition();
     await catchUp(store, trx, [build], from, onBatch);
     await trx.raw(`CREATE SCHEMA "${retired}"`);
     for (const table of projector.tables) {
@@ -241,12 +256,10 @@ async function switchOver(store: EventStore, db: Knex, build: Build, from: Posit
       await trx.raw(`ALTER TABLE "${schema}"."${table}" SET SCHEMA public`);
     }
     const built = await readCheckpoint(trx, checkpoint);
-    const applied = positionOf(built!);
-    const position = head && comparePositions(head, applied) > 0 ? head : applied;
     await trx('projection_checkpoints').where({ name: projector.name }).update({
       version: projector.version,
-      commit_position: position.commit.toString(),
-      prepare_position: position.prepare.toString(),
+      commit_position: built!.commit_position,
+      prepare_position: built!.prepare_position,
       events_applied: built!.events_applied,
       state: 'running',
       updated_at: trx.fn.now(),
