@@ -23,7 +23,7 @@ export interface RebuildProgress {
   phase: 'building' | 'switching' | 'done';
 }
 
-const BATCH = 50_000;
+const BATCH = 20_000;
 
 /** What a rebuild reads of the log: the events its projectors apply, with the metadata they read. */
 interface LogSlice {
@@ -159,7 +159,7 @@ async function readPage(store: EventStore, after: Position, slice: LogSlice): Pr
 }
 
 function sharedPages(store: EventStore, from: Position, slice: LogSlice, readers: number) {
-  const AHEAD = 2;
+  const AHEAD = 4;
   const pages = new Map<number, Promise<Page>>();
   const next = new Array<number>(readers).fill(0);
   let waiting: Array<() => void> = [];
