@@ -136,11 +136,6 @@ async function completeTables(db: Knex, build: Build, limit: ReturnType<typeof l
 }
 
 /**
- * The log read once for several builds: page k+1 is read after page k, as soon as the fastest
- * build asks for it, and a build may run at most AHEAD pages ahead of the slowest, which
- * bounds the pages kept in memory. Builds thus never wait for each other batch by batch.
- */
-/**
  * A page of the log, with the position it was read through: every event up to the head seen
  * before the read, as the read skips events of other types.
  */
@@ -158,6 +153,11 @@ async function readPage(store: EventStore, after: Position, slice: LogSlice): Pr
   return { events, through };
 }
 
+/**
+ * The log read once for several builds: page k+1 is read after page k, as soon as the fastest
+ * build asks for it, and a build may run at most AHEAD pages ahead of the slowest, which
+ * bounds the pages kept in memory. Builds thus never wait for each other batch by batch.
+ */
 function sharedPages(store: EventStore, from: Position, slice: LogSlice, readers: number) {
   const AHEAD = 4;
   const pages = new Map<number, Promise<Page>>();
@@ -204,9 +204,9 @@ function sharedPages(store: EventStore, from: Position, slice: LogSlice, readers
 }
 
 /**
- * Reads the log once from `from` (the events the builds apply) and applies it to every build, each build batch by batch in
- * its own transactions at its own pace (see sharedPages). Progress counts the events every
- * build has applied.
+ * Reads the log once from `from` (the events the builds apply) and applies it to every build,
+ * each build batch by batch in its own transactions at its own pace (see sharedPages).
+ * Progress counts the events every build has applied.
  */
 async function catchUp(
   store: EventStore,
