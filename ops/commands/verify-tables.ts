@@ -45,14 +45,13 @@ export async function snapshotReadModel(db: Knex, projector: Projector): Promise
 /** How many events the projector reads lie after `from` and up to `to` (inclusive). */
 export async function relevantEventsBetween(store: EventStore, projector: Projector, from: Position, to: Position): Promise<number> {
   if (comparePositions(from, to) >= 0) return 0;
-  const types = new Set(projector.eventTypes);
   let count = 0;
   let after = from;
   for (;;) {
-    const batch = await store.readAll({ after, maxCount: 5000 });
+    const batch = await store.readAll({ after, maxCount: 5000, types: projector.eventTypes, metadataKeys: [] });
     for (const event of batch) {
       if (comparePositions(event.position, to) > 0) return count;
-      if (types.has(event.type)) count++;
+      count++;
     }
     if (batch.length < 5000) return count;
     after = batch[batch.length - 1].position;
