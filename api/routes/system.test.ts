@@ -49,13 +49,24 @@ it('rebuilds a read model in the background and reports progress until done', as
   const name = allProjectors[0].name;
   await admin.post('/api/system/rebuild').send({ projection: 'nope' }).expect(404);
   await admin.post('/api/system/rebuild').send({}).expect(400);
-  const started = await admin.post('/api/system/rebuild').send({ projection: name }).expect(202);
-  expect(started.body.job).toMatchObject({ target: name });
-  let job: RebuildJobView = started.body.job;
-  for (let i = 0; i < 100 && job.phase !== 'done' && job.phase !== 'failed'; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    job = (await admin.get('/api/system/rebuild').expect(200)).body.job;
-  }
+  const job = await rebuildAndWait(name);
   expect(job).toMatchObject({ phase: 'done', completed: [name], error: null, finishedAt: expect.any(String) });
   expect(job.eventsRead).toBeGreaterThan(0);
 });
+
+it('rebuilds all read models in one pass over the log', async () => {
+  const job = await rebuildAndWait('all');
+  expect(job).toMatchObject({ phase: 'done', projection: `${allProjectors.length} read models`, error: null });
+  expect(job.completed).toEqual(allProjectors.map((p) => p.name));
+});
+
+async function rebuildAndWait(projection: string): Promise<RebuildJobView> {
+  const started = await admin.post('/api/system/rebuild').send({ projection }).expect(202);
+  expect(started.body.job).toMatchObject({ target: projection });
+  let job: RebuildJobView = started.body.job;
+  for (let i = 0; i < 300 && job.phase !== 'done' && job.phase !== 'failed'; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    job = (await admin.get('/api/system/rebuild').expect(200)).body.job;
+  }
+  return job;
+}

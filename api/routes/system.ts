@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { eventQuerySchema, rebuildRequestSchema, type EventPage, type RebuildJobView, type SystemStatusView } from '../../domain/contracts/system';
 import { formatPosition } from '../../domain/event-store/port';
 import { refuse } from '../../domain/shared/errors';
-import { rebuildProjection } from '../../projections/rebuild';
+import { rebuildProjections } from '../../projections/rebuild';
 import { allProjectors } from '../../projections/registry';
 import { requireRole } from '../http/access';
 import { parseWith } from '../http/validate';
@@ -67,17 +67,16 @@ export function systemRoutes(api: Api): Router {
     job = current;
     void (async () => {
       try {
-        for (const projector of projectors) {
-          current.projection = projector.name;
-          await rebuildProjection(store, db, projector, (progress) => {
-            current.phase = progress.phase === 'done' ? 'switching' : progress.phase;
-            current.eventsRead = progress.eventsRead;
-            current.eventsTotal = progress.eventsTotal;
-            current.eventsPerSecond = Math.round(progress.eventsPerSecond);
-            current.etaSeconds = progress.etaSeconds === null ? null : Math.round(progress.etaSeconds);
-          });
-          current.completed.push(projector.name);
-        }
+        // One pass over the log for all of them, as `npm run ops -- rebuild all`.
+        await rebuildProjections(store, db, projectors, (progress) => {
+          current.projection = progress.projection;
+          current.phase = progress.phase === 'done' ? 'switching' : progress.phase;
+          current.eventsRead = progress.eventsRead;
+          current.eventsTotal = progress.eventsTotal;
+          current.eventsPerSecond = Math.round(progress.eventsPerSecond);
+          current.etaSeconds = progress.etaSeconds === null ? null : Math.round(progress.etaSeconds);
+        });
+        current.completed.push(...projectors.map((projector) => projector.name));
         current.phase = 'done';
       } catch (error) {
         current.phase = 'failed';
