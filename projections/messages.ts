@@ -2,20 +2,7 @@ import type { MessageSent, MessageUnlocked } from '../domain/messaging/events';
 import { bulkInsert } from './bulk-insert';
 import type { ProjectionContext, Projector } from './projector';
 
-type Row = {
-  id: string;
-  sender_id: string;
-  receiver_id: string;
-  content: string;
-  media_url: string | null;
-  is_paid: boolean;
-  price_cents: number | null;
-  is_unlocked: boolean;
-  created_at: string;
-  unlocked_at: string | null;
-};
-
-const rowOf = (data: MessageSent['data']): Row => ({
+const rowOf = (data: MessageSent['data']) => ({
   id: data.messageId,
   sender_id: data.senderId,
   receiver_id: data.receiverId,
@@ -25,8 +12,10 @@ const rowOf = (data: MessageSent['data']): Row => ({
   price_cents: data.priceCents,
   is_unlocked: data.priceCents === null,
   created_at: data.sentAt,
-  unlocked_at: null,
+  unlocked_at: null as string | null,
 });
+
+type Row = ReturnType<typeof rowOf>;
 
 const unlock = (table: ProjectionContext['table'], data: MessageUnlocked['data']) =>
   table('messages').where({ id: data.messageId }).update({ is_unlocked: true, unlocked_at: data.unlockedAt });
