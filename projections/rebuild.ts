@@ -31,7 +31,8 @@ interface LogSlice {
   metadataKeys: readonly string[];
 }
 
-const sliceFor = (builds: Build[]): LogSlice => ({ types: [...new Set(builds.flatMap((build) => build.projector.eventTypes))], metadataKeys: PROJECTION_METADATA_KEYS });
+const typesOf = (projectors: Projector[]) => [...new Set(projectors.flatMap((projector) => projector.eventTypes))];
+const sliceFor = (builds: Build[]): LogSlice => ({ types: typesOf(builds.map((build) => build.projector)), metadataKeys: PROJECTION_METADATA_KEYS });
 
 async function countEvents(db: Knex, types: string[]): Promise<number> {
   const result = await db.raw(`SELECT count(*)::bigint AS n FROM events WHERE event_type = ANY(?)`, [types]).catch(() => ({ rows: [{ n: '0' }] }));
@@ -119,7 +120,7 @@ function limiter(slots: number) {
  * others still apply the log.
  */
 async function completeTables(db: Knex, build: Build, limit: ReturnType<typeof limiter>): Promise<void> {
-  // Each index sorts its table in memory rather than in temporary files (default: 64 MB).
+  // Each index sort gets 256 MB (default: 64 MB), so less of it spills to temporary files.
   const run = (statement: string) =>
     limit(() =>
       db.transaction(async (trx) => {
@@ -285,7 +286,7 @@ export async function rebuildProjections(
   const stamp = Date.now().toString(36);
   const label = projectors.length === 1 ? projectors[0].name : `${projectors.length} read models`;
   const started = Date.now();
-  const eventsTotal = store.kind === 'postgres' ? await countEvents(db, [...new Set(projectors.flatMap((p) => p.eventTypes))]) : 0;
+  const eventsTotal = store.kind === 'postgres' ? await countEvents(db, typesOf(projectors)) : 0;
   let eventsRead = 0;
   const report = (phase: RebuildProgress['phase']) => {
     const seconds = Math.max((Date.now() - started) / 1000, 0.001);
