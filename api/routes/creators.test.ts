@@ -2,7 +2,6 @@ import type supertest from 'supertest';
 import { creditBalance } from '../../domain/wallet/balance';
 import { eventually } from '../../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
-import { waitForProjections } from '../../projections/read-your-writes';
 
 /**
  * Creators and social through HTTP on a real PostgreSQL: every route walked as a visitor, an
@@ -39,10 +38,6 @@ async function member(firstName: string, lastName = 'Test', token = `dev_tok_${u
   throw new Error(`sign-up of ${firstName} did not activate: ${JSON.stringify(res.body)}`);
 }
 
-const settle = () => stack.store.headPosition().then((position) => waitForProjections(stack.db, stack.deps.projectionNames, position, 20_000));
-
-// `settle` waits for the read models only: what a process manager writes (creator earnings)
-// comes after the position it waited for, so those reads wait with `eventually`.
 const earningsCredited = (creatorId: string) =>
   stack.store.readStream(`creatorAccount-${creatorId}`).then((events) => events.filter((e) => e.type === 'EarningsCredited'));
 const stats = (creatorId: string) => owner.agent.get(`/api/creators/${creatorId}/stats`).expect(200).then((res) => res.body);
@@ -64,7 +59,7 @@ beforeAll(async () => {
   lockedPostId = (await owner.agent.post('/api/posts').send({ title: 'Locked one', content: 'secret words', mediaUrl: 'https://img.test/secret.jpg' }).expect(201)).body.id;
   publicPostId = (await owner.agent.post('/api/posts').send({ title: 'Hello all', content: 'public words', isPublic: true }).expect(201)).body.id;
   await subscribed.agent.post('/api/subscriptions').send({ creatorId: owner.id, tierId: 'default-premium' }).expect(201);
-  await settle(); // a loaded machine may lag beyond the API's bounded read-your-writes wait
+  expect(await stack.settle()).toBe(true); // a loaded machine may lag beyond the API's bounded read-your-writes wait
 });
 
 describe('creator registration and profiles', () => {

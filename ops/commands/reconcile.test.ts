@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { earn, eventually, person, ready } from '../../api/routes/payouts-fixtures';
 import { creditBalance, spendBalance } from '../../domain/wallet/balance';
-import { waitForProjections } from '../../projections/read-your-writes';
 import { startTestStack, type TestStack } from '../testing/harness';
 import type { OpsContext } from './command';
 import { createAdminCommand } from './create-admin';
@@ -20,11 +19,6 @@ function opsContext(lines: string[]): OpsContext {
   return { config: {} as OpsContext['config'], out: (line) => lines.push(line), connect: async () => ({ databaseUrl: '', store: stack.store, db: stack.db }) };
 }
 
-async function settled() {
-  const head = await stack.store.headPosition();
-  expect(await waitForProjections(stack.db, stack.deps.projectionNames, head, 15_000)).toBe(true);
-}
-
 describe('npm run ops -- reconcile', () => {
   it('passes on a consistent history and fails with a report when a read model disagrees', async () => {
     const admin = await person(stack, 'admin');
@@ -39,7 +33,7 @@ describe('npm run ops -- reconcile', () => {
     const account = (await creator.agent.post('/api/payment-accounts').send({ accountHolderName: 'C' }).expect(201)).body;
     const payout = (await creator.agent.post('/api/payouts').send({ paymentAccountId: account.id, amount: '17.99' }).expect(201)).body;
     await admin.agent.post(`/api/admin/payouts/${payout.id}/process`).send({}).expect(200);
-    await settled();
+    expect(await stack.settle()).toBe(true);
 
     const ok: string[] = [];
     expect(await reconcileCommand.run([], opsContext(ok))).toBe(0);

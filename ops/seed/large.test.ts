@@ -1,4 +1,3 @@
-import { waitForProjections } from '../../projections/read-your-writes';
 import { startTestStack, type TestStack } from '../testing/harness';
 import { seedLarge, type LargePlan } from './large';
 import { DEMO_LOGIN } from './names';
@@ -12,16 +11,6 @@ beforeAll(async () => {
   stack = await startTestStack();
 });
 afterAll(() => stack?.close());
-
-async function settle(): Promise<void> {
-  for (;;) {
-    const head = await stack.store.headPosition();
-    const names = (await stack.db('projection_checkpoints').select('name')).map((row: { name: string }) => row.name);
-    expect(await waitForProjections(stack.db, names, head, 60_000)).toBe(true);
-    const after = await stack.store.headPosition();
-    if (after?.commit === head?.commit && after?.prepare === head?.prepare) return;
-  }
-}
 
 const countRows = async (table: string) => Number((await stack.db(table).count({ n: '*' }))[0].n);
 
@@ -51,7 +40,7 @@ it('creates every kind of activity through commands, and the read models show it
   });
   expect(report.events).toBe(Object.values(counts).reduce((a, b) => a + b, 0));
 
-  await settle();
+  expect(await stack.settle(60_000)).toBe(true);
   expect(await countRows('creators')).toBe(2);
   expect(await countRows('post_likes')).toBe(8);
   expect(await countRows('creator_subscriptions')).toBe(8);
