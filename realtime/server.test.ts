@@ -1,4 +1,5 @@
 import { CHAT_ERRORS, type ServerMessage } from '../domain/contracts/chat';
+import { comparePositions } from '../domain/event-store/port';
 import { startTestStack, type TestStack } from '../ops/testing/harness';
 import { compileProfile } from './compatibility';
 import { MAX_MESSAGE_BYTES, startRealtimeServer } from './server';
@@ -214,7 +215,10 @@ describe('chat socket', () => {
     expect((await cat.agent.post('/api/chat/blocks').send({ userId: dan.userId, reason: 'spam' })).status).toBe(201);
     const blocks = await eventually(() => cat.agent.get('/api/chat/blocks'), (res) => res.body.length > 0);
     expect(blocks.body).toEqual([expect.objectContaining({ userId: dan.userId, reason: 'spam' })]);
-    await new Promise((r) => setTimeout(r, 500)); // the service follows the event log
+    // The service learns of the block from the event log.
+    const block = await stack.lastAppended();
+    const followed = await eventually(async () => stack.realtime.followed(), (position) => position !== null && comparePositions(position, block!) >= 0);
+    expect(comparePositions(followed!, block!)).toBeGreaterThanOrEqual(0);
     c.send({ type: 'join_queue', mode: 'random' });
     await c.next('waiting');
     d.send({ type: 'join_queue', mode: 'random' });

@@ -5,7 +5,7 @@ import uWS from 'uWebSockets.js';
 import { SESSION_COOKIE } from '../api/http/sessions';
 import { CHAT_ERRORS, clientMessageSchema, type ServerMessage } from '../domain/contracts/chat';
 import type { ChatUserBlocked } from '../domain/chat/events';
-import type { EventStore, Subscription } from '../domain/event-store/port';
+import type { EventStore, Position, Subscription } from '../domain/event-store/port';
 import { compileRequest, Matcher, type Effect, type Member } from './matcher';
 import { cookieValue, DatabaseDirectory, type Admission, type MemberDirectory } from './members';
 import { PresenceRecorder } from './presence-recorder';
@@ -16,6 +16,8 @@ export interface RealtimeServer {
   openSockets(): number;
   /** Matcher and recorder figures (for the benchmark and health). */
   stats(): { sockets: number; waiting: number; inSessions: number; recorderBacklog: number; recorderFailures: number };
+  /** The last event of the log the service has taken in: its blocks are current up to there. */
+  followed(): Position | null;
   close(): Promise<void>;
 }
 
@@ -308,7 +310,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   });
 
   if (presence && options.db) await presence.settleAfterRestart(options.db, clock());
-  const subscription = options.store && directory ? await followChatEvents(options.store, directory, sockets, blockSets, log) : null;
+  const follower = options.store && directory ? await followChatEvents(options.store, directory, sockets, blockSets, log) : null;
 
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
     app.listen(options.host ?? '127.0.0.1', options.port, (socket) => (socket ? resolve(socket) : reject(new Error(`realtime: cannot listen on ${options.port}`))));
@@ -317,10 +319,11 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     port: uWS.us_socket_local_port(listenSocket),
     openSockets: () => open,
     stats: () => ({ sockets: open, ...matcher.stats(), recorderBacklog: recorder?.backlog() ?? 0, recorderFailures: recorder?.failed() ?? 0 }),
+    followed: () => follower?.followed() ?? null,
     async close() {
       uWS.us_listen_socket_close(listenSocket);
       app.close();
-      await subscription?.close();
+      await follower?.subscription.close();
       await recorder?.drain();
       await presence?.drain();
     },
@@ -331,8 +334,15 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
  * Keeps connected members current: a new block applies to the matcher at once (blocked pairs
  * are never matched); a saved profile or preferences are used from the member's next join.
  */
-async function followChatEvents(store: EventStore, directory: MemberDirectory, sockets: Map<string, Socket>, blockSets: Map<string, Set<string>>, log: Logger): Promise<Subscription> {
-  const subscription = store.subscribeToAll({ after: await store.headPosition() });
+async function followChatEvents(
+  store: EventStore,
+  directory: MemberDirectory,
+  sockets: Map<string, Socket>,
+  blockSets: Map<string, Set<string>>,
+  log: Logger,
+): Promise<{ subscription: Subscription; followed(): Position | null }> {
+  let followed = await store.headPosition();
+  const subscription = store.subscribeToAll({ after: followed });
   void (async () => {
     try {
       for await (const event of subscription) {
@@ -343,15 +353,15 @@ async function followChatEvents(store: EventStore, directory: MemberDirectory, s
         } else if (event.type === 'ChatProfileSaved' || event.type === 'ChatPreferencesSaved') {
           const userId = (event.data as { userId: string }).userId;
           const blocked = blockSets.get(userId);
-          if (!blocked) continue;
-          const member = await directory.load(userId, blocked);
+          const member = blocked ? await directory.load(userId, blocked) : null;
           const ws = sockets.get(userId);
           if (member && ws && !ws.getUserData().closed) ws.getUserData().member = member;
         }
+        followed = event.position;
       }
     } catch (error) {
       log.error({ err: error, component: 'realtime' }, 'chat event subscription ended');
     }
   })();
-  return subscription;
+  return { subscription, followed: () => followed };
 }

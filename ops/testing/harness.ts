@@ -14,6 +14,8 @@ export interface TestStack extends Stack {
    * process managers append in reaction; false on time-out.
    */
   settle(timeoutMs?: number): Promise<boolean>;
+  /** The newest committed event of this test's database (readable once older transactions end). */
+  lastAppended(): Promise<Position | null>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
     ...stack,
     agent: () => supertest.agent(stack.url).set('Origin', stack.url),
     settle: (timeoutMs = 30_000) => settle(stack, Date.now() + timeoutMs),
+    lastAppended: () => lastAppended(stack),
     async close() {
       await stack.stop();
       await database.drop();
