@@ -87,7 +87,11 @@ describe('finance console API', () => {
     } }], { expectedRevision: 'no_stream' });
     const payments = await eventually(() => admin.agent.get(`/api/admin/payments?userId=${member.userId}`), (res) => res.body.total === 1);
     expect(payments.body.rows[0]).toMatchObject({ id: paymentId, userEmail: expect.stringContaining('member-'), amount: '1.99', status: 'succeeded', streamId: `payment-${paymentId}` });
-    const conversions = await eventually(() => admin.agent.get(`/api/admin/conversions?userId=${member.userId}&sortField=fee&sortOrder=asc`), (res) => res.body.total === 1);
+    // The list is crypto_transactions; its number comes from crypto_conversions, which may trail.
+    const conversions = await eventually(
+      () => admin.agent.get(`/api/admin/conversions?userId=${member.userId}&sortField=fee&sortOrder=asc`),
+      (res) => res.body.total === 1 && res.body.rows[0].conversionNumber !== null,
+    );
     expect(conversions.body.rows[0]).toMatchObject({ id: transactionId, conversionNumber: 990_001, cryptoAmount: '20.00000000', amount: '20.00', fee: '0.60', netAmount: '19.40', status: expect.stringMatching(/^(pending|processing|completed)$/), streamId: `cryptoTransaction-${transactionId}` });
     const ledger = await eventually(() => admin.agent.get(`/api/admin/ledger?userId=${member.userId}&status=site_plan_charge`), (res) => res.body.total === 2);
     expect(ledger.body.rows.map((r: { account: string; debit: string; credit: string }) => [r.account, r.debit, r.credit]).sort()).toEqual([

@@ -59,7 +59,7 @@ async function lastAppended(stack: Stack): Promise<Position | null> {
 async function settle(stack: Stack, deadline: number): Promise<boolean> {
   for (;;) {
     const last = await lastAppended(stack);
-    const names = (await stack.db('projection_checkpoints').select('name')).map((row: { name: string }) => row.name);
+    const names = (await stack.db('projection_checkpoints').select('name')).map((row: { name: string }) => row.name).filter((name: string) => !name.endsWith('@rebuild'));
     if (!(await waitForProjections(stack.db, names, last, Math.max(0, deadline - Date.now())))) return false;
     const after = await lastAppended(stack);
     if (after?.commit === last?.commit && after?.prepare === last?.prepare) return true;
