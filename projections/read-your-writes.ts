@@ -16,3 +16,22 @@ export async function waitForProjections(db: Knex, names: string[], position: Po
     await new Promise((resolve) => setTimeout(resolve, delay));
   }
 }
+
+/**
+ * The newest committed event of the PostgreSQL log. Not `headPosition()`, the newest readable
+ * one: that trails while any transaction on the server is open, even in another database.
+ */
+export async function newestCommitted(db: Knex): Promise<Position | null> {
+  const { rows } = await db.raw('SELECT transaction_id::text AS commit, global_position::text AS prepare FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1');
+  return rows[0] ? { commit: BigInt(rows[0].commit), prepare: BigInt(rows[0].prepare) } : null;
+}
+
+/**
+ * Waits (bounded) until every projector and process manager (every checkpoint but a rebuild's)
+ * has applied the newest committed event. Answers that event and whether they all did.
+ */
+export async function waitForEveryCheckpoint(db: Knex, timeoutMs: number): Promise<{ newest: Position | null; reached: boolean }> {
+  const newest = await newestCommitted(db);
+  const names = (await db('projection_checkpoints').select('name')).map((row: { name: string }) => row.name).filter((name: string) => !name.endsWith('@rebuild'));
+  return { newest, reached: await waitForProjections(db, names, newest, timeoutMs) };
+}

@@ -3,7 +3,7 @@ import { createLogger } from '../../api/logger';
 import { hashPassword } from '../../domain/accounts/passwords';
 import { INTERESTS, LOOKING_FOR_GENDERS, RELATIONSHIP_TYPES, SEXUAL_ORIENTATIONS } from '../../domain/contracts/chat';
 import { ensureStaffAccount } from '../../domain/payouts/staff-role';
-import { waitForProjections } from '../../projections/read-your-writes';
+import { waitForEveryCheckpoint } from '../../projections/read-your-writes';
 import { freePort } from '../net';
 import { startStack } from '../stack';
 import { parseArgs, type OpsCommand } from './command';
@@ -87,12 +87,7 @@ export async function seed(databaseUrl: string, size: SeedSize, log: (line: stri
   const report: SeedReport = { events: 0, steps: {}, failures: [] };
   // Each phase reads what the previous one wrote: wait until every projection and process
   // manager has applied the newest event (bounded; the API's own wait is only 2 s).
-  const settle = async () => {
-    const newest = (await stack.db.raw('SELECT transaction_id::text AS c, global_position::text AS p FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1')).rows[0];
-    if (!newest) return;
-    const names = (await stack.db('projection_checkpoints').select('name')).map((row: { name: string }) => row.name).filter((name: string) => !name.endsWith('@rebuild'));
-    await waitForProjections(stack.db, names, { commit: BigInt(newest.c), prepare: BigInt(newest.p) }, 120_000);
-  };
+  const settle = () => waitForEveryCheckpoint(stack.db, 120_000);
   const step = (name: string, count: number) => {
     report.steps[name] = (report.steps[name] ?? 0) + count;
     log(`${name}: ${thousands(count)}`);

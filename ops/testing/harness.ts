@@ -1,7 +1,7 @@
 import supertest from 'supertest';
 import { createLogger } from '../../api/logger';
 import type { Position } from '../../domain/event-store/port';
-import { waitForProjections } from '../../projections/read-your-writes';
+import { newestCommitted, waitForEveryCheckpoint } from '../../projections/read-your-writes';
 import { freePort } from '../net';
 import { startStack, type Stack, type StackOptions } from '../stack';
 import { createTestDatabase } from './test-database';
@@ -36,7 +36,7 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
     ...stack,
     agent: () => supertest.agent(stack.url).set('Origin', stack.url),
     settle: (timeoutMs = 30_000) => settle(stack, Date.now() + timeoutMs),
-    lastAppended: () => lastAppended(stack),
+    lastAppended: () => newestCommitted(stack.db),
     async close() {
       await stack.stop();
       await database.drop();
@@ -44,24 +44,12 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
   };
 }
 
-/**
- * The newest committed event of this database. Not `headPosition()`: that is the newest
- * *readable* event, which trails while any transaction on the shared server is open, so a wait
- * for it could end before this file's own appends were applied.
- */
-async function lastAppended(stack: Stack): Promise<Position | null> {
-  const { rows } = await stack.db.raw(
-    'SELECT transaction_id::text AS commit, global_position::text AS prepare FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1',
-  );
-  return rows[0] ? { commit: BigInt(rows[0].commit), prepare: BigInt(rows[0].prepare) } : null;
-}
-
+/** Until nothing more is appended: process managers append in reaction to what they apply. */
 async function settle(stack: Stack, deadline: number): Promise<boolean> {
   for (;;) {
-    const last = await lastAppended(stack);
-    const names = (await stack.db('projection_checkpoints').select('name')).map((row: { name: string }) => row.name).filter((name: string) => !name.endsWith('@rebuild'));
-    if (!(await waitForProjections(stack.db, names, last, Math.max(0, deadline - Date.now())))) return false;
-    const after = await lastAppended(stack);
-    if (after?.commit === last?.commit && after?.prepare === last?.prepare) return true;
+    const { newest, reached } = await waitForEveryCheckpoint(stack.db, Math.max(0, deadline - Date.now()));
+    if (!reached) return false;
+    const after = await newestCommitted(stack.db);
+    if (after?.commit === newest?.commit && after?.prepare === newest?.prepare) return true;
   }
 }
