@@ -102,3 +102,17 @@ it('ledger: applyAll over the sample money history (one batch, and batches of 3)
     expect(await dumpTables(db, ledgerProjector, schema)).toEqual(once);
   }
 });
+
+it('messages: a batch that sends and unlocks a message already stored locked (a replay) leaves it unlocked', async () => {
+  const schema = 'apply_all_messages_replay';
+  await db.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await db.raw(`CREATE SCHEMA "${schema}"`);
+  await messagesProjector.createTables(db, schema);
+  const events = (await readWholeLog(store)).filter((e) => messagesProjector.eventTypes.includes(e.type));
+  await db.transaction(async (trx) => {
+    await messagesProjector.applyAll!(projectionContext(trx, schema), events.filter((e) => e.type === 'MessageSent'));
+    await messagesProjector.applyAll!(projectionContext(trx, schema), events);
+  });
+  const unlocked = await db.withSchema(schema).table('messages').where({ is_unlocked: true }).orderBy('id').pluck('id');
+  expect(unlocked).toEqual(['msg-0', 'msg-1', 'msg-2', 'msg-4']);
+});

@@ -28,9 +28,11 @@ const quote = (column: string) => `"${column}"`;
  * and is rolled back to a savepoint. That is rare: a projector's batch is applied once, so only
  * a replay after a crash finds its keys. Then, and with `merge` alone, the rows go in as one
  * JSON parameter with ON CONFLICT.
+ *
+ * Returns true when the rows all went in as new (by COPY): none of their keys was stored.
  */
-export async function bulkInsert(context: ProjectionContext, table: string, rows: Row[], options: BulkInsertOptions): Promise<void> {
-  if (rows.length === 0) return;
+export async function bulkInsert(context: ProjectionContext, table: string, rows: Row[], options: BulkInsertOptions): Promise<boolean> {
+  if (rows.length === 0) return true;
   const columns = Object.keys(rows[0]);
   const types = options.merge && !options.expectNew ? null : await columnTypes(context, table);
   if (types && columns.every((c) => types.has(c) && !types.get(c)!.endsWith('[]'))) {
@@ -38,12 +40,13 @@ export async function bulkInsert(context: ProjectionContext, table: string, rows
     try {
       await copyRows(context, table, columns, types, firstOfEachKey(rows, options.conflict));
       await context.trx.raw('RELEASE SAVEPOINT bulk_copy');
-      return;
+      return true;
     } catch {
       await context.trx.raw('ROLLBACK TO SAVEPOINT bulk_copy');
     }
   }
   await insertAsJson(context, table, columns, rows, options);
+  return false;
 }
 
 function firstOfEachKey(rows: Row[], key: string[]): Row[] {

@@ -47,9 +47,9 @@ export const messagesProjector: Projector = {
     else await unlock(table, event.data as MessageUnlocked['data']);
   },
   // Sent messages go in as one bulk insert, unlocked already when the batch unlocks them, then
-  // the page's unlocks as one update, which skips rows the insert unlocked: an update makes a
-  // new row version, several times the cost of the insert (an unlock only ever follows its
-  // message, and an insert of a known id changes nothing).
+  // the page's other unlocks as one update: an update makes a new row version, several times
+  // the cost of the insert (an unlock only ever follows its message). When the insert met a
+  // stored id (a replay), which changes nothing, every unlock is updated, skipping rows already so.
   async applyAll(context, events) {
     const rows = new Map<string, Row>();
     const unlocks = new Map<string, string>();
@@ -64,12 +64,13 @@ export const messagesProjector: Projector = {
       const sent = rows.get(messageId);
       if (sent) rows.set(messageId, { ...sent, is_unlocked: true, unlocked_at: unlockedAt });
     }
-    await bulkInsert(context, 'messages', [...rows.values()], { conflict: ['id'] });
-    if (unlocks.size === 0) return;
+    const allNew = await bulkInsert(context, 'messages', [...rows.values()], { conflict: ['id'] });
+    const pending = [...unlocks].filter(([id]) => !(allNew && rows.has(id)));
+    if (pending.length === 0) return;
     await context.trx.raw(
       `UPDATE ${context.ref('messages')} m SET is_unlocked = true, unlocked_at = v.at FROM unnest(?::text[], ?::timestamptz[]) v(id, at)
         WHERE m.id = v.id AND (NOT m.is_unlocked OR m.unlocked_at IS DISTINCT FROM v.at)`,
-      [[...unlocks.keys()], [...unlocks.values()]],
+      [pending.map(([id]) => id), pending.map(([, at]) => at)],
     );
   },
 };
