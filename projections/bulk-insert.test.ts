@@ -25,8 +25,8 @@ beforeEach(async () => {
 const at = new Date('2026-03-04T05:06:07.089Z');
 const row = (id: string, fields: Record<string, unknown> = {}) => ({ id, note: `note ${id}`, details: { id }, flag: true, amount: '1.5', cents: 250, at, ...fields });
 
-async function insert(rows: Array<Record<string, unknown>>, merge = false, expectNew = false) {
-  await db.transaction((trx) => bulkInsert(projectionContext(trx, SCHEMA), 'things', rows, { conflict: ['id'], merge, expectNew }));
+function insert(rows: Array<Record<string, unknown>>, merge = false, expectNew = false): Promise<boolean> {
+  return db.transaction((trx) => bulkInsert(projectionContext(trx, SCHEMA), 'things', rows, { conflict: ['id'], merge, expectNew }));
 }
 
 const stored = () => db.withSchema(SCHEMA).table('things').orderBy('id').select('*');
@@ -45,9 +45,9 @@ it('stores every value as an insert one by one would, characters COPY escapes in
   ]);
 });
 
-it('keeps the first of two rows with one key, in one call and across calls (a replayed batch)', async () => {
-  await insert([row('a', { note: 'first' }), row('b'), row('a', { note: 'second' })]);
-  await insert([row('c'), row('b', { note: 'replayed' })]);
+it('keeps the first of two rows with one key, in one call and across calls (a replayed batch), and tells whether all were new', async () => {
+  expect(await insert([row('a', { note: 'first' }), row('b'), row('a', { note: 'second' })])).toBe(true);
+  expect(await insert([row('c'), row('b', { note: 'replayed' })])).toBe(false);
   expect((await stored()).map((r) => [r.id, r.note])).toEqual([
     ['a', 'first'],
     ['b', 'note b'],
