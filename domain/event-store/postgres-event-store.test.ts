@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { createTestDatabase, type TestDatabase } from '../../ops/testing/test-database';
 import { describeEventStoreContract } from './contract';
 import { PostgresEventStore } from './postgres-event-store';
@@ -74,5 +75,34 @@ describe('PostgreSQL group commit', () => {
     expect(commits.size).toBe(1); // the first went alone, the rest waited for it and went together
     const prepares = results.slice(1).map((result) => result.position.prepare);
     expect([...prepares].sort((a, b) => (a < b ? -1 : 1))).toEqual(prepares);
+  });
+});
+
+describe('PostgreSQL global order', () => {
+  let orderDatabase: TestDatabase;
+  let store: PostgresEventStore;
+
+  beforeAll(async () => {
+    orderDatabase = await createTestDatabase();
+    store = new PostgresEventStore({ connectionString: orderDatabase.url, poolSize: 2 });
+    await store.migrate();
+  });
+  afterAll(async () => {
+    await store.close();
+    await orderDatabase.drop();
+  });
+
+  it('orders by number, not by text, across a change in the number of digits (9 before 10)', async () => {
+    const client = new Client({ connectionString: orderDatabase.url });
+    await client.connect();
+    await client.query(`SELECT setval(pg_get_serial_sequence('events', 'global_position'), 8)`);
+    await client.end();
+    const events = Array.from({ length: 4 }, (_, i) => ({ type: 'Counted', data: { i }, metadata: { occurredAt: `t${i}` } }));
+    await store.append('ordered-1', events, { expectedRevision: 'no_stream' });
+    const all = await store.readAll({ maxCount: 10 });
+    expect(all.map((e) => e.position.prepare)).toEqual([9n, 10n, 11n, 12n]);
+    const typed = await store.readAll({ maxCount: 10, types: ['Counted'], metadataKeys: ['occurredAt', 'absent'] });
+    expect(typed.map((e) => [e.data, e.metadata])).toEqual(events.map((e) => [e.data, { occurredAt: e.metadata.occurredAt }]));
+    expect((await store.readAll({ after: all[1].position, maxCount: 10 })).map((e) => e.position.prepare)).toEqual([11n, 12n]);
   });
 });

@@ -97,8 +97,10 @@ interface PendingAppend extends QueuedAppend<AppendResult> {
   expected: ExpectedRevision;
 }
 
-// With the whole metadata, or the columns of some of its keys (see readAll). created_at is
-// formatted as ISO 8601 by PostgreSQL: parsing a Date per row was a third of read-all's cost.
+// With the whole metadata, or the columns of some of its keys (see readAll), before created_at,
+// which PostgreSQL formats as ISO 8601: parsing a Date per row was a third of read-all's cost.
+// Rows come back as arrays in this order: a row object per event cost ~20% more to build. The
+// aliases keep ORDER BY on the stored columns (an output column's name would win: text order).
 const eventColumns = (metadata: string[] = ['metadata']) =>
   [
     'event_id, stream_id, stream_position::text AS revision, transaction_id::text AS commit, global_position::text AS prepare, event_type, data',
@@ -107,27 +109,19 @@ const eventColumns = (metadata: string[] = ['metadata']) =>
   ].join(', ');
 const SELECT_COLUMNS = eventColumns();
 
-interface EventRow {
-  event_id: string;
-  stream_id: string;
-  revision: string;
-  commit: string;
-  prepare: string;
-  event_type: string;
-  data: unknown;
-  metadata: Record<string, unknown>;
-  created_at: string;
-}
+/** event_id, stream_id, revision, commit, prepare, event_type, data, metadata column(s), created_at. */
+type EventRow = unknown[];
+const FIRST_METADATA_COLUMN = 7;
 
 function appendResult(row: { revision: string; commit: string; prepare: string }): AppendResult {
   return { nextExpectedRevision: BigInt(row.revision), position: { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } };
 }
 
-/** The metadata keys read as columns (m0, m1, …); an absent key stays absent. */
-function pickedMetadata(row: Record<string, unknown>, keys: readonly string[], columns: string[]): Record<string, unknown> {
-  const metadata: Record<string, unknown> = {};
+/** The metadata keys read as columns; an absent key stays absent. */
+function pickedMetadata(row: EventRow, keys: readonly string[]): EventMetadata {
+  const metadata: EventMetadata = {};
   for (let i = 0; i < keys.length; i++) {
-    const value = row[columns[i]];
+    const value = row[FIRST_METADATA_COLUMN + i];
     if (value !== null && value !== undefined) metadata[keys[i]] = value;
   }
   return metadata;
@@ -135,14 +129,14 @@ function pickedMetadata(row: Record<string, unknown>, keys: readonly string[], c
 
 function toRecorded(row: EventRow, metadata: EventMetadata): RecordedEvent {
   return {
-    eventId: row.event_id,
-    streamId: row.stream_id,
-    revision: BigInt(row.revision),
-    position: { commit: BigInt(row.commit), prepare: BigInt(row.prepare) },
-    type: row.event_type,
-    data: row.data,
+    eventId: row[0] as string,
+    streamId: row[1] as string,
+    revision: BigInt(row[2] as string),
+    position: { commit: BigInt(row[3] as string), prepare: BigInt(row[4] as string) },
+    type: row[5] as string,
+    data: row[6],
     metadata,
-    createdAt: row.created_at,
+    createdAt: row[row.length - 1] as string,
   };
 }
 
@@ -306,8 +300,9 @@ export class PostgresEventStore implements EventStore {
       name: 'lively_read_stream',
       text: `SELECT ${SELECT_COLUMNS} FROM events WHERE stream_id = $1 AND stream_position >= $2 ORDER BY stream_position`,
       values: [streamId, (options.fromRevision ?? 0n).toString()],
+      rowMode: 'array',
     });
-    return result.rows.map((row) => toRecorded(row, row.metadata));
+    return result.rows.map((row) => toRecorded(row, row[FIRST_METADATA_COLUMN] as EventMetadata));
   }
 
   /**
@@ -323,9 +318,8 @@ export class PostgresEventStore implements EventStore {
     const keys = options.metadataKeys ?? null;
     const firstKey = values.length + 1;
     if (keys) values.push(...keys);
-    const metadataColumns = keys?.map((_, i) => `m${i}`) ?? [];
-    const columns = keys ? eventColumns(metadataColumns.map((column, i) => `metadata -> $${firstKey + i}::text AS ${column}`)) : SELECT_COLUMNS;
-    const result = await this.pool.query<EventRow & Record<string, unknown>>({
+    const columns = keys ? eventColumns(keys.map((_, i) => `metadata -> $${firstKey + i}::text`)) : SELECT_COLUMNS;
+    const result = await this.pool.query<EventRow>({
       // One prepared statement per shape of the query.
       name: `lively_read_all${typed ? '_typed' : ''}${keys ? `_m${keys.length}` : ''}`,
       text: `SELECT ${columns} FROM events
@@ -335,9 +329,10 @@ export class PostgresEventStore implements EventStore {
         ORDER BY transaction_id, global_position
         LIMIT $3`,
       values,
+      rowMode: 'array',
     });
-    if (!keys) return result.rows.map((row) => toRecorded(row, row.metadata));
-    return result.rows.map((row) => toRecorded(row, pickedMetadata(row, keys, metadataColumns)));
+    if (!keys) return result.rows.map((row) => toRecorded(row, row[FIRST_METADATA_COLUMN] as EventMetadata));
+    return result.rows.map((row) => toRecorded(row, pickedMetadata(row, keys)));
   }
 
   subscribeToAll(options: { after?: Position | null } = {}) {
