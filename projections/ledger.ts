@@ -51,7 +51,7 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const ledgerProjector: Projector = {
   name: 'ledger',
-  version: 4,
+  version: 5,
   tables: ['ledger_transactions', 'ledger_entries', 'ledger_facts'],
   eventTypes: LEDGER_EVENT_TYPES,
   createTables,

@@ -8,8 +8,8 @@ import { LEDGER_ACCOUNTS as A, type LedgerAccount, type LedgerKind } from './acc
 
 /**
  * The mapping of money events to double-entry transactions. Every transaction's debits equal
- * its credits. Pure: what it must remember across events (a conversion's gross and fee, a
- * payout's amounts, an earning's split) it asks of `memory` and hands back in `remember`.
+ * its credits. Pure: what it must remember across events (a conversion's fee, a payout's
+ * amounts, an earning's hold) it asks of `memory` and hands back in `remember`.
  */
 
 export interface Posting {
@@ -35,16 +35,15 @@ export interface LedgerTransaction {
   postings: Posting[];
 }
 
-export interface ConversionFact { userId: string; grossCents: number; feeCents: number; netCents: number }
-export interface PayoutFact { creatorId: string; amountCents: number; processingFeeCents: number; netAmountCents: number }
-export interface EarningFact { creatorShareCents: number; platformFeeCents: number; grossCents: number; availableAt: string; releaseId: string }
-export interface PaymentFact { revenueAccount: LedgerAccount }
+export interface ConversionFact { feeCents: number }
+export interface PayoutFact { amountCents: number; processingFeeCents: number; netAmountCents: number }
+/** When an earning's hold ends, and the id of the release its reversal during the hold cancels. */
+export interface EarningFact { availableAt: string; releaseId: string }
 
 export type Fact =
   | { kind: 'conversion'; key: string; value: ConversionFact }
   | { kind: 'payout'; key: string; value: PayoutFact }
-  | { kind: 'earning'; key: string; value: EarningFact }
-  | { kind: 'payment'; key: string; value: PaymentFact };
+  | { kind: 'earning'; key: string; value: EarningFact };
 
 export interface LedgerMemory {
   get<K extends Fact['kind']>(kind: K, key: string): Promise<Extract<Fact, { kind: K }>['value'] | undefined>;
@@ -104,7 +103,6 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
       const d = event.data as PaymentCapturedData;
       const sitePlan = String(d.requestType).startsWith('membership');
       const revenue = sitePlan ? A.sitePlanRevenue : A.otherRevenue;
-      effect.remember.push({ kind: 'payment', key: d.paymentId, value: { revenueAccount: revenue } });
       tx(sitePlan ? 'site_plan_charge' : 'card_charge', { userId: d.userId, reference: d.paymentId, description: `Card charge ${usd(d.amountCents)} (${d.requestType})`, occurredAt: d.at }, [
         dr(A.gatewayClearing, d.amountCents),
         cr(revenue, d.amountCents),
@@ -150,7 +148,7 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
     }
     case 'CryptoConversionRequested': {
       const d = event.data as CryptoConversionRequestedData;
-      effect.remember.push({ kind: 'conversion', key: d.transactionId, value: { userId: d.userId, grossCents: d.grossCents, feeCents: d.feeCents, netCents: d.netCents } });
+      effect.remember.push({ kind: 'conversion', key: d.transactionId, value: { feeCents: d.feeCents } });
       break;
     }
     case 'CryptoConversionCompleted': {
@@ -168,7 +166,7 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
     case 'EarningsCredited': {
       const d = event.data as EarningsCreditedData;
       const releaseId = `${event.eventId}:release`;
-      effect.remember.push({ kind: 'earning', key: `${d.creatorId}:${d.reference}`, value: { creatorShareCents: d.creatorShareCents, platformFeeCents: d.platformFeeCents, grossCents: d.grossCents, availableAt: d.availableAt, releaseId } });
+      effect.remember.push({ kind: 'earning', key: `${d.creatorId}:${d.reference}`, value: { availableAt: d.availableAt, releaseId } });
       tx('earnings', { userId: d.creatorId, reference: d.reference, description: `Earnings from ${d.source}: ${usd(d.grossCents)} (creator ${usd(d.creatorShareCents)}, platform ${usd(d.platformFeeCents)})`, occurredAt: d.occurredAt }, [
         dr(A.creatorSalesClearing, d.grossCents),
         cr(A.creatorPending, d.creatorShareCents, d.creatorId),
@@ -195,7 +193,7 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
     }
     case 'PayoutRequested': {
       const d = event.data as PayoutRequestedData;
-      effect.remember.push({ kind: 'payout', key: d.payoutId, value: { creatorId: d.creatorId, amountCents: d.amountCents, processingFeeCents: d.processingFeeCents, netAmountCents: d.netAmountCents } });
+      effect.remember.push({ kind: 'payout', key: d.payoutId, value: { amountCents: d.amountCents, processingFeeCents: d.processingFeeCents, netAmountCents: d.netAmountCents } });
       tx('payout_request', { userId: d.creatorId, reference: d.payoutId, description: `Payout requested ${usd(d.amountCents)}`, occurredAt: d.requestedAt }, [
         dr(A.creatorAvailable, d.amountCents, d.creatorId),
         cr(A.payoutsInTransit, d.amountCents, d.creatorId),
