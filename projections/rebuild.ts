@@ -46,7 +46,12 @@ interface Build {
   retired: string;
   checkpoint: string;
   /** Its non-unique indexes and append-only tables' keys, dropped while the copy is built and made again at the end. */
-  deferredIndexes: string[];
+  deferredIndexes: DeferredIndex[];
+}
+
+interface DeferredIndex {
+  table: string;
+  statement: string;
 }
 
 async function prepare(db: Knex, projector: Projector, stamp: string): Promise<Build> {
@@ -67,14 +72,14 @@ async function prepare(db: Knex, projector: Projector, stamp: string): Promise<B
 }
 
 /** Drops the primary keys of append-only tables and returns the statements that add them again. */
-async function dropPrimaryKeys(db: Knex, schema: string, tables: string[]): Promise<string[]> {
-  const statements: string[] = [];
+async function dropPrimaryKeys(db: Knex, schema: string, tables: string[]): Promise<DeferredIndex[]> {
+  const statements: DeferredIndex[] = [];
   for (const table of tables) {
     const ref = `"${schema}"."${table}"`;
     const { rows } = await db.raw(`SELECT conname AS name, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'p'`, [ref]);
     for (const row of rows) {
       await db.raw(`ALTER TABLE ${ref} DROP CONSTRAINT "${row.name}"`);
-      statements.push(`ALTER TABLE ${ref} ADD CONSTRAINT "${row.name}" ${row.definition}`);
+      statements.push({ table, statement: `ALTER TABLE ${ref} ADD CONSTRAINT "${row.name}" ${row.definition}` });
     }
   }
   return statements;
@@ -85,15 +90,15 @@ async function dropPrimaryKeys(db: Knex, schema: string, tables: string[]): Prom
  * a full table once is several times cheaper than keeping it current row by row. Unique
  * indexes stay (ON CONFLICT and keyed lookups need them).
  */
-async function dropSecondaryIndexes(db: Knex, schema: string): Promise<string[]> {
+async function dropSecondaryIndexes(db: Knex, schema: string): Promise<DeferredIndex[]> {
   const { rows } = await db.raw(
-    `SELECT i.relname AS name, pg_get_indexdef(x.indexrelid) AS definition
-       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_namespace n ON n.oid = i.relnamespace
+    `SELECT i.relname AS name, t.relname AS table, pg_get_indexdef(x.indexrelid) AS definition
+       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = i.relnamespace
       WHERE n.nspname = ? AND NOT x.indisunique`,
     [schema],
   );
   for (const row of rows) await db.raw(`DROP INDEX "${schema}"."${row.name}"`);
-  return rows.map((row: { definition: string }) => row.definition);
+  return rows.map((row: { table: string; definition: string }) => ({ table: row.table, statement: row.definition }));
 }
 
 /** At most `slots` tasks at a time; a finished task hands its slot to the next in line. */
@@ -128,12 +133,28 @@ async function completeTables(db: Knex, build: Build, limit: ReturnType<typeof l
         await trx.raw(statement);
       }),
     );
-  await Promise.all(build.deferredIndexes.map(run));
-  const tables = build.projector.tables.map((table) => `"${build.schema}"."${table}"`);
-  await Promise.all(tables.map(async (table) => {
-    await run(`ALTER TABLE IF EXISTS ${table} RESET (autovacuum_enabled)`);
-    await run(`ANALYZE ${table}`);
-  }));
+  // The table with the most index work (each index build reads the whole table) is queued
+  // first: the last index to finish ends the rebuild. A table is analyzed once its own are made.
+  const bytes = await tableSizes(db, build.schema);
+  const indexesOf = (table: string) => build.deferredIndexes.filter((index) => index.table === table);
+  const work = (table: string) => (bytes.get(table) ?? 0) * indexesOf(table).length;
+  const tables = [...build.projector.tables].sort((a, b) => work(b) - work(a));
+  await Promise.all(
+    tables.map(async (table) => {
+      const ref = `"${build.schema}"."${table}"`;
+      await Promise.all(indexesOf(table).map((index) => run(index.statement)));
+      await run(`ALTER TABLE IF EXISTS ${ref} RESET (autovacuum_enabled)`);
+      await run(`ANALYZE ${ref}`);
+    }),
+  );
+}
+
+async function tableSizes(db: Knex, schema: string): Promise<Map<string, number>> {
+  const { rows } = await db.raw(
+    `SELECT c.relname AS name, pg_relation_size(c.oid)::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relkind = 'r'`,
+    [schema],
+  );
+  return new Map(rows.map((row: { name: string; bytes: string }) => [row.name, Number(row.bytes)]));
 }
 
 /**
