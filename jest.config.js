@@ -15,6 +15,9 @@ module.exports = {
   maxWorkers: 2,
   // Generous time-outs: every test file starts the real product, and CI machines have 2 cores.
   testTimeout: 60_000,
+  // A worker whose last file ran a whole stack may still be closing its sockets when Jest ends
+  // it; it gets 5 s (default 0.5 s) before it is force-exited, and a real leak still is.
+  workerGracefulExitTimeout: 5_000,
   globalSetup: '<rootDir>/ops/testing/global-setup.ts',
   globalTeardown: '<rootDir>/ops/testing/global-teardown.ts',
   projects: [
