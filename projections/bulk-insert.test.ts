@@ -79,3 +79,24 @@ it('a value its column refuses fails the call, and the transaction with it', asy
   ).rejects.toThrow(/invalid input syntax for type bigint/);
   expect(await stored()).toEqual([]);
 });
+
+it('keeps the first of two rows with one composite key, and tells keys apart that only join alike', async () => {
+  await db.schema.withSchema(SCHEMA).createTable('pairs', (t) => {
+    t.text('a').notNullable();
+    t.integer('b').notNullable();
+    t.text('note').notNullable();
+    t.primary(['a', 'b']);
+  });
+  const pairs = [
+    { a: 'x', b: 1, note: 'first' },
+    { a: 'x1', b: 1, note: 'other key' },
+    { a: 'x', b: 11, note: 'another key' },
+    { a: 'x', b: 1, note: 'second' },
+  ];
+  expect(await db.transaction((trx) => bulkInsert(projectionContext(trx, SCHEMA), 'pairs', pairs, { conflict: ['a', 'b'] }))).toBe(true);
+  expect(await db.withSchema(SCHEMA).table('pairs').orderBy(['a', 'b']).select('a', 'b', 'note')).toEqual([
+    { a: 'x', b: 1, note: 'first' },
+    { a: 'x', b: 11, note: 'another key' },
+    { a: 'x1', b: 1, note: 'other key' },
+  ]);
+});
