@@ -38,9 +38,12 @@ async function createTables(db: Knex, schema: string): Promise<void> {
     // Repeated from the transaction: balances by account and date read no other table.
     t.timestamp('effective_at', { useTz: true }).notNullable();
     t.primary(['transaction_id', 'line']);
-    t.index(['account', 'owner_id', 'effective_at']);
+    // By date: the journal and the revenue report (platform accounts, which have no owner).
     t.index(['effective_at']);
   });
+  // A member's or creator's balances by account and date. Owner first and only owned entries:
+  // led by the account, with its few values, the index took a rebuild 7 s to sort, not 2.5.
+  await db.raw(`CREATE INDEX ledger_entries_owner_account_effective_at ON "${schema}".ledger_entries (owner_id, account, effective_at) WHERE owner_id IS NOT NULL`);
   await db.schema.withSchema(schema).createTable('ledger_facts', (t) => {
     t.specificType('kind', KEY).notNullable();
     t.specificType('key', KEY).notNullable();
@@ -51,7 +54,7 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const ledgerProjector: Projector = {
   name: 'ledger',
-  version: 5,
+  version: 6,
   tables: ['ledger_transactions', 'ledger_entries', 'ledger_facts'],
   eventTypes: LEDGER_EVENT_TYPES,
   createTables,
