@@ -11,6 +11,8 @@ export interface BulkInsertOptions {
   merge?: boolean;
   /** With `merge`: the keys are expected to be new, so COPY is tried first (as without `merge`). */
   expectNew?: boolean;
+  /** The rows' keys are distinct already (taken from a map, say): no repeat to look for. */
+  distinct?: boolean;
 }
 
 type Row = Record<string, unknown>;
@@ -38,7 +40,7 @@ export async function bulkInsert(context: ProjectionContext, table: string, rows
   if (types && columns.every((c) => types.has(c) && !types.get(c)!.endsWith('[]'))) {
     await context.trx.raw('SAVEPOINT bulk_copy');
     try {
-      await copyRows(context, table, columns, types, firstOfEachKey(rows, options.conflict));
+      await copyRows(context, table, columns, types, options.distinct ? rows : firstOfEachKey(rows, options.conflict));
       await context.trx.raw('RELEASE SAVEPOINT bulk_copy');
       return true;
     } catch {

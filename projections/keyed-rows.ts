@@ -54,7 +54,7 @@ export class KeyedRows {
   async store(): Promise<void> {
     const touched = [...this.touched];
     const rowsOf = (keys: string[]) => keys.map((key) => this.rows.get(key)!);
-    await bulkInsert(this.context, this.table, rowsOf(touched.filter((key) => !this.stored.has(key))), { conflict: [this.key] });
+    await bulkInsert(this.context, this.table, rowsOf(touched.filter((key) => !this.stored.has(key))), { conflict: [this.key], distinct: true });
     await bulkInsert(this.context, this.table, rowsOf(touched.filter((key) => this.stored.has(key))), { conflict: [this.key], merge: true });
   }
 }

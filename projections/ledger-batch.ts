@@ -103,9 +103,10 @@ export async function applyLedgerBatch(context: ProjectionContext, events: Recor
     await context.table('ledger_entries').whereIn('transaction_id', gone.slice(i, i + 1000)).delete();
     await context.table('ledger_transactions').whereIn('id', gone.slice(i, i + 1000)).delete();
   }
-  // Each fact is remembered by one event, so its key is new but in a replay.
+  // Each fact is remembered by one event, so its key is new but in a replay. Rows come from
+  // maps by key, and a transaction's entries are its lines: their keys are distinct.
   const factRow = (f: Fact) => ({ kind: f.kind, key: f.key, value: f.value });
-  await bulkInsert(context, 'ledger_facts', [...facts.values()].map(factRow), { conflict: ['kind', 'key'], merge: true, expectNew: true });
-  await bulkInsert(context, 'ledger_transactions', [...transactions.values()].map(transactionRow), { conflict: ['id'] });
-  await bulkInsert(context, 'ledger_entries', [...transactions.values()].flatMap(entryRows), { conflict: ['transaction_id', 'line'] });
+  await bulkInsert(context, 'ledger_facts', [...facts.values()].map(factRow), { conflict: ['kind', 'key'], merge: true, expectNew: true, distinct: true });
+  await bulkInsert(context, 'ledger_transactions', [...transactions.values()].map(transactionRow), { conflict: ['id'], distinct: true });
+  await bulkInsert(context, 'ledger_entries', [...transactions.values()].flatMap(entryRows), { conflict: ['transaction_id', 'line'], distinct: true });
 }

@@ -64,7 +64,7 @@ export const messagesProjector: Projector = {
       const sent = rows.get(messageId);
       if (sent) rows.set(messageId, { ...sent, is_unlocked: true, unlocked_at: unlockedAt });
     }
-    const allNew = await bulkInsert(context, 'messages', [...rows.values()], { conflict: ['id'] });
+    const allNew = await bulkInsert(context, 'messages', [...rows.values()], { conflict: ['id'], distinct: true });
     const pending = [...unlocks].filter(([id]) => !(allNew && rows.has(id)));
     if (pending.length === 0) return;
     await context.trx.raw(
