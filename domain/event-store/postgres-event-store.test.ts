@@ -1,5 +1,5 @@
-import { Client } from 'pg';
 import { createTestDatabase, type TestDatabase } from '../../ops/testing/test-database';
+import { useTestDatabase, type OpenedTestDatabase } from '../../ops/testing/use-test-database';
 import { describeEventStoreContract } from './contract';
 import { PostgresEventStore } from './postgres-event-store';
 
@@ -79,24 +79,12 @@ describe('PostgreSQL group commit', () => {
 });
 
 describe('PostgreSQL global order', () => {
-  let orderDatabase: TestDatabase;
-  let store: PostgresEventStore;
-
-  beforeAll(async () => {
-    orderDatabase = await createTestDatabase();
-    store = new PostgresEventStore({ connectionString: orderDatabase.url, poolSize: 2 });
-    await store.migrate();
-  });
-  afterAll(async () => {
-    await store.close();
-    await orderDatabase.drop();
-  });
+  let opened: OpenedTestDatabase;
+  useTestDatabase((handles) => (opened = handles));
 
   it('orders by number, not by text, across a change in the number of digits (9 before 10)', async () => {
-    const client = new Client({ connectionString: orderDatabase.url });
-    await client.connect();
-    await client.query(`SELECT setval(pg_get_serial_sequence('events', 'global_position'), 8)`);
-    await client.end();
+    const { db, store } = opened;
+    await db.raw(`SELECT setval(pg_get_serial_sequence('events', 'global_position'), 8)`);
     const events = Array.from({ length: 4 }, (_, i) => ({ type: 'Counted', data: { i }, metadata: { occurredAt: `t${i}` } }));
     await store.append('ordered-1', events, { expectedRevision: 'no_stream' });
     const all = await store.readAll({ maxCount: 10 });
