@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { accountDecider } from '../../domain/accounts/decider';
 import { userStream } from '../../domain/accounts/events';
 import { handleCommand } from '../../domain/shared/command-handler';
+import { readWholeLog } from '../../ops/testing/read-whole-log';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 
 // argon2 and ~100-request rate-limit loops on a shared, busy machine.
@@ -105,14 +106,14 @@ describe('POST /api/auth/register', () => {
     ['dev_tok_insufficient_funds', 'Your card was declined: Insufficient funds'],
     ['tok_not_a_dev_token', 'Your card was declined: Invalid payment token'],
   ])('leaves nothing behind when the card is refused (%s)', async (paymentToken, message) => {
-    const before = (await stack.store.readAll()).length;
+    const before = (await readWholeLog(stack.store)).length;
     const body = signup({ paymentToken });
     const agent = client();
     const res = await agent.post('/api/auth/register').send(body).expect(402);
     expect(res.body).toMatchObject({ error: message, code: 'PAYMENT_DECLINED' });
     expect(res.body.error).toContain('declined');
     expect(sessionCookie(res)).toBeUndefined();
-    expect((await stack.store.readAll()).length).toBe(before);
+    expect((await readWholeLog(stack.store)).length).toBe(before);
     expect(await stack.db('users').where({ email: body.email }).first()).toBeUndefined();
     await agent.get('/api/auth/user').expect(401);
     // The email is still free.
@@ -128,7 +129,7 @@ describe('POST /api/auth/register', () => {
     const email = `race.${unique()}@example.com`;
     const results = await Promise.all([client().post('/api/auth/register').send(signup({ email })), client().post('/api/auth/register').send(signup({ email: email.toUpperCase() }))]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
-    const events = (await stack.store.readAll()).filter((e) => e.type === 'UserRegistered' && (e.data as { email: string }).email === email);
+    const events = (await readWholeLog(stack.store)).filter((e) => e.type === 'UserRegistered' && (e.data as { email: string }).email === email);
     expect(events).toHaveLength(1);
     expect(await stack.db('users').where({ email }).count({ n: '*' })).toEqual([{ n: '1' }]);
   });
@@ -232,7 +233,7 @@ describe('password reset', () => {
     const token = tokenOf(mail.link);
     const row = await stack.db('users').where({ id: user.id }).first();
     expect(row.password_reset_token_hash).toBe(createHash('sha256').update(token).digest('hex'));
-    expect(JSON.stringify(await stack.store.readAll(), (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).not.toContain(token);
+    expect(JSON.stringify(await readWholeLog(stack.store), (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).not.toContain(token);
   });
 
   it('sets the new password once, ends the other sessions, and refuses the token afterwards', async () => {

@@ -1,4 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '../../ops/testing/test-database';
+import { readWholeLog } from '../../ops/testing/read-whole-log';
 import { useTestDatabase, type OpenedTestDatabase } from '../../ops/testing/use-test-database';
 import { describeEventStoreContract } from './contract';
 import { PostgresEventStore } from './postgres-event-store';
@@ -87,7 +88,7 @@ describe('PostgreSQL global order', () => {
     await db.raw(`SELECT setval(pg_get_serial_sequence('events', 'global_position'), 8)`);
     const events = Array.from({ length: 4 }, (_, i) => ({ type: 'Counted', data: { i }, metadata: { occurredAt: `t${i}` } }));
     await store.append('ordered-1', events, { expectedRevision: 'no_stream' });
-    const all = await store.readAll({ maxCount: 10 });
+    const all = await readWholeLog(store);
     expect(all.map((e) => e.position.prepare)).toEqual([9n, 10n, 11n, 12n]);
     const typed = await store.readAll({ maxCount: 10, types: ['Counted'], metadataKeys: ['occurredAt', 'absent'] });
     expect(typed.map((e) => [e.data, e.metadata])).toEqual(events.map((e) => [e.data, { occurredAt: e.metadata.occurredAt }]));
