@@ -236,7 +236,7 @@ async function catchUp(
   builds: Build[],
   from: Position,
   onEvents: (events: number) => void,
-  onBuilt: (build: Build) => Promise<void> = async () => undefined,
+  onBuilt: (build: Build, position: Position) => Promise<void> = async () => undefined,
 ): Promise<Position> {
   const log = sharedPages(store, from, sliceFor(builds), builds.length);
   const pageSizes: number[] = [];
@@ -250,7 +250,7 @@ async function catchUp(
         if (through && comparePositions(through, position) > 0) position = await applyBatch(conn, build.projector, { schema: build.schema, checkpoint: build.checkpoint }, position, batch, through);
         for (const everyoneDone = log.done(reader); reported < everyoneDone; reported++) onEvents(pageSizes[reported]);
         if (batch.length < BATCH) {
-          await onBuilt(build);
+          await onBuilt(build, position);
           return position;
         }
       }
@@ -288,15 +288,20 @@ async function switchOver(store: EventStore, db: Knex, build: Build, from: Posit
     });
     await trx('projection_checkpoints').where({ name: checkpoint }).delete();
   });
-  await db.raw(`DROP SCHEMA "${retired}" CASCADE`);
+}
+
+/** Drops the live tables a switch-over replaced. */
+async function retire(db: Knex, build: Build): Promise<void> {
+  await db.raw(`DROP SCHEMA "${build.retired}" CASCADE`);
 }
 
 /**
  * Blue/green rebuild of several read models in one pass over the log: each new copy is built
- * in a schema of its own while the live tables keep serving; then, one at a time, holding the
- * live checkpoint's row lock (which pauses the live runner), a copy catches up to the last
- * readable event, takes the live tables' place and takes over the checkpoint. The old tables
- * are dropped afterwards.
+ * in a schema of its own while the live tables keep serving. As soon as a copy is complete,
+ * holding the live checkpoint's row lock (which pauses the live runner), it catches up to the
+ * last readable event, takes the live tables' place and takes over the checkpoint, while the
+ * other copies are still being built. Switch-overs go one at a time, and so do the drops of
+ * the old tables, each after its switch-over.
  */
 export async function rebuildProjections(
   store: EventStore,
@@ -321,22 +326,33 @@ export async function rebuildProjections(
   };
 
   const builds: Build[] = [];
+  const drops: Promise<void>[] = [];
   try {
     for (const projector of projectors) builds.push(await prepare(db, projector, stamp));
-    const limit = limiter(2);
-    let built = started;
-    const position = await catchUp(store, db, builds, ZERO, read, async (build) => {
-      built = Date.now();
-      await completeTables(db, build, limit);
+    const indexing = limiter(2);
+    const switching = limiter(1);
+    const dropping = limiter(1);
+    let built = 0;
+    let completed = 0;
+    let lastBuilt = started;
+    let lastCompleted = started;
+    await catchUp(store, db, builds, ZERO, read, async (build, position) => {
+      if (++built === builds.length) lastBuilt = Date.now();
+      await completeTables(db, build, indexing);
+      lastCompleted = Date.now();
+      if (++completed === builds.length) report('switching');
+      await switching(() => switchOver(store, db, build, position, read));
+      const drop = dropping(() => retire(db, build));
+      drop.catch(() => undefined); // awaited below; until then a failure is not unhandled
+      drops.push(drop);
     });
-    const completed = Date.now();
-    report('switching');
-    for (const build of builds) await switchOver(store, db, build, position, read);
+    await Promise.all(drops);
     report('done');
-    // Indexing counts from the last build done applying the log (earlier ones overlap with it).
-    const phases = { building: (built - started) / 1000, indexing: (completed - built) / 1000, switching: (Date.now() - completed) / 1000 };
+    // Each phase counts from the end of the one before for the last copy (earlier ones overlap).
+    const phases = { building: (lastBuilt - started) / 1000, indexing: (lastCompleted - lastBuilt) / 1000, switching: (Date.now() - lastCompleted) / 1000 };
     return { events: eventsRead, seconds: (Date.now() - started) / 1000, phases };
   } finally {
+    await Promise.allSettled(drops);
     for (const build of builds) {
       await db.raw(`DROP SCHEMA IF EXISTS "${build.schema}" CASCADE`);
       await db('projection_checkpoints').where({ name: build.checkpoint }).delete();

@@ -5,7 +5,9 @@ import { waitForProjections } from '../../projections/read-your-writes';
 import { sampleMoneyHistory } from '../../domain/ledger/sample-history';
 import { ledgerProjector } from '../../projections/ledger';
 import { messagesProjector } from '../../projections/messages';
+import type { Projector } from '../../projections/projector';
 import { ProjectionRunner } from '../../projections/runner';
+import { eventually } from '../testing/eventually';
 import { rebuildAll, rebuildAndVerify, selectProjectors } from './rebuild';
 import { openFixture, tallyProjector, type Fixture } from './test-fixtures';
 
@@ -99,6 +101,26 @@ it('rebuilds several read models in one pass over the log and verifies each', as
   expect(result.events).toBe(events); // the log was read once, not once per read model
   expect(lines.filter((line) => /verified: rebuilt tables equal the old ones/.test(line))).toHaveLength(2);
   for (const name of ['tally_a', 'tally_b']) expect(await fixture.db(name).sum('count as total').first()).toEqual({ total: String(events) });
+});
+
+it('switches a complete copy in while another is still being built', async () => {
+  let last: Position | null = null;
+  for (let i = 0; i < 6; i++) last = (await fixture.store.append(`early-${i % 2}`, [{ type: 'Bumped', data: { i } }], { expectedRevision: 'any' })).position;
+  const [fast, slow] = [tallyProjector('tally_fast'), tallyProjector('tally_slow')];
+  for (const projector of [fast, slow]) await project(last!, projector);
+  // The slow copy applies its first event only once the fast copy's checkpoint is gone (taken over).
+  let fastWasIn: boolean | undefined;
+  const fastCopy = () => fixture.db('projection_checkpoints').where({ name: `${fast.name}@rebuild` }).first();
+  const waitingSlow: Projector = {
+    ...slow,
+    async apply(context, event) {
+      fastWasIn ??= !(await eventually(fastCopy, (copy) => !copy, 10_000));
+      await slow.apply(context, event);
+    },
+  };
+  const result = await rebuildAll(fixture, [fast, waitingSlow], () => undefined);
+  expect(fastWasIn).toBe(true);
+  expect(result.mismatches).toBe(0);
 });
 
 it('selects one projection by name, all of them, or refuses an unknown name', () => {

@@ -86,7 +86,8 @@ tables meanwhile. Shows a progress bar (events/s, ETA). Afterwards the new table
 with the old ones: when no event for that projection arrived during the rebuild they must be
 equal, otherwise the comparison is skipped. Exit code 1 on any mismatch.
 Without an argument, or with "all", rebuilds every read model in one pass over the log
-(each batch applied to all of them side by side), then switches them in one at a time.`,
+(each batch applied to all of them side by side); each switches in as soon as its copy is
+complete, one at a time, while the others are still being built.`,
   async run(args, context) {
     const projectors = selectProjectors(args.find((a) => !a.startsWith('--')));
     if (projectors.length === 0) {
