@@ -227,7 +227,8 @@ function sharedPages(store: EventStore, from: Position, slice: LogSlice, readers
 
 /**
  * Reads the log once from `from` (the events the builds apply) and applies it to every build,
- * each build batch by batch in its own transactions at its own pace (see sharedPages).
+ * each build batch by batch in its own transactions at its own pace (see sharedPages), and
+ * hands each build, once it has read the whole log, to `onBuilt` with the position it reached.
  * Progress counts the events every build has applied.
  */
 async function catchUp(
@@ -237,7 +238,7 @@ async function catchUp(
   from: Position,
   onEvents: (events: number) => void,
   onBuilt: (build: Build, position: Position) => Promise<void> = async () => undefined,
-): Promise<Position> {
+): Promise<void> {
   const log = sharedPages(store, from, sliceFor(builds), builds.length);
   const pageSizes: number[] = [];
   let reported = 0;
@@ -249,10 +250,7 @@ async function catchUp(
         pageSizes[k] = batch.length;
         if (through && comparePositions(through, position) > 0) position = await applyBatch(conn, build.projector, { schema: build.schema, checkpoint: build.checkpoint }, position, batch, through);
         for (const everyoneDone = log.done(reader); reported < everyoneDone; reported++) onEvents(pageSizes[reported]);
-        if (batch.length < BATCH) {
-          await onBuilt(build, position);
-          return position;
-        }
+        if (batch.length < BATCH) return await onBuilt(build, position);
       }
     } catch (error) {
       log.fail(error);
@@ -262,7 +260,6 @@ async function catchUp(
   const settled = await Promise.allSettled(runs);
   const failure = settled.find((result) => result.status === 'rejected');
   if (failure) throw (failure as PromiseRejectedResult).reason;
-  return (settled[0] as PromiseFulfilledResult<Position>).value;
 }
 
 /** Holding the live checkpoint's row lock, the build catches up and takes the live tables' place. */

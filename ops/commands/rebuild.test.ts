@@ -114,7 +114,7 @@ it('switches a complete copy in while another is still being built', async () =>
   const waitingSlow: Projector = {
     ...slow,
     async apply(context, event) {
-      fastWasIn ??= !(await eventually(fastCopy, (copy) => !copy, 10_000));
+      fastWasIn ??= !(await eventually(fastCopy, (copy) => !copy, 30_000));
       await slow.apply(context, event);
     },
   };
