@@ -323,7 +323,6 @@ export async function rebuildProjections(
   };
 
   const builds: Build[] = [];
-  const drops: Promise<void>[] = [];
   try {
     for (const projector of projectors) builds.push(await prepare(db, projector, stamp));
     const indexing = limiter(2);
@@ -339,17 +338,13 @@ export async function rebuildProjections(
       lastCompleted = Date.now();
       if (++completed === builds.length) report('switching');
       await switching(() => switchOver(store, db, build, position, read));
-      const drop = dropping(() => retire(db, build));
-      drop.catch(() => undefined); // awaited below; until then a failure is not unhandled
-      drops.push(drop);
+      await dropping(() => retire(db, build)); // the next switch-over need not wait for it
     });
-    await Promise.all(drops);
     report('done');
     // Each phase counts from the end of the one before for the last copy (earlier ones overlap).
     const phases = { building: (lastBuilt - started) / 1000, indexing: (lastCompleted - lastBuilt) / 1000, switching: (Date.now() - lastCompleted) / 1000 };
     return { events: eventsRead, seconds: (Date.now() - started) / 1000, phases };
   } finally {
-    await Promise.allSettled(drops);
     for (const build of builds) {
       await db.raw(`DROP SCHEMA IF EXISTS "${build.schema}" CASCADE`);
       await db('projection_checkpoints').where({ name: build.checkpoint }).delete();
