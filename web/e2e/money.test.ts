@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { parseCents } from '../../domain/contracts/money';
 import type { TestStack } from '../../ops/testing/harness';
 import { describeInBrowser, expectText, launchBrowser, newPage, screenshot, startE2EStack } from './support';
 
@@ -62,8 +63,7 @@ describeInBrowser('member money journeys', () => {
     // Priced when confirmed: the rate may have moved on to the next 30-second window since the
     // preview, by at most 0.0010 (two cents on 20 coins).
     const made = `$${/to \$(\d+\.\d{2}) USD after fees/.exec((await initiated.textContent())!)![1]}`;
-    const cents = (usd: string) => Number(usd.replace(/\D/g, ''));
-    expect(Math.abs(cents(made) - cents(net))).toBeLessThanOrEqual(2);
+    expect(Math.abs(parseCents(made.slice(1))! - parseCents(net.slice(1))!)).toBeLessThanOrEqual(2);
     expect(await preview.count()).toBe(0);
     expect(await page.getByTestId('crypto-amount').inputValue()).toBe('');
 
