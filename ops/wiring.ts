@@ -11,6 +11,8 @@ import type { Ticker } from './tickers';
 import { BILLING_TICK_MS, billingTick } from '../domain/membership/billing';
 import type { PaymentGateway } from '../domain/payments/gateway';
 import { DevelopmentEmailSender } from '../domain/notifications/dev-email';
+import type { EmailSender } from '../domain/notifications/email';
+import { DEFAULT_FROM, SmtpEmailSender } from '../domain/notifications/smtp-email';
 import { createSandboxGateway } from '../domain/payments/sandbox-gateway';
 import { membershipActivationProcess } from '../domain/membership/activation-process';
 import { createSandboxPayoutGateway } from '../domain/payouts/sandbox-payout-gateway';
@@ -27,11 +29,16 @@ export function createPorts(infrastructure: { db: Knex; logger: Logger }): Recor
   return {
     paymentGateway: createSandboxGateway(),
     payoutGateway: createSandboxPayoutGateway(),
-    email: new DevelopmentEmailSender(infrastructure.db, infrastructure.logger),
+    email: emailSender(infrastructure),
     cryptoRates: new PegRatesProvider(),
     cryptoGateway: new SandboxCryptoGateway(),
     conversionNumbers: postgresConversionNumbers(infrastructure.db),
   };
+}
+
+/** Real delivery when SMTP_URL is set; otherwise the development outbox (`npm run ops -- mail`). */
+function emailSender({ db, logger }: { db: Knex; logger: Logger }, env: NodeJS.ProcessEnv = process.env): EmailSender {
+  return env.SMTP_URL ? new SmtpEmailSender(env.SMTP_URL, logger, env.SMTP_FROM || DEFAULT_FROM) : new DevelopmentEmailSender(db, logger);
 }
 
 export function allProcessManagers(ports: Record<string, unknown>): ProcessManager[] {
