@@ -6,6 +6,7 @@ import { seedCommand } from './seed';
 import { statusCommand } from './status';
 import { createAdminCommand } from './create-admin';
 import { reconcileCommand } from './reconcile';
+import { mailCommand } from './mail';
 
 /** Every `npm run ops` command, in the order help lists them. Other contexts add theirs here. */
 export const opsCommands: OpsCommand[] = [
@@ -19,4 +20,5 @@ export const opsCommands: OpsCommand[] = [
   seedCommand,
   reconcileCommand,
   createAdminCommand,
+  mailCommand,
 ];
