@@ -1,47 +1,46 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** HTTP payloads of the accounts context (SPEC §3 payloads, §5 messages), shared by API and web. */
 
-export const emailField = z
-  .string({ error: 'Email is required' })
+export const emailField = text({ error: 'Email is required' })
   .trim()
   .min(1, 'Email is required')
   .max(254, 'Invalid email address')
   .pipe(z.email('Invalid email address'));
 
-export const passwordRules = z
-  .string({ error: 'Password is required' })
+export const passwordRules = text({ error: 'Password is required' })
   .min(8, 'Password must be at least 8 characters')
   .max(200, 'Password too long')
   .regex(/(?=.*[a-z])(?=.*[A-Z])(?=.*\d)/, 'Password must contain at least one lowercase letter, one uppercase letter, and one number');
 
 export const loginSchema = z.object({
   email: emailField,
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password too long'),
+  password: text({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password too long'),
 });
 export type LoginRequest = z.infer<typeof loginSchema>;
 
 /** Payment tokens from the card provider, or the client's development placeholder (`dev_tok_…`). */
-export const paymentTokenField = z.string({ error: 'Payment information is required' }).trim().min(1, 'Payment information is required').max(200, 'Invalid payment token');
+export const paymentTokenField = text({ error: 'Payment information is required' }).trim().min(1, 'Payment information is required').max(200, 'Invalid payment token');
 
 export const registerFormSchema = z
   .object({
-    firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'First name too long'),
-    lastName: z.string({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'Last name too long'),
+    firstName: text({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'First name too long'),
+    lastName: text({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'Last name too long'),
     email: emailField,
     password: passwordRules,
-    confirmPassword: z.string({ error: "Passwords don't match" }),
+    confirmPassword: text({ error: "Passwords don't match" }),
   })
   .refine((form) => form.password === form.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
 
 /** The shared signup schema: the form, the email lowercased, and a payment token. */
 export const registerSchema = z
   .object({
-    firstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'First name too long'),
-    lastName: z.string({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'Last name too long'),
+    firstName: text({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'First name too long'),
+    lastName: text({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'Last name too long'),
     email: emailField.transform((email) => email.toLowerCase()),
     password: passwordRules,
-    confirmPassword: z.string({ error: "Passwords don't match" }),
+    confirmPassword: text({ error: "Passwords don't match" }),
     paymentToken: paymentTokenField,
   })
   .refine((form) => form.password === form.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
@@ -51,18 +50,18 @@ export const resetRequestSchema = z.object({ email: emailField });
 
 export const resetPasswordSchema = z
   .object({
-    token: z.string({ error: 'Reset token is required' }).trim().min(1, 'Reset token is required').max(200, 'Invalid reset token'),
+    token: text({ error: 'Reset token is required' }).trim().min(1, 'Reset token is required').max(200, 'Invalid reset token'),
     password: passwordRules,
-    confirmPassword: z.string({ error: "Passwords don't match" }),
+    confirmPassword: text({ error: "Passwords don't match" }),
   })
   .refine((form) => form.password === form.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
 
 /** The manual card fallback's checks (SPEC §5), run in the browser before a token is made. */
 export const manualCardSchema = z
   .object({
-    cardNumber: z.string().trim(),
-    expiry: z.string().trim(),
-    cvv: z.string().trim(),
+    cardNumber: text().trim(),
+    expiry: text().trim(),
+    cvv: text().trim(),
   })
   .superRefine((card, ctx) => {
     if (!card.cardNumber || !card.expiry || !card.cvv) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** The finance console's HTTP payloads (finance staff, role admin), shared by API and web. */
 
@@ -31,8 +32,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A date (YYYY-MM-DD, whole day) or an ISO date-time; `end` makes a date-only value inclusive. */
 const dateBound = (end: boolean) =>
-  z
-    .string()
+  text()
     .trim()
     .max(40, 'Invalid date')
     .transform((text, ctx) => {
@@ -45,8 +45,7 @@ const dateBound = (end: boolean) =>
       return new Date(end && DATE_ONLY.test(text) ? time + DAY_MS - 1 : time);
     });
 
-const amountBound = z
-  .string()
+const amountBound = text()
   .trim()
   .transform((text, ctx) => {
     const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
@@ -71,13 +70,13 @@ export function adminListQuerySchema(resource: AdminResource) {
       status: optional(z.enum(statuses, { error: `status must be one of ${statuses.join(', ')}` })),
       from: optional(dateBound(false)),
       to: optional(dateBound(true)),
-      userId: optional(z.string().trim().min(1).max(100, 'userId too long').regex(/^[A-Za-z0-9_-]+$/, 'Invalid userId')),
+      userId: optional(text().trim().min(1).max(100, 'userId too long').regex(/^[A-Za-z0-9_-]+$/, 'Invalid userId')),
       minAmount: optional(amountBound),
       maxAmount: optional(amountBound),
       /** Ledger only: one named account. */
-      account: optional(z.string().trim().max(60, 'Invalid account').regex(/^[a-z_]+$/, 'Invalid account')),
+      account: optional(text().trim().max(60, 'Invalid account').regex(/^[a-z_]+$/, 'Invalid account')),
       /** An exact record id. */
-      id: optional(z.string().trim().max(100, 'Invalid id').regex(/^[A-Za-z0-9_:-]+$/, 'Invalid id')),
+      id: optional(text().trim().max(100, 'Invalid id').regex(/^[A-Za-z0-9_:-]+$/, 'Invalid id')),
     })
     .superRefine((query, ctx) => {
       if (query.from && query.to && query.from > query.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'The end date must not be before the start date' });
@@ -96,7 +95,7 @@ export interface AdminPage<Row> {
 }
 
 export const payoutActionSchema = z.object({
-  reason: optional(z.string({ error: 'A reason is required' }).trim().min(1, 'A reason is required').max(500, 'Reason too long')),
+  reason: optional(text({ error: 'A reason is required' }).trim().min(1, 'A reason is required').max(500, 'Reason too long')),
 });
 export const PAYOUT_ACTIONS = ['process', 'complete', 'fail', 'cancel'] as const;
 export type PayoutAction = (typeof PAYOUT_ACTIONS)[number];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** Lively Chat payloads (SPEC §3 payloads, enumerations, option lists; §5 messages; §7 chat socket). */
 
@@ -61,16 +62,16 @@ const tags = (options: readonly string[], message: string) =>
 const wholeNumber = (typeMessage: string) => z.coerce.number({ error: typeMessage }).int(typeMessage);
 
 export const profileSchema = z.object({
-  displayName: z.string({ error: 'Display name must be at least 2 characters' }).trim().min(2, 'Display name must be at least 2 characters').max(50, 'Display name too long'),
+  displayName: text({ error: 'Display name must be at least 2 characters' }).trim().min(2, 'Display name must be at least 2 characters').max(50, 'Display name too long'),
   age: wholeNumber('Invalid age').min(18, 'You must be 18 or older').max(99, 'Invalid age'),
-  location: z.string({ error: 'Location is required' }).trim().min(1, 'Location is required').max(100, 'Location too long'),
+  location: text({ error: 'Location is required' }).trim().min(1, 'Location is required').max(100, 'Location too long'),
   genderIdentity: z.enum(GENDER_IDENTITIES, { error: 'Select a gender identity' }),
   sexualOrientation: z.enum(SEXUAL_ORIENTATIONS, { error: 'Select a sexual orientation' }),
   relationshipType: z
     .array(z.enum(RELATIONSHIP_TYPES, { error: 'Invalid relationship type' }), { error: 'Select at least one relationship type' })
     .min(1, 'Select at least one relationship type')
     .transform((list) => [...new Set(list)]),
-  bio: z.string({ error: 'Bio too long' }).trim().max(500, 'Bio too long').optional().default(''),
+  bio: text({ error: 'Bio too long' }).trim().max(500, 'Bio too long').optional().default(''),
   interests: tags(INTERESTS, 'Invalid interest').optional().default([]),
 });
 export type ProfileRequest = z.infer<typeof profileSchema>;
@@ -112,15 +113,15 @@ export interface ChatPreferences extends Omit<PreferencesRequest, 'experienceLev
 }
 
 export const blockSchema = z.object({
-  userId: z.string({ error: 'User id is required' }).trim().min(1, 'User id is required').pipe(z.uuid('Invalid user id')),
-  reason: z.string({ error: 'Reason too long' }).trim().max(500, 'Reason too long').optional(),
+  userId: text({ error: 'User id is required' }).trim().min(1, 'User id is required').pipe(z.uuid('Invalid user id')),
+  reason: text({ error: 'Reason too long' }).trim().max(500, 'Reason too long').optional(),
 });
 /** POST /api/chat/sessions/:roomId/block: block the other member of that chat. */
 export const blockPartnerSchema = z.object({
-  reason: z.string({ error: 'Reason too long' }).trim().max(500, 'Reason too long').optional(),
+  reason: text({ error: 'Reason too long' }).trim().max(500, 'Reason too long').optional(),
 });
 export const reportSchema = z.object({
-  reason: z.string({ error: 'Reason is required' }).trim().min(1, 'Reason is required').max(500, 'Reason too long'),
+  reason: text({ error: 'Reason is required' }).trim().min(1, 'Reason is required').max(500, 'Reason too long'),
 });
 
 // ---- Chat socket (SPEC §7) ----
@@ -131,12 +132,12 @@ export type ChatMode = (typeof CHAT_MODES)[number];
 export const chatFiltersSchema = z.object({
   ageRange: z.tuple([z.number().int().min(18).max(99), z.number().int().min(18).max(99)]).optional(),
   orientation: z.enum(FILTER_ORIENTATIONS).optional(),
-  interests: z.array(z.string().max(50)).max(50).optional(),
-  location: z.string().max(100).optional(),
+  interests: z.array(text().max(50)).max(50).optional(),
+  location: text().max(100).optional(),
 });
 export type ChatFilters = z.infer<typeof chatFiltersSchema>;
 
-const sessionId = z.string().min(1).max(100);
+const sessionId = text().min(1).max(100);
 /** Signalling payloads are relayed as they are; the size cap is the socket's payload limit. */
 const signal = z.unknown();
 

@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { text } from './text';
 
 export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
 /** POST /api/logs/client: a log entry from the browser (SPEC §9 logging). */
 export const clientLogSchema = z.object({
   level: z.enum(logLevels).default('info'),
-  message: z.string().min(1, 'Message is required').max(4000, 'Message too long'),
+  message: text().min(1, 'Message is required').max(4000, 'Message too long'),
   context: z.record(z.string(), z.unknown()).optional(),
-  time: z.string().max(64).optional(),
+  time: text().max(64).optional(),
 });
 export type ClientLog = z.infer<typeof clientLogSchema>;

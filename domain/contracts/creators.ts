@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** HTTP payloads of creators, tiers and creator subscriptions (SPEC §3, §5, §9), shared by API and web. */
 
@@ -8,8 +9,7 @@ export const DEFAULT_CREATOR_PRICE = '12.99';
 export const CREATOR_SHARE_PERCENT = 90;
 
 const optionalUrl = (message: string) =>
-  z
-    .string()
+  text()
     .trim()
     .max(2000, message)
     .optional()
@@ -17,7 +17,7 @@ const optionalUrl = (message: string) =>
     .pipe(z.url(message).optional());
 
 export const registerCreatorSchema = z.object({
-  bio: z.string({ error: 'Bio is required' }).trim().min(1, 'Bio is required').max(2000, 'Bio too long'),
+  bio: text({ error: 'Bio is required' }).trim().min(1, 'Bio is required').max(2000, 'Bio too long'),
   coverImageUrl: optionalUrl('Cover image must be a valid URL'),
 });
 export type RegisterCreatorRequest = z.input<typeof registerCreatorSchema>;
@@ -31,16 +31,16 @@ export const usdPriceField = z
   .pipe(z.number().int().min(100, 'Price must be at least 1.00').max(99_999_99, 'Price too high'));
 
 export const tierSchema = z.object({
-  name: z.string({ error: 'Tier name is required' }).trim().min(1, 'Tier name is required').max(60, 'Tier name too long'),
-  description: z.string().trim().max(500, 'Description too long').optional().default(''),
+  name: text({ error: 'Tier name is required' }).trim().min(1, 'Tier name is required').max(60, 'Tier name too long'),
+  description: text().trim().max(500, 'Description too long').optional().default(''),
   price: usdPriceField,
-  features: z.array(z.string().trim().min(1).max(120, 'Feature too long')).max(20, 'At most 20 features').optional().default([]),
+  features: z.array(text().trim().min(1).max(120, 'Feature too long')).max(20, 'At most 20 features').optional().default([]),
 });
 export type TierRequest = z.input<typeof tierSchema>;
 
 export const subscribeSchema = z.object({
-  creatorId: z.string({ error: 'Creator is required' }).trim().min(1, 'Creator is required').max(100),
-  tierId: z.string({ error: 'Tier is required' }).trim().min(1, 'Tier is required').max(100),
+  creatorId: text({ error: 'Creator is required' }).trim().min(1, 'Creator is required').max(100),
+  tierId: text({ error: 'Tier is required' }).trim().min(1, 'Tier is required').max(100),
 });
 export type SubscribeRequest = z.infer<typeof subscribeSchema>;
 

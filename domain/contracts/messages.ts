@@ -1,12 +1,13 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** HTTP payloads of direct messages (SPEC §3, §5), shared by API and web. */
 
 export const PAID_MESSAGE_LABEL = 'Paid message';
 
 export const sendMessageSchema = z.object({
-  receiverId: z.string({ error: 'Receiver is required' }).trim().min(1, 'Receiver is required').max(100),
-  content: z.string({ error: 'Message is required' }).trim().min(1, 'Message cannot be empty').max(5000, 'Message too long'),
+  receiverId: text({ error: 'Receiver is required' }).trim().min(1, 'Receiver is required').max(100),
+  content: text({ error: 'Message is required' }).trim().min(1, 'Message cannot be empty').max(5000, 'Message too long'),
   /** USD price of a paid message (creators only), e.g. "4.99". */
   price: z
     .union([z.string(), z.number()])

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /**
  * Member money (SPEC §3, §5, §9): the site plan, the USD balance and crypto conversion.
@@ -104,8 +105,7 @@ export const cryptoAmountField = z
   });
 
 const walletAddress = (required: string) =>
-  z
-    .string({ error: required })
+  text({ error: required })
     .trim()
     .min(1, required)
     .max(128, 'Please enter a valid wallet address')
@@ -135,7 +135,7 @@ export type SubscribeWithCryptoRequest = z.input<typeof subscribeWithCryptoSchem
 
 /** Age verification: a card authorization on the card on file, or on a newly tokenized card. */
 export const verifyAgeSchema = z.object({
-  paymentToken: z.string().trim().min(1, 'Payment information is required').max(200, 'Invalid payment token').optional(),
+  paymentToken: text().trim().min(1, 'Payment information is required').max(200, 'Invalid payment token').optional(),
 });
 export type VerifyAgeRequest = z.input<typeof verifyAgeSchema>;
 

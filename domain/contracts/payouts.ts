@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** Creator payouts over HTTP (SPEC §3 payment_accounts/payouts payloads, §5 rules), shared by API and web. */
 
@@ -23,18 +24,17 @@ const blankToUndefined = (value: unknown) => (value === null || (typeof value ==
 export const paymentAccountSchema = z
   .object({
     type: z.enum(PAYMENT_ACCOUNT_TYPES, { error: 'Type must be stripe or bank_account' }).default('stripe'),
-    accountHolderName: z
-      .string({ error: 'Account holder name is required' })
+    accountHolderName: text({ error: 'Account holder name is required' })
       .trim()
       .min(1, 'Account holder name is required')
       .max(100, 'Account holder name too long'),
     bankAccountLast4: z.preprocess(
       blankToUndefined,
-      z.string({ error: 'Last 4 digits must be text' }).trim().max(4, 'Last 4 digits must be at most 4 characters').regex(/^\d+$/, 'Last 4 digits must be digits').optional(),
+      text({ error: 'Last 4 digits must be text' }).trim().max(4, 'Last 4 digits must be at most 4 characters').regex(/^\d+$/, 'Last 4 digits must be digits').optional(),
     ),
     routingNumber: z.preprocess(
       blankToUndefined,
-      z.string({ error: 'Routing number must be text' }).trim().regex(/^\d{9}$/, 'Routing number must be 9 digits').optional(),
+      text({ error: 'Routing number must be text' }).trim().regex(/^\d{9}$/, 'Routing number must be 9 digits').optional(),
     ),
     isDefault: z.boolean({ error: 'isDefault must be true or false' }).optional(),
   })
@@ -60,7 +60,7 @@ export const usdAmountField = z.union([z.string(), z.number()], { error: 'Amount
 });
 
 export const payoutRequestSchema = z.object({
-  paymentAccountId: z.string({ error: 'Please select a payment account' }).trim().min(1, 'Please select a payment account').max(100, 'Invalid payment account'),
+  paymentAccountId: text({ error: 'Please select a payment account' }).trim().min(1, 'Please select a payment account').max(100, 'Invalid payment account'),
   /** In cents after parsing; must be the whole available balance. */
   amount: usdAmountField,
 });

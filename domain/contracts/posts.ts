@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** HTTP payloads of posts, likes, comments and the feed (SPEC §3, §5), shared by API and web. */
 
 export const createPostSchema = z.object({
-  title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(200, 'Title too long'),
-  content: z.string({ error: 'Content is required' }).trim().min(1, 'Content is required').max(10_000, 'Content too long'),
-  mediaUrl: z
-    .string()
+  title: text({ error: 'Title is required' }).trim().min(1, 'Title is required').max(200, 'Title too long'),
+  content: text({ error: 'Content is required' }).trim().min(1, 'Content is required').max(10_000, 'Content too long'),
+  mediaUrl: text()
     .trim()
     .max(2000, 'Media URL must be a valid URL')
     .optional()
@@ -18,12 +18,12 @@ export const createPostSchema = z.object({
 export type CreatePostRequest = z.input<typeof createPostSchema>;
 
 export const commentSchema = z.object({
-  content: z.string({ error: 'Comment is required' }).trim().min(1, 'Comment is required').max(2000, 'Comment too long'),
+  content: text({ error: 'Comment is required' }).trim().min(1, 'Comment is required').max(2000, 'Comment too long'),
 });
 
 export const FEED_PAGE_SIZE = 20;
 export const feedQuerySchema = z.object({
-  cursor: z.string().max(200).optional(),
+  cursor: text().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(50).optional().default(FEED_PAGE_SIZE),
 });
 

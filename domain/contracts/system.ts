@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** The admin System page's payloads (engineers: projections, rebuilds, the event log). */
 
@@ -37,19 +38,17 @@ export interface RebuildJobView {
 }
 
 export const rebuildRequestSchema = z.object({
-  projection: z.string({ error: 'Choose a projection' }).trim().min(1, 'Choose a projection').max(200, 'Unknown projection'),
+  projection: text({ error: 'Choose a projection' }).trim().min(1, 'Choose a projection').max(200, 'Unknown projection'),
 });
 
 const optionalText = (max: number, message: string) =>
-  z
-    .string()
+  text()
     .trim()
     .max(max, message)
     .optional()
     .transform((value) => (value ? value : undefined));
 
-const optionalTime = z
-  .string()
+const optionalTime = text()
   .trim()
   .max(40, 'Invalid date')
   .optional()
@@ -62,8 +61,7 @@ export const eventQuerySchema = z.object({
   from: optionalTime,
   to: optionalTime,
   /** A position "commit/prepare": events before it (the next page, newest first). */
-  before: z
-    .string()
+  before: text()
     .trim()
     .regex(/^\d{1,20}\/\d{1,20}$/, 'Invalid cursor')
     .optional(),
