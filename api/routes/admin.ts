@@ -18,6 +18,7 @@ import type { PayoutGateway } from '../../domain/payouts/gateway';
 import { formatCents } from '../../domain/payouts/money';
 import { refuse } from '../../domain/shared/errors';
 import { requireRole } from '../http/access';
+import { redactEventData, redactEventMetadata } from '../http/event-redaction';
 import { waitForProjections } from '../../projections/read-your-writes';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
@@ -73,7 +74,9 @@ export function adminRoutes(api: Api): Router {
     const related = typeof req.query.related === 'string' && req.query.related.length <= 100 ? req.query.related : null;
     const recorded = await store.readStream(streamName);
     if (recorded.length === 0) throw refuse.notFound('Stream not found');
-    const events = related ? recorded.filter((event) => JSON.stringify(event.data).includes(related)) : recorded;
+    // Redacted before the search: `related` must not probe a masked value letter by letter.
+    const shown = recorded.map((event) => ({ ...event, data: redactEventData(event.type, event.data), metadata: redactEventMetadata(event.metadata) }));
+    const events = related ? shown.filter((event) => JSON.stringify(event.data).includes(related)) : shown;
     const actorIds = [...new Set(events.map((e) => e.metadata.actorId).filter((id): id is string => typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id)))];
     const emails = new Map<string, string>(actorIds.length ? (await db('users').whereIn('id', actorIds).select('id', 'email')).map((u) => [u.id, u.email]) : []);
     const body: StreamEventView[] = events.map((event) => {

@@ -6,6 +6,7 @@ import { refuse } from '../../domain/shared/errors';
 import { rebuildProjections } from '../../projections/rebuild';
 import { allProjectors } from '../../projections/registry';
 import { requireRole } from '../http/access';
+import { redactEventData, redactEventMetadata } from '../http/event-redaction';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 import { projectionHealth } from './health';
@@ -125,8 +126,8 @@ export function systemRoutes(api: Api): Router {
         position: `${row.commit}/${row.prepare}`,
         type: row.event_type,
         createdAt: new Date(row.created_at).toISOString(),
-        data: row.data,
-        metadata: row.metadata,
+        data: redactEventData(row.event_type, row.data),
+        metadata: redactEventMetadata(row.metadata ?? {}),
       })),
       next: found.length > query.limit && last ? `${last.commit}/${last.prepare}` : null,
     };
