@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { DomainEvent } from '../shared/command-handler';
+import { deterministicId } from '../shared/ids';
 
 /**
  * Events of the accounts context. A user's account lives on `user-<userId>`; an email address
- * is claimed on `email-<sha256 of the lowercased email>` (appended with expected revision
- * no_stream, so two registrations of one email can never both succeed). Dates are ISO strings.
+ * is claimed on `email-<sha256 of the lowercased email>` (appended with the revision read, so
+ * two registrations of one email can never both succeed; a sign-up that was given back releases
+ * its claim, see email-claim.ts). Dates are ISO strings.
  */
 
 export const userStream = (userId: string) => `user-${userId}`;
@@ -79,6 +81,20 @@ export interface EmailClaimedData {
   at: string;
 }
 
+/**
+ * On `email-<hash>`: a sign-up that claimed the address did not complete (its charge was given
+ * back), so the address is free again; the next claim appends after this event.
+ */
+export interface EmailReleasedData {
+  userId: string;
+  email: string;
+  reason: string;
+  at: string;
+}
+
+/** The sign-up payment of a user: fixed by the user id, so a process can find it from the user. */
+export const signUpPaymentId = (userId: string) => deterministicId('signup-payment', userId);
+
 export type UserRegistered = DomainEvent<'UserRegistered', UserRegisteredData>;
 export type AgeVerified = DomainEvent<'AgeVerified', AgeVerifiedData>;
 export type LoginSucceeded = DomainEvent<'LoginSucceeded', LoginSucceededData>;
@@ -88,6 +104,8 @@ export type PasswordResetRequested = DomainEvent<'PasswordResetRequested', Passw
 export type PasswordChanged = DomainEvent<'PasswordChanged', PasswordChangedData>;
 export type UserDeactivated = DomainEvent<'UserDeactivated', UserDeactivatedData>;
 export type EmailClaimed = DomainEvent<'EmailClaimed', EmailClaimedData>;
+export type EmailReleased = DomainEvent<'EmailReleased', EmailReleasedData>;
+export type EmailClaimEvent = EmailClaimed | EmailReleased;
 
 export type AccountEvent =
   | UserRegistered

@@ -1,18 +1,23 @@
-import { WrongExpectedRevisionError, type EventStore, type Position } from '../event-store/port';
+import { isStorableText, TEXT_NOT_ALLOWED } from '../contracts/text';
+import type { EventStore, Position } from '../event-store/port';
 import { membershipDecider } from '../membership/decider';
 import { MONTHLY_PRICE_CENTS, membershipStream } from '../membership/events';
-import { paymentDecider } from '../payments/decider';
+import { paymentDecider, type RecordCharge } from '../payments/decider';
 import { paymentStream } from '../payments/events';
-import { PaymentDeclinedError, type PaymentGateway } from '../payments/gateway';
-import { handleCommand, metadataFor, type CommandContext } from '../shared/command-handler';
+import { PaymentDeclinedError, type CardOnFile, type ChargeRequest, type ChargeResult, type PaymentGateway } from '../payments/gateway';
+import { recordRefundedCharge } from '../payments/refund';
+import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
 import { newId } from '../shared/ids';
-import { accountDecider } from './decider';
-import { emailStream, userStream, type EmailClaimed } from './events';
+import { accountDecider, initialAccountState, type RegisterUser } from './decider';
+import { claimEmail, EMAIL_TAKEN, releaseEmail } from './email-claim';
+import { signUpPaymentId, userStream } from './events';
 import { userIdForEmail } from './lookup';
 
-export const EMAIL_TAKEN = 'An account with this email already exists';
+export { EMAIL_TAKEN };
 export const WELCOME_MESSAGE = 'Your account has been created and subscription is active.';
+/** Why a sign-up's charge was given back (the refund's reason, the email release's reason). */
+export const SIGN_UP_GIVEN_BACK = 'sign-up did not complete';
 
 export interface RegisterInput {
   email: string;
@@ -28,78 +33,56 @@ export function declinedMessage(reason: string): string {
   return /declined/i.test(reason) ? reason : `Your card was declined: ${reason}`;
 }
 
+type Deps = { store: EventStore; gateway: PaymentGateway };
+type Captured = Extract<ChargeResult, { status: 'succeeded' }>;
+
+/** One sign-up in flight: who, and (once taken) the first month's charge. */
+interface SignUp {
+  userId: string;
+  paymentId: string;
+  email: string;
+  name: string;
+  card: CardOnFile;
+}
+
 /**
- * Sign-up with card (SPEC §2 Register): save the card and charge the first month through the
- * gateway, then claim the email, register the user (age verified by the card) and activate one
- * month of membership. A decline happens before anything is written, so it leaves nothing.
- * Two concurrent sign-ups with one email both charge, but only one claims the email
- * (expected revision no_stream); the other's charge is refunded and it gets the 409.
+ * Sign-up with card (SPEC §2 Register), a flow over four streams that completes or gives the
+ * money back (DESIGN §4):
+ * 1. every input is accepted first (storable text, the account decision made purely), and the
+ *    card is saved: a refusal here has moved no money and written nothing;
+ * 2. the first month is charged (idempotency key per payment);
+ * 3. the charge is recorded (PaymentCaptured: finance sees the money at once), the email is
+ *    claimed, the user registered. The registration is the commit point: a failure before it
+ *    refunds the charge, records the refund and releases the email (it can be registered
+ *    again); a concurrent sign-up of the same email gets the 409 that way;
+ * 4. one month of membership. Should this fail, the membership activation process completes it
+ *    (it follows UserRegistered to the sign-up payment).
  */
-export async function registerUser(
-  deps: { store: EventStore; gateway: PaymentGateway },
-  input: RegisterInput,
-  context: CommandContext,
-): Promise<{ userId: string; position: Position }> {
+export async function registerUser(deps: Deps, input: RegisterInput, context: CommandContext): Promise<{ userId: string; position: Position }> {
   const { store, gateway } = deps;
   if (await userIdForEmail(store, input.email)) throw refuse.conflict(EMAIL_TAKEN);
-
+  refuseUnstorableText(input);
   const userId = newId();
-  const paymentId = newId();
-  const name = `${input.firstName} ${input.lastName}`;
-  let card;
-  try {
-    card = await gateway.createCustomer({ email: input.email, name, paymentToken: input.paymentToken, idempotencyKey: `customer:${userId}` });
-  } catch (error) {
-    if (error instanceof PaymentDeclinedError) throw refuse.declined(declinedMessage(error.reason));
-    throw error;
-  }
-  const charge = await gateway.charge({
-    customerId: card.customerId,
-    amountCents: MONTHLY_PRICE_CENTS,
-    currency: 'USD',
-    description: 'Lively official membership subscription (monthly)',
-    idempotencyKey: `signup:${paymentId}`,
-  });
-  if (charge.status === 'declined') throw refuse.declined(declinedMessage(charge.failureReason));
-
-  const claim: EmailClaimed = { type: 'EmailClaimed', data: { userId, email: input.email, at: context.now.toISOString() } };
-  try {
-    await store.append(emailStream(input.email), [{ ...claim, metadata: metadataFor(context) }], { expectedRevision: 'no_stream' });
-  } catch (error) {
-    if (!(error instanceof WrongExpectedRevisionError)) throw error;
-    await gateway.refund({ transactionId: charge.transactionId, amountCents: MONTHLY_PRICE_CENTS, idempotencyKey: `refund:${paymentId}` });
-    throw refuse.conflict(EMAIL_TAKEN);
-  }
-
-  await handleCommand(store, userStream(userId), accountDecider, {
+  const pending = { userId, paymentId: signUpPaymentId(userId), email: input.email, name: `${input.firstName} ${input.lastName}` };
+  const signUp: SignUp = { ...pending, card: await saveCard(gateway, pending, input.paymentToken) };
+  const registration: RegisterUser = {
     type: 'RegisterUser',
     userId,
     email: input.email,
     firstName: input.firstName,
     lastName: input.lastName,
     passwordHash: input.passwordHash,
-    gatewayCustomerId: card.customerId,
-    cardLast4: card.cardLast4,
+    gatewayCustomerId: signUp.card.customerId,
+    cardLast4: signUp.card.cardLast4,
     now: context.now,
-  }, context);
-  await handleCommand(store, paymentStream(paymentId), paymentDecider, {
-    type: 'RecordCharge',
-    paymentId,
-    userId,
-    requestType: 'membership_signup',
-    gatewayCustomerId: card.customerId,
-    amountCents: MONTHLY_PRICE_CENTS,
-    currency: 'USD',
-    cardHolderName: name,
-    email: input.email,
-    correlationId: context.correlationId ?? context.requestId ?? null,
-    result: charge,
-    now: context.now,
-  }, context);
+  };
+  accountDecider.decide(registration, initialAccountState); // throws before any charge if refused
+  const charge = await chargeFirstMonth(deps, signUp, context);
+  await recordUntilRegistered(deps, signUp, charge, registration, context);
   const activated = await handleCommand(store, membershipStream(userId), membershipDecider, {
     type: 'ActivateMembership',
     userId,
-    paymentId,
+    paymentId: signUp.paymentId,
     source: 'card',
     months: 1,
     now: context.now,
@@ -107,4 +90,98 @@ export async function registerUser(
   // Nothing written: the activation process got there first; wait for its event instead.
   const position = activated.position ?? (await store.readStream(membershipStream(userId))).at(-1)!.position;
   return { userId, position };
+}
+
+/** Text PostgreSQL cannot keep would fail an append after the charge: refused before it (the contracts refuse it too). */
+function refuseUnstorableText(input: RegisterInput): void {
+  const fields = Object.fromEntries((['email', 'firstName', 'lastName'] as const).filter((field) => !isStorableText(input[field])).map((field) => [field, TEXT_NOT_ALLOWED]));
+  if (Object.keys(fields).length) throw refuse.validation(TEXT_NOT_ALLOWED, fields);
+}
+
+async function saveCard(gateway: PaymentGateway, pending: Omit<SignUp, 'card'>, paymentToken: string): Promise<CardOnFile> {
+  try {
+    return await gateway.createCustomer({ email: pending.email, name: pending.name, paymentToken, idempotencyKey: `customer:${pending.userId}` });
+  } catch (error) {
+    if (error instanceof PaymentDeclinedError) throw refuse.declined(declinedMessage(error.reason));
+    throw error;
+  }
+}
+
+async function chargeFirstMonth(deps: Deps, signUp: SignUp, context: CommandContext): Promise<Captured> {
+  const request: ChargeRequest = {
+    customerId: signUp.card.customerId,
+    amountCents: MONTHLY_PRICE_CENTS,
+    currency: 'USD',
+    description: 'Lively official membership subscription (monthly)',
+    idempotencyKey: `signup:${signUp.paymentId}`,
+  };
+  let charge: ChargeResult;
+  try {
+    charge = await deps.gateway.charge(request);
+  } catch (error) {
+    // The answer may have been lost after the processor took the money. Asking again with the
+    // same key answers with that charge and never charges twice (or charges now): give it back.
+    const taken = await deps.gateway.charge(request).catch(() => null);
+    if (taken?.status === 'succeeded') await giveBack(deps, signUp, taken, context).catch((failure) => rethrowBoth(error, failure));
+    throw error;
+  }
+  if (charge.status === 'declined') throw refuse.declined(declinedMessage(charge.failureReason));
+  return charge;
+}
+
+/** Steps 3: any failure before the registration is written gives everything back. */
+async function recordUntilRegistered(deps: Deps, signUp: SignUp, charge: Captured, registration: RegisterUser, context: CommandContext): Promise<void> {
+  const { store } = deps;
+  try {
+    await handleCommand(store, paymentStream(signUp.paymentId), paymentDecider, chargeRecord(signUp, charge, context), context);
+    await claimEmail(store, signUp.email, signUp.userId, context);
+    await handleCommand(store, userStream(signUp.userId), accountDecider, registration, context);
+  } catch (error) {
+    // An append whose answer was lost may have been written: a registered user is complete, not given back.
+    const registered = await loadState(store, userStream(signUp.userId), accountDecider).then(({ state }) => state.exists, () => false);
+    if (registered) return;
+    await giveBack(deps, signUp, charge, context).catch((failure) => rethrowBoth(error, failure));
+    throw error;
+  }
+}
+
+const chargeRecord = (signUp: SignUp, charge: Captured, context: CommandContext): RecordCharge => ({
+  type: 'RecordCharge',
+  paymentId: signUp.paymentId,
+  userId: signUp.userId,
+  requestType: 'membership_signup',
+  gatewayCustomerId: signUp.card.customerId,
+  amountCents: MONTHLY_PRICE_CENTS,
+  currency: 'USD',
+  cardHolderName: signUp.name,
+  email: signUp.email,
+  correlationId: context.correlationId ?? context.requestId ?? null,
+  result: charge,
+  now: context.now,
+});
+
+/**
+ * The compensation: refund through the gateway (one key per payment, so a repeat refunds once),
+ * record the charge and its refund, release the email. Every step runs even when an earlier
+ * one failed; the failures are thrown together at the end.
+ */
+async function giveBack(deps: Deps, signUp: SignUp, charge: Captured, context: CommandContext): Promise<void> {
+  const failures: unknown[] = [];
+  const step = (run: () => Promise<unknown>) => run().catch((error) => void failures.push(error));
+  await step(async () => {
+    const refund = await deps.gateway.refund({ transactionId: charge.transactionId, amountCents: MONTHLY_PRICE_CENTS, idempotencyKey: `refund:${signUp.paymentId}` });
+    if (refund.status !== 'succeeded') {
+      // The money is still out: at least the charge is on record (reconcile reports it).
+      await handleCommand(deps.store, paymentStream(signUp.paymentId), paymentDecider, chargeRecord(signUp, charge, context), context);
+      throw new Error(`the refund of sign-up payment ${signUp.paymentId} was declined: ${refund.failureReason}`);
+    }
+    const record = { type: 'RecordRefund' as const, gatewayRefundId: refund.transactionId, reason: SIGN_UP_GIVEN_BACK, now: context.now };
+    await recordRefundedCharge(deps.store, chargeRecord(signUp, charge, context), record, context);
+  });
+  await step(() => releaseEmail(deps.store, signUp.email, signUp.userId, SIGN_UP_GIVEN_BACK, context));
+  if (failures.length) throw new AggregateError(failures, `sign-up ${signUp.userId} could not be fully given back`);
+}
+
+function rethrowBoth(error: unknown, failure: unknown): never {
+  throw new AggregateError([error, failure], `sign-up failed (${String(error)}) and its compensation failed too`);
 }

@@ -54,3 +54,22 @@ describe('sandbox gateway', () => {
     expect(await gateway.refund({ transactionId: 'ch_1', amountCents: 199, idempotencyKey: 'r1' })).toMatchObject({ status: 'succeeded' });
   });
 });
+
+describe('sandbox gateway journal', () => {
+  it('counts each charge once per key, refunds once per key, and never more than was charged', async () => {
+    const journal = new SandboxGateway();
+    const card = await journal.createCustomer({ email: 'a@b.c', name: 'A B', paymentToken: 'dev_tok_journal', idempotencyKey: 'j1' });
+    const request = { customerId: card.customerId, amountCents: 199, currency: 'USD' as const, description: 'x', idempotencyKey: 'signup:j1' };
+    const first = await journal.charge(request);
+    await journal.charge(request);
+    await journal.charge({ ...request, idempotencyKey: 'other' });
+    expect(journal.netChargedCents()).toBe(398);
+    expect(journal.netChargedCents(card.customerId)).toBe(398);
+    const refund = { transactionId: first.transactionId, amountCents: 199, idempotencyKey: 'refund:j1' };
+    expect(await journal.refund(refund)).toMatchObject({ status: 'succeeded' });
+    expect(await journal.refund(refund)).toMatchObject({ status: 'succeeded' });
+    expect(journal.netChargedCents()).toBe(199);
+    expect(await journal.refund({ ...refund, idempotencyKey: 'refund:again' })).toMatchObject({ status: 'declined', failureReason: 'Refund exceeds the amount left on the charge' });
+    expect(journal.standingCharges()).toEqual([expect.objectContaining({ amountCents: 199, refundedCents: 0 })]);
+  });
+});

@@ -14,9 +14,13 @@ import { PaymentDeclinedError, type CardOnFile, type ChargeRequest, type ChargeR
  *                                 charge declines ('Your card was declined.'): for testing renewals.
  * - a suffix ending in `_1234` (four digits) sets the card's last 4; otherwise they are 4242.
  *
- * Stateless, so it survives restarts: the behaviour and last 4 are encoded in the customer id
- * (`cus_sbx_<behaviour>_<last4>_<nonce>`), and ids are derived from the idempotency key, so the
- * same key always gets the same answer.
+ * Its answers are stateless, so they survive restarts: the behaviour and last 4 are encoded in
+ * the customer id (`cus_sbx_<behaviour>_<last4>_<nonce>`), and ids are derived from the
+ * idempotency key, so the same key always gets the same answer. Each instance also keeps a
+ * journal of the money it moved (like a processor's dashboard), so tests can check that no
+ * charge is left standing: `netChargedCents()`, `standingCharges()`. A refund of a charge this
+ * instance took may not exceed what is left of it (a charge from before a restart is unknown
+ * to the journal and refunds as before).
  */
 
 export const SANDBOX_DECLINED = 'Your card was declined.';
@@ -48,7 +52,30 @@ function parseCustomer(customerId: string): { behaviour: Behaviour; last4: strin
   return match ? { behaviour: match[1] as Behaviour, last4: match[2] } : null;
 }
 
+export const SANDBOX_REFUND_TOO_LARGE = 'Refund exceeds the amount left on the charge';
+
+interface JournalCharge {
+  transactionId: string;
+  customerId: string;
+  amountCents: number;
+  refundedCents: number;
+}
+
 export class SandboxGateway implements PaymentGateway {
+  private readonly charges = new Map<string, JournalCharge>();
+  /** Refund answers by idempotency key: a repeated refund moves no money. */
+  private readonly refunds = new Map<string, ChargeResult>();
+
+  /** Charged minus refunded over every charge this instance took, in cents. */
+  netChargedCents(customerId?: string): number {
+    return this.standingCharges(customerId).reduce((sum, charge) => sum + charge.amountCents - charge.refundedCents, 0);
+  }
+
+  /** The charges not fully refunded. */
+  standingCharges(customerId?: string): JournalCharge[] {
+    return [...this.charges.values()].filter((charge) => charge.refundedCents < charge.amountCents && (!customerId || charge.customerId === customerId)).map((charge) => ({ ...charge }));
+  }
+
   async createCustomer(input: { email: string; name: string; paymentToken: string; idempotencyKey: string }): Promise<CardOnFile> {
     return this.saveCard(input.paymentToken, input.idempotencyKey);
   }
@@ -78,12 +105,24 @@ export class SandboxGateway implements PaymentGateway {
       : customer.behaviour === 'renewalfails' && !request.idempotencyKey.startsWith(FIRST_CHARGE_KEY_PREFIX) ? SANDBOX_DECLINED
       : null;
     if (failureReason) return { status: 'declined', transactionId, cardLast4: customer.last4, failureReason, raw };
+    // The same key is the same charge: the journal counts it once.
+    if (!this.charges.has(transactionId)) this.charges.set(transactionId, { transactionId, customerId: request.customerId, amountCents: request.amountCents, refundedCents: 0 });
     return { status: 'succeeded', transactionId, cardLast4: customer.last4, raw };
   }
 
   async refund(input: { transactionId: string; amountCents: number; idempotencyKey: string }): Promise<ChargeResult> {
+    const earlier = this.refunds.get(input.idempotencyKey);
+    if (earlier) return earlier;
     const transactionId = `re_sbx_${digest('refund', input.idempotencyKey)}`;
-    return { status: 'succeeded', transactionId, cardLast4: '0000', raw: { sandbox: true, refunded: input.transactionId, amountCents: input.amountCents } };
+    const raw = { sandbox: true, refunded: input.transactionId, amountCents: input.amountCents };
+    const charge = this.charges.get(input.transactionId);
+    const result: ChargeResult =
+      charge && charge.refundedCents + input.amountCents > charge.amountCents
+        ? { status: 'declined', transactionId, cardLast4: '0000', failureReason: SANDBOX_REFUND_TOO_LARGE, raw }
+        : { status: 'succeeded', transactionId, cardLast4: '0000', raw };
+    if (charge && result.status === 'succeeded') charge.refundedCents += input.amountCents;
+    this.refunds.set(input.idempotencyKey, result);
+    return result;
   }
 
   private saveCard(paymentToken: string, idempotencyKey: string): CardOnFile {

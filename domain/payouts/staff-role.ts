@@ -1,6 +1,8 @@
-import { emailStream, userStream, type UserRegisteredData } from '../accounts/events';
+import { claimEmail } from '../accounts/email-claim';
+import { userStream, type UserRegisteredData } from '../accounts/events';
 import { userIdForEmail } from '../accounts/lookup';
-import { WrongExpectedRevisionError, type EventStore } from '../event-store/port';
+import type { EventStore } from '../event-store/port';
+import { DomainError } from '../shared/errors';
 import { handleCommand, metadataFor, type CommandContext, type Decider } from '../shared/command-handler';
 import { newId } from '../shared/ids';
 
@@ -37,7 +39,7 @@ export async function grantStaffRole(store: EventStore, userId: string, context:
 /**
  * `create-admin`: finance staff for an email. An existing account gets the admin role; an
  * unknown email gets a new account (no card, no membership) with the given password hash,
- * claimed like a sign-up claims it (expected revision no_stream), then the role.
+ * claimed like a sign-up claims it (with the claim stream's revision), then the role.
  */
 export async function ensureStaffAccount(
   store: EventStore,
@@ -52,7 +54,7 @@ export async function ensureStaffAccount(
     const passwordHash = await input.passwordHash();
     const metadata = metadataFor(context);
     try {
-      await store.append(emailStream(email), [{ type: 'EmailClaimed', data: { userId: newUserId, email, at: context.now.toISOString() }, metadata }], { expectedRevision: 'no_stream' });
+      await claimEmail(store, email, newUserId, context);
       const registered: UserRegisteredData = {
         userId: newUserId,
         email,
@@ -67,7 +69,7 @@ export async function ensureStaffAccount(
       userId = newUserId;
       created = true;
     } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
       userId = await userIdForEmail(store, email); // someone claimed it meanwhile: make them staff
       if (!userId) throw error;
     }
