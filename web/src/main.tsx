@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter } from 'react-router';
 import { ScrollToTop } from './components/scroll-to-top';
 import { Toaster } from './components/toast';
 import { installGlobalErrorLogging } from './app/logger';

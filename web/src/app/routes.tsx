@@ -1,6 +1,6 @@
 import Box from '@mui/material/Box';
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router-dom';
+import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import type { CurrentUser } from '../../../domain/contracts/accounts';
 import { ErrorBoundary } from '../components/error-boundary';
 import { PageSpinner } from '../components/page-spinner';

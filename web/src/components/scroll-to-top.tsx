@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router';
 
 /** A new page starts at the top (client-side navigation keeps the old scroll position otherwise). */
 export function ScrollToTop() {

@@ -21,7 +21,7 @@ import TextField from '@mui/material/TextField';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import { useState, type ReactNode } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import type { CurrentUser } from '../../../domain/contracts/accounts';
 import { Logo } from './logo';
 import { ThemeToggle } from './theme-toggle';

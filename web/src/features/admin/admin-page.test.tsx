@@ -1,6 +1,6 @@
 import '../../test-support/jsdom-setup';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { Route, Routes } from 'react-router-dom';
+import { Route, Routes } from 'react-router';
 import { installFakeFetch, type FakeCall } from '../../test-support/fake-fetch';
 import { renderWithApp } from '../../test-support/render';
 import { AdminPage } from './admin-page';

@@ -6,7 +6,7 @@ import Stack from '@mui/material/Stack';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink, Navigate, useParams } from 'react-router-dom';
+import { Link as RouterLink, Navigate, useParams } from 'react-router';
 import { ADMIN_RESOURCES, type AdminResource } from '../../../../domain/contracts/admin';
 import { useCurrentUser } from '../../app/current-user';
 import { AdminTable } from './admin-table';

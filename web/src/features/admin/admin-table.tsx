@@ -9,7 +9,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { DataGrid, type GridPaginationModel, type GridSortModel } from '@mui/x-data-grid';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router';
 import { ADMIN_SORT_FIELDS, ADMIN_STATUSES, PAGE_SIZES, type AdminResource } from '../../../../domain/contracts/admin';
 import { serverErrorText } from '../../app/api';
 import { ADMIN_COLUMNS } from './admin-columns';

@@ -5,7 +5,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink } from 'react-router';
 import { loginSchema } from '../../../../domain/contracts/accounts';
 import { browser, errorMessage } from '../../app/api';
 import { toast } from '../../components/toast';

@@ -1,6 +1,6 @@
 import '../../test-support/jsdom-setup';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { Route, Routes } from 'react-router-dom';
+import { Route, Routes } from 'react-router';
 import { removeToast } from '../../components/toast';
 import { installFakeFetch, type FakeAnswer, type FakeCall } from '../../test-support/fake-fetch';
 import { renderWithApp } from '../../test-support/render';

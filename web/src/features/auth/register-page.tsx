@@ -10,7 +10,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useDispatch } from 'react-redux';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { registerFormSchema } from '../../../../domain/contracts/accounts';
 import { api, errorMessage, isApiError, serverErrorText } from '../../app/api';
 import { currentUserApi } from '../../app/current-user';

@@ -6,7 +6,7 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router-dom';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { resetPasswordSchema } from '../../../../domain/contracts/accounts';
 import { errorMessage, serverErrorText } from '../../app/api';
 import { AuthCard } from './auth-card';

@@ -18,7 +18,7 @@ import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink } from 'react-router';
 import { useCurrentUser } from '../../app/current-user';
 import { useDocumentTitle } from '../../components/use-document-title';
 import { BlockReportDialog } from './block-report-dialog';

@@ -12,7 +12,7 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink } from 'react-router';
 import type { Post } from '../../../../domain/contracts/posts';
 import { toast } from '../../components/toast';
 import { isUnauthorized, useLikePostMutation } from './creators-api';

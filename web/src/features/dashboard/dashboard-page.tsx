@@ -16,7 +16,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router';
 import { ENGAGEMENT_RATE_DEFINITION } from '../../../../domain/contracts/creators';
 import type { CurrentUser } from '../../../../domain/contracts/accounts';
 import { useCurrentUser } from '../../app/current-user';

@@ -8,7 +8,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink } from 'react-router';
 import type { Post } from '../../../../domain/contracts/posts';
 import { useCurrentUser } from '../../app/current-user';
 import { CreatorCard, CreatorCardSkeleton, coverBackground } from '../creator/creator-card';

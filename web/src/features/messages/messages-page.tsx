@@ -15,7 +15,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router';
 import type { Message } from '../../../../domain/contracts/messages';
 import { serverErrorText } from '../../app/api';
 import { useCurrentUser } from '../../app/current-user';

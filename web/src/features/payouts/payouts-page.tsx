@@ -18,7 +18,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState, type ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink } from 'react-router';
 import { PAYOUT_HISTORY_SHOWN, type PaymentAccountView, type PayoutView } from '../../../../domain/contracts/payouts';
 import { useCurrentUser } from '../../app/current-user';
 import { AddPaymentAccountDialog } from './add-payment-account-dialog';

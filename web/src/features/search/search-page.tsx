@@ -1,7 +1,7 @@
 import Container from '@mui/material/Container';
 import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
-import { useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router';
 import { CreatorCard, CreatorCardSkeleton } from '../creator/creator-card';
 import { useCreatorsQuery } from '../creator/creators-api';
 

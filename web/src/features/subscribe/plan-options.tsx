@@ -10,7 +10,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { SIX_MONTH_PLAN, formatCents, parseCents } from '../../../../domain/contracts/money';
 import { isApiError, serverErrorText } from '../../app/api';
 import { logger } from '../../app/logger';

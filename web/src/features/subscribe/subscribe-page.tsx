@@ -10,7 +10,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink } from 'react-router';
 import { PlanOptions } from './plan-options';
 import { SubscriptionStatusBox } from './subscription-status-box';
 import { useDocumentTitle } from '../../components/use-document-title';
