@@ -1,7 +1,7 @@
 import { parseCryptoUnits, type CryptoType } from '../contracts/money';
 import type { EventStore } from '../event-store/port';
 import { handleCommand, type CommandContext } from '../shared/command-handler';
-import { refuse } from '../shared/errors';
+import { DomainError, refuse } from '../shared/errors';
 import { deterministicId, newId } from '../shared/ids';
 import { computeConversion, toPreview } from './amounts';
 import { conversionDecider } from './conversion-decider';
@@ -74,11 +74,22 @@ export async function requestConversion(
   return { transactionId, conversionNumber, preview, position: result.position };
 }
 
-/** Marks the conversions that paid for a site plan (idempotent per purchase). */
-export async function markConversionsUsed(store: EventStore, transactionIds: string[], purchaseId: string, subscriptionMonths: number, context: CommandContext) {
+/**
+ * Marks the conversions that paid for a site plan (idempotent per purchase). The plan was paid
+ * from the balance already, so this is bookkeeping: a conversion that another purchase marked
+ * meanwhile (or that is not completed) is skipped, never an error. Returns the ones marked.
+ */
+export async function markConversionsUsed(store: EventStore, transactionIds: string[], purchaseId: string, subscriptionMonths: number, context: CommandContext): Promise<string[]> {
+  const marked: string[] = [];
   for (const transactionId of transactionIds) {
-    await handleCommand(store, cryptoTransactionStream(transactionId), conversionDecider, { type: 'MarkUsedForSubscription', purchaseId, subscriptionMonths, now: context.now }, context, {
-      eventIds: [deterministicId(purchaseId, transactionId, 'used')],
-    });
+    try {
+      await handleCommand(store, cryptoTransactionStream(transactionId), conversionDecider, { type: 'MarkUsedForSubscription', purchaseId, subscriptionMonths, now: context.now }, context, {
+        eventIds: [deterministicId(purchaseId, transactionId, 'used')],
+      });
+      marked.push(transactionId);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+    }
   }
+  return marked;
 }

@@ -8,6 +8,7 @@ import { DomainError, refuse } from '../shared/errors';
 import { deterministicId } from '../shared/ids';
 import { spendBalance } from '../wallet/balance';
 import { cardOnFileDecider, loadCardOnFile, userStream } from './card-on-file';
+import { membershipReference, monthsForBalanceSpend } from './activation-process';
 import { membershipDecider } from './decider';
 import { MONTHLY_PRICE_CENTS, membershipStream } from './events';
 
@@ -96,13 +97,19 @@ export async function subscribeWithCard(deps: MembershipDeps, userId: string, co
   return { success: true, message: `Your $1.99/month membership is active until ${day(end)} and renews automatically.`, position: activated.position ?? recorded.position };
 }
 
+export const PURCHASE_IN_PROGRESS = 'This 6-month plan was just bought by another request of yours. Check your subscription status.';
+
 /**
- * POST /api/subscribe/crypto: 6 × $1.99 = $11.94 from the USD balance for 7 months. The
- * completed conversions that paid for it are marked used (subscriptionMonths 6).
- * `conversionsToMark` picks them (oldest unused first, `preferred` first).
+ * POST /api/subscribe/crypto: 6 × $1.99 = $11.94 from the USD balance for 7 months.
+ * The spend is the decision: its reference names the purchase (`membership:<purchaseId>`) and
+ * the membership activation process turns it into the 7 months whatever happens to this
+ * request; the request activates too, to answer with the period. The purchase id comes from
+ * the membership revision read, so concurrent identical requests are one purchase: the one
+ * whose spend was written answers 200, the others 409 (they bought nothing). Which conversions
+ * paid for it is bookkeeping afterwards (`markConversions`): it can never undo or strand the spend.
  */
 export async function subscribeWithBalance(
-  deps: { store: EventStore; markConversions: (purchaseId: string, context: CommandContext) => Promise<void> },
+  deps: { store: EventStore; markConversions: (purchaseId: string, context: CommandContext) => Promise<unknown> },
   userId: string,
   context: CommandContext,
 ): Promise<ActionResult> {
@@ -112,30 +119,28 @@ export async function subscribeWithBalance(
   if (!account.ageVerified) throw ageVerificationRequired();
   const { revision } = await loadState(store, membershipStream(userId), membershipDecider);
   const purchaseId = deterministicId('membership-crypto-plan', userId, String(revision ?? 'none'));
-  try {
-    await spendBalance(store, userId, { amountCents: SIX_MONTH_PLAN.priceCents, reason: 'site plan: 6 months + 1 free', reference: `membership:${purchaseId}` }, context);
-  } catch (error) {
-    if (error instanceof DomainError && error.message === 'Insufficient balance') {
-      const have = Number(error.details.balanceCents ?? 0);
-      const message = `Insufficient crypto balance: the 6-month plan costs $${formatCents(SIX_MONTH_PLAN.priceCents)} and your balance is $${formatCents(have)}. Convert more crypto first.`;
-      throw refuse.unprocessable(message, {
-        success: false,
-        message,
-        balanceCents: have,
-        requiredCents: SIX_MONTH_PLAN.priceCents,
-      });
-    }
-    throw error;
-  }
-  await deps.markConversions(purchaseId, context);
+  const spent = await spendForPlan(store, userId, purchaseId, context);
+  if (!spent.applied) throw refuse.conflict(PURCHASE_IN_PROGRESS);
   const activated = await handleCommand(
     store,
     membershipStream(userId),
     membershipDecider,
-    { type: 'ActivateMembership', userId, paymentId: purchaseId, source: 'crypto', months: SIX_MONTH_PLAN.months + SIX_MONTH_PLAN.bonusMonths, now: context.now },
+    { type: 'ActivateMembership', userId, paymentId: purchaseId, source: 'crypto', months: monthsForBalanceSpend(SIX_MONTH_PLAN.priceCents)!, now: context.now },
     context,
   );
-  return { success: true, message: `6-month plan activated: 7 months of access until ${day(activated.state.periodEnd!)}.`, position: activated.position };
+  await deps.markConversions(purchaseId, context).catch(() => undefined); // a label only: the plan is bought either way
+  return { success: true, message: `6-month plan activated: 7 months of access until ${day(activated.state.periodEnd!)}.`, position: activated.position ?? spent.position };
+}
+
+async function spendForPlan(store: EventStore, userId: string, purchaseId: string, context: CommandContext) {
+  try {
+    return await spendBalance(store, userId, { amountCents: SIX_MONTH_PLAN.priceCents, reason: 'site plan: 6 months + 1 free', reference: membershipReference(purchaseId) }, context);
+  } catch (error) {
+    if (!(error instanceof DomainError && error.message === 'Insufficient balance')) throw error;
+    const have = Number(error.details.balanceCents ?? 0);
+    const message = `Insufficient crypto balance: the 6-month plan costs $${formatCents(SIX_MONTH_PLAN.priceCents)} and your balance is $${formatCents(have)}. Convert more crypto first.`;
+    throw refuse.unprocessable(message, { success: false, message, balanceCents: have, requiredCents: SIX_MONTH_PLAN.priceCents });
+  }
 }
 
 /** POST /api/cancel-subscription: no further renewals; access continues to the end of the paid period. */
