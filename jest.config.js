@@ -31,6 +31,8 @@ module.exports = {
       ...common,
       displayName: 'web',
       testEnvironment: 'jsdom',
+      // The aliases of web/vite.config.ts and tsconfig.json (paths).
+      moduleNameMapper: { '^@/(.*)$': '<rootDir>/web/src/$1', '^@contracts/(.*)$': '<rootDir>/domain/contracts/$1' },
       testMatch: ['<rootDir>/web/src/**/*.test.{ts,tsx}'],
     },
     {

@@ -1,7 +1,7 @@
-import '../test-support/jsdom-setup';
-import { installFakeFetch } from '../test-support/fake-fetch';
+import '@/test-support/jsdom-setup';
+import { installFakeFetch } from '@/test-support/fake-fetch';
 import { baseQuery, browser, UNAUTHORIZED_REDIRECT_MS, type ApiError } from './api';
-import { getToasts } from '../components/toast';
+import { getToasts } from '@/components/toast';
 
 const context = { signal: new AbortController().signal } as Parameters<typeof baseQuery>[1];
 

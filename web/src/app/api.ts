@@ -1,5 +1,5 @@
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
-import { toast } from '../components/toast';
+import { toast } from '@/components/toast';
 import { clientId } from './client-id';
 import { logger } from './logger';
 

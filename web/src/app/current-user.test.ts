@@ -1,4 +1,4 @@
-import type { CurrentUser } from '../../../domain/contracts/accounts';
+import type { CurrentUser } from '@contracts/accounts';
 import { accessStateOf } from './current-user';
 
 const base: CurrentUser = {

@@ -1,5 +1,5 @@
-import '../test-support/jsdom-setup';
-import { installFakeFetch } from '../test-support/fake-fetch';
+import '@/test-support/jsdom-setup';
+import { installFakeFetch } from '@/test-support/fake-fetch';
 import { logger, redact } from './logger';
 
 describe('client logger', () => {

@@ -1,5 +1,5 @@
-import type { ClientLog } from '../../../domain/contracts/client-logs';
-import { logLevels } from '../../../domain/contracts/client-logs';
+import type { ClientLog } from '@contracts/client-logs';
+import { logLevels } from '@contracts/client-logs';
 import { clientId } from './client-id';
 
 /**

@@ -1,8 +1,8 @@
-import '../test-support/jsdom-setup';
+import '@/test-support/jsdom-setup';
 import { cleanup, screen } from '@testing-library/react';
-import type { CurrentUser } from '../../../domain/contracts/accounts';
-import { installFakeFetch } from '../test-support/fake-fetch';
-import { renderWithApp } from '../test-support/render';
+import type { CurrentUser } from '@contracts/accounts';
+import { installFakeFetch } from '@/test-support/fake-fetch';
+import { renderWithApp } from '@/test-support/render';
 import type { AccessState } from './current-user';
 import { AccessRoutes, type MemberRoute, type ShellPages } from './routes';
 

@@ -1,10 +1,10 @@
 import Box from '@mui/material/Box';
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
-import type { CurrentUser } from '../../../domain/contracts/accounts';
-import { ErrorBoundary } from '../components/error-boundary';
-import { PageSpinner } from '../components/page-spinner';
-import { TopNav } from '../components/top-nav';
+import type { CurrentUser } from '@contracts/accounts';
+import { ErrorBoundary } from '@/components/error-boundary';
+import { PageSpinner } from '@/components/page-spinner';
+import { TopNav } from '@/components/top-nav';
 import { useCurrentUser, type AccessState } from './current-user';
 import { logger } from './logger';
 
@@ -56,25 +56,25 @@ export interface MemberRoute {
 /**
  * EXTENSION POINT: the pages of signed-in members (SPEC §2 "Logged in with an active
  * subscription"). Features append one line each, e.g.
- *   { path: '/chat', element: lazyPage(() => import('../features/chat/chat-page'), 'ChatPage') },
+ *   { path: '/chat', element: lazyPage(() => import('@/features/chat/chat-page'), 'ChatPage') },
  * Home belongs here too, as two entries: '/' and '/home'. '/subscribe', the policy pages,
  * '/landing', '/reset-password' and unknown paths are handled below; do not list them.
  */
 export const memberRoutes: MemberRoute[] = [
-  { path: '/wallet', element: lazyPage(() => import('../features/wallet/wallet-page'), 'WalletPage'), withoutSubscription: true },
-  { path: '/verify-age', element: lazyPage(() => import('../features/subscribe/verify-age-page'), 'VerifyAgePage'), withoutSubscription: true },
-  { path: '/', element: lazyPage(() => import('../features/home/home-page'), 'HomePage') },
-  { path: '/home', element: lazyPage(() => import('../features/home/home-page'), 'HomePage') },
-  { path: '/creator/:id', element: lazyPage(() => import('../features/creator/creator-profile-page'), 'CreatorProfilePage') },
-  { path: '/dashboard', element: lazyPage(() => import('../features/dashboard/dashboard-page'), 'DashboardPage') },
-  { path: '/messages', element: lazyPage(() => import('../features/messages/messages-page'), 'MessagesPage') },
-  { path: '/search', element: lazyPage(() => import('../features/search/search-page'), 'SearchPage') },
-  { path: '/payouts', element: lazyPage(() => import('../features/payouts/payouts-page'), 'PayoutsPage') },
+  { path: '/wallet', element: lazyPage(() => import('@/features/wallet/wallet-page'), 'WalletPage'), withoutSubscription: true },
+  { path: '/verify-age', element: lazyPage(() => import('@/features/subscribe/verify-age-page'), 'VerifyAgePage'), withoutSubscription: true },
+  { path: '/', element: lazyPage(() => import('@/features/home/home-page'), 'HomePage') },
+  { path: '/home', element: lazyPage(() => import('@/features/home/home-page'), 'HomePage') },
+  { path: '/creator/:id', element: lazyPage(() => import('@/features/creator/creator-profile-page'), 'CreatorProfilePage') },
+  { path: '/dashboard', element: lazyPage(() => import('@/features/dashboard/dashboard-page'), 'DashboardPage') },
+  { path: '/messages', element: lazyPage(() => import('@/features/messages/messages-page'), 'MessagesPage') },
+  { path: '/search', element: lazyPage(() => import('@/features/search/search-page'), 'SearchPage') },
+  { path: '/payouts', element: lazyPage(() => import('@/features/payouts/payouts-page'), 'PayoutsPage') },
   // Finance staff may have no site membership: the console checks the role itself, the API enforces it.
-  { path: '/admin/*', element: lazyPage(() => import('../features/admin/admin-page'), 'AdminPage'), withoutSubscription: true },
-  { path: '/chat', element: lazyPage(() => import('../features/chat/chat-page'), 'ChatPage') },
-  { path: '/profile-setup', element: lazyPage(() => import('../features/profile-setup/profile-setup-page'), 'ProfileSetupPage') },
-  { path: '/system', element: lazyPage(() => import('../features/system/system-page'), 'SystemPage'), withoutSubscription: true },
+  { path: '/admin/*', element: lazyPage(() => import('@/features/admin/admin-page'), 'AdminPage'), withoutSubscription: true },
+  { path: '/chat', element: lazyPage(() => import('@/features/chat/chat-page'), 'ChatPage') },
+  { path: '/profile-setup', element: lazyPage(() => import('@/features/profile-setup/profile-setup-page'), 'ProfileSetupPage') },
+  { path: '/system', element: lazyPage(() => import('@/features/system/system-page'), 'SystemPage'), withoutSubscription: true },
 ];
 
 /** Pages the access rules place; replaced by stand-ins in the router's tests. */
@@ -92,16 +92,16 @@ export interface ShellPages {
   termsOfService: ReactNode;
 }
 
-const legal = (document: string) => lazyPage(() => import('../features/legal/legal-page'), 'LegalPage', { document });
+const legal = (document: string) => lazyPage(() => import('@/features/legal/legal-page'), 'LegalPage', { document });
 
 export const shellPages: ShellPages = {
-  landing: lazyPage(() => import('../features/landing/landing-page'), 'LandingPage'),
-  login: lazyPage(() => import('../features/auth/login-page'), 'LoginPage'),
-  register: lazyPage(() => import('../features/auth/register-page'), 'RegisterPage'),
-  forgotPassword: lazyPage(() => import('../features/auth/forgot-password-page'), 'ForgotPasswordPage'),
-  resetPassword: lazyPage(() => import('../features/auth/reset-password-page'), 'ResetPasswordPage'),
-  subscribe: lazyPage(() => import('../features/subscribe/subscribe-page'), 'SubscribePage'),
-  notFound: lazyPage(() => import('../components/not-found'), 'NotFoundPage'),
+  landing: lazyPage(() => import('@/features/landing/landing-page'), 'LandingPage'),
+  login: lazyPage(() => import('@/features/auth/login-page'), 'LoginPage'),
+  register: lazyPage(() => import('@/features/auth/register-page'), 'RegisterPage'),
+  forgotPassword: lazyPage(() => import('@/features/auth/forgot-password-page'), 'ForgotPasswordPage'),
+  resetPassword: lazyPage(() => import('@/features/auth/reset-password-page'), 'ResetPasswordPage'),
+  subscribe: lazyPage(() => import('@/features/subscribe/subscribe-page'), 'SubscribePage'),
+  notFound: lazyPage(() => import('@/components/not-found'), 'NotFoundPage'),
   communityGuidelines: legal('community-guidelines'),
   copyrightPolicy: legal('copyright-policy'),
   privacyPolicy: legal('privacy-policy'),

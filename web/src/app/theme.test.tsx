@@ -1,6 +1,6 @@
-import '../test-support/jsdom-setup';
+import '@/test-support/jsdom-setup';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { ThemeToggle } from '../components/theme-toggle';
+import { ThemeToggle } from '@/components/theme-toggle';
 import { AppThemeProvider } from './theme';
 
 jest.setTimeout(30_000);

@@ -1,4 +1,4 @@
-import '../test-support/jsdom-setup';
+import '@/test-support/jsdom-setup';
 import { render, screen } from '@testing-library/react';
 import { NotFoundPage } from './not-found';
 

@@ -1,4 +1,4 @@
-import '../test-support/jsdom-setup';
+import '@/test-support/jsdom-setup';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { getToasts, removeToast, toast, Toaster, TOAST_DURATION_MS } from './toast';
 

@@ -1,7 +1,7 @@
-import '../test-support/jsdom-setup';
+import '@/test-support/jsdom-setup';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
-import type { CurrentUser } from '../../../domain/contracts/accounts';
-import { renderWithApp } from '../test-support/render';
+import type { CurrentUser } from '@contracts/accounts';
+import { renderWithApp } from '@/test-support/render';
 import { TopNav } from './top-nav';
 
 const member: CurrentUser = {

@@ -22,7 +22,7 @@ import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import type { CurrentUser } from '../../../domain/contracts/accounts';
+import type { CurrentUser } from '@contracts/accounts';
 import { Logo } from './logo';
 import { ThemeToggle } from './theme-toggle';
 

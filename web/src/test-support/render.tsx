@@ -2,8 +2,8 @@ import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, useLocation } from 'react-router';
-import { createStore } from '../app/store';
-import { Toaster } from '../components/toast';
+import { createStore } from '@/app/store';
+import { Toaster } from '@/components/toast';
 
 /** Shows the current path so tests can see redirects. */
 export function LocationProbe() {

@@ -1,6 +1,6 @@
 import Chip from '@mui/material/Chip';
 import type { GridColDef } from '@mui/x-data-grid';
-import type { AdminResource } from '../../../../domain/contracts/admin';
+import type { AdminResource } from '@contracts/admin';
 
 /** DataGrid columns per table. `field` names match the API's sortField values where sortable. */
 

@@ -1,8 +1,8 @@
-import '../../test-support/jsdom-setup';
+import '@/test-support/jsdom-setup';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { installFakeFetch, type FakeCall } from '../../test-support/fake-fetch';
-import { renderWithApp } from '../../test-support/render';
+import { installFakeFetch, type FakeCall } from '@/test-support/fake-fetch';
+import { renderWithApp } from '@/test-support/render';
 import { AdminPage } from './admin-page';
 
 // Charts need layout and structuredClone that jsdom lacks; the chart is seen in the browser journey.

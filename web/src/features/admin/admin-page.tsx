@@ -7,8 +7,8 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, Navigate, useParams } from 'react-router';
-import { ADMIN_RESOURCES, type AdminResource } from '../../../../domain/contracts/admin';
-import { useCurrentUser } from '../../app/current-user';
+import { ADMIN_RESOURCES, type AdminResource } from '@contracts/admin';
+import { useCurrentUser } from '@/app/current-user';
 import { AdminTable } from './admin-table';
 import { RevenueChart } from './revenue-chart';
 

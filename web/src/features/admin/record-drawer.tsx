@@ -11,9 +11,9 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import type { AdminResource, PayoutAction } from '../../../../domain/contracts/admin';
-import { serverErrorText } from '../../app/api';
-import { toast } from '../../components/toast';
+import type { AdminResource, PayoutAction } from '@contracts/admin';
+import { serverErrorText } from '@/app/api';
+import { toast } from '@/components/toast';
 import { usePayoutActionMutation, useStreamEventsQuery } from './admin-api';
 
 type Row = Record<string, unknown>;

@@ -1,5 +1,5 @@
-import type { LoginRequest } from '../../../../domain/contracts/accounts';
-import { api } from '../../app/api';
+import type { LoginRequest } from '@contracts/accounts';
+import { api } from '@/app/api';
 
 export interface RegisterPayload {
   firstName: string;

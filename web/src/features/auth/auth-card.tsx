@@ -4,8 +4,8 @@ import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { Logo } from '../../components/logo';
-import { ThemeToggle } from '../../components/theme-toggle';
+import { Logo } from '@/components/logo';
+import { ThemeToggle } from '@/components/theme-toggle';
 
 /** The centred card the sign-in, sign-up and reset screens share. */
 export function AuthCard({ title, subtitle, children, maxWidth = 440 }: { title: string; subtitle?: ReactNode; children: ReactNode; maxWidth?: number }) {

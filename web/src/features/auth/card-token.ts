@@ -1,5 +1,5 @@
 import { nanoid } from '@reduxjs/toolkit';
-import { DEV_TOKEN_PREFIX, manualCardSchema } from '../../../../domain/contracts/accounts';
+import { DEV_TOKEN_PREFIX, manualCardSchema } from '@contracts/accounts';
 import { fieldErrors } from './field-errors';
 
 export interface CardFields {

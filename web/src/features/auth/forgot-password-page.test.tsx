@@ -1,7 +1,7 @@
-import '../../test-support/jsdom-setup';
+import '@/test-support/jsdom-setup';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
-import { installFakeFetch, type FakeAnswer } from '../../test-support/fake-fetch';
-import { renderWithApp } from '../../test-support/render';
+import { installFakeFetch, type FakeAnswer } from '@/test-support/fake-fetch';
+import { renderWithApp } from '@/test-support/render';
 import { ForgotPasswordPage } from './forgot-password-page';
 
 function request(email: string) {

@@ -7,13 +7,13 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { resetRequestSchema } from '../../../../domain/contracts/accounts';
-import { errorMessage } from '../../app/api';
+import { resetRequestSchema } from '@contracts/accounts';
+import { errorMessage } from '@/app/api';
 import { AuthCard } from './auth-card';
 import { useResetPasswordRequestMutation } from './auth-api';
 import { resetErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
-import { useDocumentTitle } from '../../components/use-document-title';
+import { useDocumentTitle } from '@/components/use-document-title';
 import { EmailField } from './email-field';
 
 /** SPEC §2 Forgot password ('Reset Password'), replaced by 'Check Your Email' on success. */

@@ -6,15 +6,15 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { loginSchema } from '../../../../domain/contracts/accounts';
-import { browser, errorMessage } from '../../app/api';
-import { toast } from '../../components/toast';
+import { loginSchema } from '@contracts/accounts';
+import { browser, errorMessage } from '@/app/api';
+import { toast } from '@/components/toast';
 import { AuthCard } from './auth-card';
 import { useLoginMutation } from './auth-api';
 import { loginErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';
-import { useDocumentTitle } from '../../components/use-document-title';
+import { useDocumentTitle } from '@/components/use-document-title';
 import { EmailField } from './email-field';
 
 /** SPEC §2 Login ('Welcome Back'). Success: toast, then a full page load of /. */

@@ -1,9 +1,9 @@
-import '../../test-support/jsdom-setup';
+import '@/test-support/jsdom-setup';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { removeToast } from '../../components/toast';
-import { installFakeFetch, type FakeAnswer, type FakeCall } from '../../test-support/fake-fetch';
-import { renderWithApp } from '../../test-support/render';
+import { removeToast } from '@/components/toast';
+import { installFakeFetch, type FakeAnswer, type FakeCall } from '@/test-support/fake-fetch';
+import { renderWithApp } from '@/test-support/render';
 import { RegisterPage } from './register-page';
 
 const valid = {

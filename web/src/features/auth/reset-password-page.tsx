@@ -7,14 +7,14 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import { resetPasswordSchema } from '../../../../domain/contracts/accounts';
-import { errorMessage, serverErrorText } from '../../app/api';
+import { resetPasswordSchema } from '@contracts/accounts';
+import { errorMessage, serverErrorText } from '@/app/api';
 import { AuthCard } from './auth-card';
 import { useResetPasswordMutation } from './auth-api';
 import { resetErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';
-import { useDocumentTitle } from '../../components/use-document-title';
+import { useDocumentTitle } from '@/components/use-document-title';
 
 /** The link in the reset email: /reset-password?token=… sets a new password. */
 export function ResetPasswordPage() {

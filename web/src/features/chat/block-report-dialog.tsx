@@ -6,7 +6,7 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import { toast } from '../../components/toast';
+import { toast } from '@/components/toast';
 import { useBlockChatPartnerMutation, useReportChatSessionMutation } from './chat-api';
 import type { ChatMatch } from './use-lively-chat';
 

@@ -11,7 +11,7 @@ import Slider from '@mui/material/Slider';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { FILTER_ORIENTATIONS, type ChatMode } from '../../../../domain/contracts/chat';
+import { FILTER_ORIENTATIONS, type ChatMode } from '@contracts/chat';
 import type { ChatSettings } from './use-lively-chat';
 
 export const DEFAULT_SETTINGS: ChatSettings = { mode: 'standard', ageRange: [18, 65], orientation: 'any' };

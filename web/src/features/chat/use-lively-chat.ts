@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ChatMode, ServerMessage } from '../../../../domain/contracts/chat';
-import { toast } from '../../components/toast';
+import type { ChatMode, ServerMessage } from '@contracts/chat';
+import { toast } from '@/components/toast';
 
 /** SPEC §4 chat status. */
 export type ChatStatus = 'idle' | 'finding_match' | 'matched' | 'connected' | 'error';

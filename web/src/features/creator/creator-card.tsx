@@ -6,7 +6,7 @@ import CardContent from '@mui/material/CardContent';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import type { Creator } from '../../../../domain/contracts/creators';
+import type { Creator } from '@contracts/creators';
 import { usd } from './creators-api';
 
 export const coverBackground = (url: string | null) =>

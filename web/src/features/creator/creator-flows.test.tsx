@@ -1,11 +1,11 @@
-import '../../test-support/jsdom-setup';
+import '@/test-support/jsdom-setup';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
-import type { Creator } from '../../../../domain/contracts/creators';
-import type { Post } from '../../../../domain/contracts/posts';
-import { installFakeFetch } from '../../test-support/fake-fetch';
-import { renderWithApp } from '../../test-support/render';
-import { NewPostDialog } from '../dashboard/new-post-dialog';
-import { CreatorJourney } from '../dashboard/creator-journey';
+import type { Creator } from '@contracts/creators';
+import type { Post } from '@contracts/posts';
+import { installFakeFetch } from '@/test-support/fake-fetch';
+import { renderWithApp } from '@/test-support/render';
+import { NewPostDialog } from '@/features/dashboard/new-post-dialog';
+import { CreatorJourney } from '@/features/dashboard/creator-journey';
 import { PostCard } from './post-card';
 import { SubscribeDialog } from './subscribe-dialog';
 

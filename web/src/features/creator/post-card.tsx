@@ -13,8 +13,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import type { Post } from '../../../../domain/contracts/posts';
-import { toast } from '../../components/toast';
+import type { Post } from '@contracts/posts';
+import { toast } from '@/components/toast';
 import { isUnauthorized, useLikePostMutation } from './creators-api';
 import { PostComments } from './post-comments';
 

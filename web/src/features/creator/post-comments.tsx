@@ -4,7 +4,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { toast } from '../../components/toast';
+import { toast } from '@/components/toast';
 import { isUnauthorized, useAddCommentMutation, useCommentsQuery } from './creators-api';
 
 /** Comments under a post the member can read, and a box to add one. */

@@ -11,8 +11,8 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { Creator } from '../../../../domain/contracts/creators';
-import { toast } from '../../components/toast';
+import type { Creator } from '@contracts/creators';
+import { toast } from '@/components/toast';
 import { isUnauthorized, usd, useSubscribeMutation, useTiersQuery } from './creators-api';
 
 /** The tier dialog (SPEC §2 Creator profile): tiers, a 7-day money-back promise, cancel anytime. */

@@ -8,9 +8,9 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { registerCreatorSchema } from '../../../../domain/contracts/creators';
-import { toast } from '../../components/toast';
-import { isUnauthorized, useRegisterCreatorMutation } from '../creator/creators-api';
+import { registerCreatorSchema } from '@contracts/creators';
+import { toast } from '@/components/toast';
+import { isUnauthorized, useRegisterCreatorMutation } from '@/features/creator/creators-api';
 
 /** Non-creators (SPEC §2 Dashboard): an intro, then the Start Your Creator Journey form. */
 export function CreatorJourney() {

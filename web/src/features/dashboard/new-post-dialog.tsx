@@ -8,9 +8,9 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import { createPostSchema } from '../../../../domain/contracts/posts';
-import { toast } from '../../components/toast';
-import { isUnauthorized, useCreatePostMutation } from '../creator/creators-api';
+import { createPostSchema } from '@contracts/posts';
+import { toast } from '@/components/toast';
+import { isUnauthorized, useCreatePostMutation } from '@/features/creator/creators-api';
 
 const EMPTY = { title: '', content: '', mediaUrl: '', isPublic: false };
 

@@ -16,9 +16,9 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { tierSchema, type Tier } from '../../../../domain/contracts/creators';
-import { toast } from '../../components/toast';
-import { isUnauthorized, usd, useCreateTierMutation, useTiersQuery, useUpdateTierMutation } from '../creator/creators-api';
+import { tierSchema, type Tier } from '@contracts/creators';
+import { toast } from '@/components/toast';
+import { isUnauthorized, usd, useCreateTierMutation, useTiersQuery, useUpdateTierMutation } from '@/features/creator/creators-api';
 
 interface TierForm {
   name: string;

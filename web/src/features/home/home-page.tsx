@@ -9,12 +9,12 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import type { Post } from '../../../../domain/contracts/posts';
-import { useCurrentUser } from '../../app/current-user';
-import { CreatorCard, CreatorCardSkeleton, coverBackground } from '../creator/creator-card';
-import { useCreatorsQuery, useFeedQuery } from '../creator/creators-api';
-import { PostCard } from '../creator/post-card';
-import { SubscribeDialog } from '../creator/subscribe-dialog';
+import type { Post } from '@contracts/posts';
+import { useCurrentUser } from '@/app/current-user';
+import { CreatorCard, CreatorCardSkeleton, coverBackground } from '@/features/creator/creator-card';
+import { useCreatorsQuery, useFeedQuery } from '@/features/creator/creators-api';
+import { PostCard } from '@/features/creator/post-card';
+import { SubscribeDialog } from '@/features/creator/subscribe-dialog';
 
 const FEATURED = 6;
 

@@ -14,9 +14,9 @@ import Stack from '@mui/material/Stack';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import { Logo } from '../../components/logo';
-import { ThemeToggle } from '../../components/theme-toggle';
-import { useDocumentTitle } from '../../components/use-document-title';
+import { Logo } from '@/components/logo';
+import { ThemeToggle } from '@/components/theme-toggle';
+import { useDocumentTitle } from '@/components/use-document-title';
 
 const FEATURES = [
   {

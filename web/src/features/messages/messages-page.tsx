@@ -16,11 +16,11 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { Message } from '../../../../domain/contracts/messages';
-import { serverErrorText } from '../../app/api';
-import { useCurrentUser } from '../../app/current-user';
-import { toast } from '../../components/toast';
-import { isUnauthorized, usd } from '../creator/creators-api';
+import type { Message } from '@contracts/messages';
+import { serverErrorText } from '@/app/api';
+import { useCurrentUser } from '@/app/current-user';
+import { toast } from '@/components/toast';
+import { isUnauthorized, usd } from '@/features/creator/creators-api';
 import { useConversationsQuery, useConversationUserQuery, useSendMessageMutation, useThreadQuery, useUnlockMessageMutation } from './messages-api';
 
 function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolean; otherUserId: string }) {

@@ -7,8 +7,8 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState } from 'react';
-import { paymentAccountSchema } from '../../../../domain/contracts/payouts';
-import { toast } from '../../components/toast';
+import { paymentAccountSchema } from '@contracts/payouts';
+import { toast } from '@/components/toast';
 import { useAddPaymentAccountMutation } from './payouts-api';
 
 type AccountType = 'stripe' | 'bank_account';

@@ -1,7 +1,7 @@
-import '../../test-support/jsdom-setup';
+import '@/test-support/jsdom-setup';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { installFakeFetch, type FakeCall } from '../../test-support/fake-fetch';
-import { renderWithApp } from '../../test-support/render';
+import { installFakeFetch, type FakeCall } from '@/test-support/fake-fetch';
+import { renderWithApp } from '@/test-support/render';
 import { PayoutsPage } from './payouts-page';
 
 jest.setTimeout(30_000);

@@ -9,8 +9,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
-import { payoutFee, type PaymentAccountView } from '../../../../domain/contracts/payouts';
-import { toast } from '../../components/toast';
+import { payoutFee, type PaymentAccountView } from '@contracts/payouts';
+import { toast } from '@/components/toast';
 import { usd, useRequestPayoutMutation } from './payouts-api';
 
 export const accountLabel = (account: PaymentAccountView) =>

@@ -33,11 +33,11 @@ import {
   SEXUAL_ORIENTATIONS,
   preferencesSchema,
   profileSchema,
-} from '../../../../domain/contracts/chat';
-import { api } from '../../app/api';
-import type { AppDispatch } from '../../app/store';
-import { useToast } from '../../components/toast';
-import { useDocumentTitle } from '../../components/use-document-title';
+} from '@contracts/chat';
+import { api } from '@/app/api';
+import type { AppDispatch } from '@/app/store';
+import { useToast } from '@/components/toast';
+import { useDocumentTitle } from '@/components/use-document-title';
 import { useSavePreferencesMutation, useSaveProfileMutation } from './profile-api';
 import { TagPicker } from './tag-picker';
 

@@ -2,8 +2,8 @@ import Container from '@mui/material/Container';
 import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
-import { CreatorCard, CreatorCardSkeleton } from '../creator/creator-card';
-import { useCreatorsQuery } from '../creator/creators-api';
+import { CreatorCard, CreatorCardSkeleton } from '@/features/creator/creator-card';
+import { useCreatorsQuery } from '@/features/creator/creators-api';
 
 /** /search?q=: creators whose name or bio matches the navigation's 'Search creators...' box. */
 export function SearchPage() {

@@ -1,8 +1,8 @@
-import '../../test-support/jsdom-setup';
+import '@/test-support/jsdom-setup';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { installFakeFetch, type FakeAnswer, type FakeCall } from '../../test-support/fake-fetch';
-import { renderWithApp } from '../../test-support/render';
-import { getToasts } from '../../components/toast';
+import { installFakeFetch, type FakeAnswer, type FakeCall } from '@/test-support/fake-fetch';
+import { renderWithApp } from '@/test-support/render';
+import { getToasts } from '@/components/toast';
 import { PlanOptions } from './plan-options';
 
 jest.setTimeout(30_000);

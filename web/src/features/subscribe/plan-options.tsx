@@ -11,11 +11,11 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { SIX_MONTH_PLAN, formatCents, parseCents } from '../../../../domain/contracts/money';
-import { isApiError, serverErrorText } from '../../app/api';
-import { logger } from '../../app/logger';
-import { toast } from '../../components/toast';
-import { useCryptoBalanceQuery } from '../wallet/wallet-api';
+import { SIX_MONTH_PLAN, formatCents, parseCents } from '@contracts/money';
+import { isApiError, serverErrorText } from '@/app/api';
+import { logger } from '@/app/logger';
+import { toast } from '@/components/toast';
+import { useCryptoBalanceQuery } from '@/features/wallet/wallet-api';
 import { failedAnswer, requiresAgeVerification, useCancelSubscriptionMutation, useSubscribeMutation, useSubscribeWithCryptoMutation } from './membership-api';
 import { useSubscriptionStatusQuery } from './subscribe-api';
 

@@ -1,7 +1,7 @@
-import '../../test-support/jsdom-setup';
+import '@/test-support/jsdom-setup';
 import { cleanup, screen } from '@testing-library/react';
-import { installFakeFetch } from '../../test-support/fake-fetch';
-import { renderWithApp } from '../../test-support/render';
+import { installFakeFetch } from '@/test-support/fake-fetch';
+import { renderWithApp } from '@/test-support/render';
 import { SubscriptionStatusBox } from './subscription-status-box';
 
 jest.setTimeout(30_000);

@@ -11,9 +11,9 @@ import Typography from '@mui/material/Typography';
 import { nanoid } from '@reduxjs/toolkit';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { DEV_TOKEN_PREFIX, manualCardSchema } from '../../../../domain/contracts/accounts';
-import { serverErrorText } from '../../app/api';
-import { toast } from '../../components/toast';
+import { DEV_TOKEN_PREFIX, manualCardSchema } from '@contracts/accounts';
+import { serverErrorText } from '@/app/api';
+import { toast } from '@/components/toast';
 import { useVerifyAgeMutation } from './membership-api';
 
 /**

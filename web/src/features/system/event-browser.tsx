@@ -15,8 +15,8 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import type { LogEventView } from '../../../../domain/contracts/system';
-import { serverErrorText } from '../../app/api';
+import type { LogEventView } from '@contracts/system';
+import { serverErrorText } from '@/app/api';
 import { useLogEventsQuery, type EventFilters } from './system-api';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);

@@ -9,7 +9,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { SystemStatusView } from '../../../../domain/contracts/system';
+import type { SystemStatusView } from '@contracts/system';
 
 const STATE_COLOR: Record<string, 'success' | 'warning' | 'default' | 'info'> = { 'caught up': 'success', behind: 'warning', rebuilding: 'info' };
 

@@ -8,9 +8,9 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import type { RebuildJobView } from '../../../../domain/contracts/system';
-import { serverErrorText } from '../../app/api';
-import { toast } from '../../components/toast';
+import type { RebuildJobView } from '@contracts/system';
+import { serverErrorText } from '@/app/api';
+import { toast } from '@/components/toast';
 import { useStartRebuildMutation } from './system-api';
 
 const RUNNING = new Set(['queued', 'building', 'switching']);

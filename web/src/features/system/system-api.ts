@@ -1,5 +1,5 @@
-import type { EventPage, RebuildJobView, SystemStatusView } from '../../../../domain/contracts/system';
-import { api } from '../../app/api';
+import type { EventPage, RebuildJobView, SystemStatusView } from '@contracts/system';
+import { api } from '@/app/api';
 
 export interface EventFilters {
   type?: string;

@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
-import { parseCents, type CryptoBalance } from '../../../../domain/contracts/money';
+import { parseCents, type CryptoBalance } from '@contracts/money';
 
 /** The green Available Balance card (SPEC §2), shown only when the USD balance is above 0. */
 export function BalanceCard({ balance }: { balance: CryptoBalance | undefined }) {

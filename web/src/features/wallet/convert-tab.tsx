@@ -12,9 +12,9 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { nanoid } from '@reduxjs/toolkit';
 import { useState } from 'react';
-import { CRYPTO_TYPES, type ConversionPreview, type CryptoType } from '../../../../domain/contracts/money';
-import { serverErrorText } from '../../app/api';
-import { toast } from '../../components/toast';
+import { CRYPTO_TYPES, type ConversionPreview, type CryptoType } from '@contracts/money';
+import { serverErrorText } from '@/app/api';
+import { toast } from '@/components/toast';
 import { shortAddress, useCalculateConversionMutation, useConvertCryptoMutation, useCryptoWalletsQuery } from './wallet-api';
 
 export const MINIMUM_WARNING = 'Minimum conversion is $10 USD after fees. Please increase your crypto amount';

@@ -8,8 +8,8 @@ import type {
   CryptoRates,
   CryptoWallet,
   RegisterWalletRequest,
-} from '../../../../domain/contracts/money';
-import { api } from '../../app/api';
+} from '@contracts/money';
+import { api } from '@/app/api';
 
 /** SPEC §7 crypto calls. */
 export const walletApi = api.enhanceEndpoints({ addTagTypes: ['CryptoWallets', 'CryptoBalance', 'CryptoConversions'] }).injectEndpoints({

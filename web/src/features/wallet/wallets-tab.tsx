@@ -15,9 +15,9 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
-import { CRYPTO_TYPES, type CryptoType } from '../../../../domain/contracts/money';
-import { serverErrorText } from '../../app/api';
-import { toast } from '../../components/toast';
+import { CRYPTO_TYPES, type CryptoType } from '@contracts/money';
+import { serverErrorText } from '@/app/api';
+import { toast } from '@/components/toast';
 import { shortAddress, useCryptoWalletsQuery, useRegisterWalletMutation } from './wallet-api';
 
 /** Copies text; falls back to a hidden textarea where the Clipboard API is unavailable. */
