@@ -52,6 +52,29 @@ describe('account decider', () => {
     expect(decider.decide(attempt(false, later(16)), locked)).toEqual([{ type: 'LoginFailed', data: { userId, attempts: 1, at: later(16).toISOString() } }]);
   });
 
+  it('locks again after a lock ran out: five more failures in a row lock once more', () => {
+    const first = run([registered], Array.from({ length: 5 }, () => attempt(false)));
+    const again = run([registered, ...first], Array.from({ length: 5 }, () => attempt(false, later(16))));
+    expect(again.map((e) => e.type)).toEqual(['LoginFailed', 'LoginFailed', 'LoginFailed', 'LoginFailed', 'LoginFailed', 'AccountLocked']);
+    expect(() => decider.decide(attempt(true, later(17)), given([registered, ...first, ...again]))).toThrow('Account temporarily locked');
+  });
+
+  it('counts failures afresh when the previous one is more than 15 minutes old', () => {
+    const spread = run([registered], [attempt(false), attempt(false), attempt(false), attempt(false), attempt(false, later(16))]);
+    expect(spread.map((e) => e.type)).toEqual(['LoginFailed', 'LoginFailed', 'LoginFailed', 'LoginFailed', 'LoginFailed']);
+    expect(spread[4]).toMatchObject({ data: { attempts: 1 } });
+  });
+
+  it('lets a trusted client (signed in here before) in during a lock; its misses count and leave the lock', () => {
+    const locked = given([registered, ...run([registered], Array.from({ length: 5 }, () => attempt(false)))]);
+    const trusted = (passwordMatched: boolean): AccountCommand => ({ type: 'RecordLoginAttempt', passwordMatched, trustedClient: true, now: later(1) });
+    expect(decider.decide(trusted(true), locked).map((e) => e.type)).toEqual(['LoginSucceeded']);
+    const missed = decider.decide(trusted(false), locked);
+    expect(missed).toEqual([{ type: 'LoginFailed', data: { userId, attempts: 6, at: later(1).toISOString() } }]);
+    expect(given([registered, ...run([registered], Array.from({ length: 5 }, () => attempt(false))), ...missed]).lockedUntil).toBe(later(15).toISOString());
+    expect(() => decider.decide(attempt(true, later(1)), locked)).toThrow('Account temporarily locked');
+  });
+
   it('tells a deactivated account so when its password is right', () => {
     const state = given([registered, { type: 'UserDeactivated', data: { userId, reason: null, at: t0.toISOString() } }]);
     expect(() => decider.decide(attempt(true), state)).toThrow('Account has been deactivated');

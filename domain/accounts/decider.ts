@@ -9,6 +9,8 @@ import type { AccountEvent } from './events';
 
 export const MAX_FAILED_LOGINS = 5;
 export const LOCK_MINUTES = 15;
+/** Failures further apart than this do not add up: counting starts again. */
+export const FAILURE_WINDOW_MINUTES = 15;
 export const RESET_TOKEN_MINUTES = 60;
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
@@ -16,15 +18,20 @@ export const ACCOUNT_LOCKED = 'Account temporarily locked';
 export const ACCOUNT_DEACTIVATED = 'Account has been deactivated';
 export const INVALID_RESET_TOKEN = 'Invalid or expired reset token';
 
-export interface AccountState {
+/** What lockout reads: of an account (from its events), or of an email without one (a table). */
+export interface LoginFailures {
+  failedAttempts: number;
+  lastFailureAt: string | null;
+  lockedUntil: string | null;
+}
+
+export interface AccountState extends LoginFailures {
   exists: boolean;
   userId: string | null;
   email: string | null;
   passwordHash: string | null;
   isActive: boolean;
   ageVerified: boolean;
-  failedAttempts: number;
-  lockedUntil: string | null;
   resetTokenHash: string | null;
   resetExpiresAt: string | null;
 }
@@ -45,6 +52,8 @@ export interface RegisterUser {
 export interface RecordLoginAttempt {
   type: 'RecordLoginAttempt';
   passwordMatched: boolean;
+  /** The client signed in to this account before (its device cookie): a lock does not apply to it. */
+  trustedClient?: boolean;
   now: Date;
 }
 
@@ -77,12 +86,30 @@ export const initialAccountState: AccountState = {
   isActive: true,
   ageVerified: false,
   failedAttempts: 0,
+  lastFailureAt: null,
   lockedUntil: null,
   resetTokenHash: null,
   resetExpiresAt: null,
 };
 
-export const isLocked = (state: AccountState, now: Date) => state.lockedUntil !== null && new Date(state.lockedUntil) > now;
+export const isLocked = (state: Pick<LoginFailures, 'lockedUntil'>, now: Date) => state.lockedUntil !== null && new Date(state.lockedUntil) > now;
+
+export const noLoginFailures: LoginFailures = { failedAttempts: 0, lastFailureAt: null, lockedUntil: null };
+
+/**
+ * One more failed sign-in. Counting starts again once a lock has run out or the previous failure
+ * is older than the window; the 5th failure in a row locks for 15 minutes. A failure during a lock
+ * (from a trusted client) is counted and leaves the lock as it is. The one rule for accounts and
+ * for emails without an account, so lockout cannot tell them apart.
+ */
+export function afterLoginFailure(current: LoginFailures, now: Date): LoginFailures & { locks: boolean } {
+  const at = now.toISOString();
+  if (isLocked(current, now)) return { failedAttempts: current.failedAttempts + 1, lastFailureAt: at, lockedUntil: current.lockedUntil, locks: false };
+  const recent = current.lockedUntil === null && current.lastFailureAt !== null && now.getTime() - Date.parse(current.lastFailureAt) <= FAILURE_WINDOW_MINUTES * 60_000;
+  const failedAttempts = (recent ? current.failedAttempts : 0) + 1;
+  const locks = failedAttempts >= MAX_FAILED_LOGINS;
+  return { failedAttempts, lastFailureAt: at, lockedUntil: locks ? new Date(now.getTime() + LOCK_MINUTES * 60_000).toISOString() : null, locks };
+}
 
 export const lockedError = () => refuse.forbidden(ACCOUNT_LOCKED, { code: 'ACCOUNT_LOCKED' });
 export const invalidCredentials = () => refuse.unauthorized(INVALID_CREDENTIALS);
@@ -98,15 +125,16 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       case 'AgeVerified':
         return { ...state, ageVerified: true };
       case 'LoginSucceeded':
-        return { ...state, failedAttempts: 0, lockedUntil: null };
+        return { ...state, ...noLoginFailures };
       case 'LoginFailed':
-        return { ...state, failedAttempts: event.data.attempts };
+        // A first failure means counting started again: any lock before it had run out.
+        return { ...state, failedAttempts: event.data.attempts, lastFailureAt: event.data.at, lockedUntil: event.data.attempts === 1 ? null : state.lockedUntil };
       case 'AccountLocked':
         return { ...state, lockedUntil: event.data.lockedUntil };
       case 'PasswordResetRequested':
         return { ...state, resetTokenHash: event.data.tokenHash, resetExpiresAt: event.data.expiresAt };
       case 'PasswordChanged':
-        return { ...state, passwordHash: event.data.passwordHash, resetTokenHash: null, resetExpiresAt: null, failedAttempts: 0, lockedUntil: null };
+        return { ...state, passwordHash: event.data.passwordHash, resetTokenHash: null, resetExpiresAt: null, ...noLoginFailures };
       case 'UserDeactivated':
         return { ...state, isActive: false };
       default:
@@ -129,18 +157,15 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
     const userId = state.userId!;
     switch (command.type) {
       case 'RecordLoginAttempt': {
-        if (isLocked(state, command.now)) throw lockedError();
+        // A lock stops strangers guessing; the owner's own client still gets in (OWASP).
+        if (isLocked(state, command.now) && !command.trustedClient) throw lockedError();
         if (command.passwordMatched) {
           if (!state.isActive) throw deactivatedError();
           return [{ type: 'LoginSucceeded', data: { userId, at } }];
         }
-        // After a lock has run out, counting starts again.
-        const attempts = (state.lockedUntil !== null ? 0 : state.failedAttempts) + 1;
-        const events: AccountEvent[] = [{ type: 'LoginFailed', data: { userId, attempts, at } }];
-        if (attempts >= MAX_FAILED_LOGINS) {
-          const lockedUntil = new Date(command.now.getTime() + LOCK_MINUTES * 60_000).toISOString();
-          events.push({ type: 'AccountLocked', data: { userId, lockedUntil, at } });
-        }
+        const next = afterLoginFailure(state, command.now);
+        const events: AccountEvent[] = [{ type: 'LoginFailed', data: { userId, attempts: next.failedAttempts, at } }];
+        if (next.locks) events.push({ type: 'AccountLocked', data: { userId, lockedUntil: next.lockedUntil!, at } });
         return events;
       }
       case 'RequestPasswordReset': {
