@@ -201,9 +201,20 @@ describe('sessions and redirects', () => {
 
   it('GET /api/auth/logout ends the session and redirects to /', async () => {
     const { agent } = await registered();
-    const res = await agent.get('/api/auth/logout').expect(302);
+    const res = await agent.get('/api/auth/logout').set('Sec-Fetch-Site', 'same-origin').expect(302);
     expect(res.headers.location).toBe('/');
     expect((await agent.get('/api/auth/user').expect(401)).body).toEqual({ error: 'Unauthorized', code: 'UNAUTHORIZED' });
+  });
+
+  it('GET /api/auth/logout from another site (Sec-Fetch-Site: cross-site) redirects and leaves the session open', async () => {
+    const { agent, user } = await registered();
+    const res = await agent.get('/api/auth/logout').set('Sec-Fetch-Site', 'cross-site').expect(302);
+    expect(res.headers.location).toBe('/');
+    expect(sessionCookie(res)).toBeUndefined(); // the cookie is not cleared
+    expect((await agent.get('/api/auth/user').expect(200)).body.id).toBe(user.id);
+    // Typed into the address bar (none) still signs out.
+    await agent.get('/api/auth/logout').set('Sec-Fetch-Site', 'none').expect(302);
+    await agent.get('/api/auth/user').expect(401);
   });
 
   it('GET /api/login redirects to /login; signed-out reads are 401 Unauthorized', async () => {

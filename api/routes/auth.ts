@@ -116,7 +116,9 @@ export function authRoutes(api: Api): Router {
   });
 
   router.get('/auth/logout', async (req, res) => {
-    await api.sessions.close(res, req.sessionId, api.secure(req));
+    // A GET navigation (SPEC §2), so a link or image on another site could fire it: such a
+    // cross-site request leaves the session open.
+    if (req.get('Sec-Fetch-Site') !== 'cross-site') await api.sessions.close(res, req.sessionId, api.secure(req));
     res.redirect(302, '/');
   });
 
