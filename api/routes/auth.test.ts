@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { accountDecider } from '../../domain/accounts/decider';
 import { userStream } from '../../domain/accounts/events';
 import { handleCommand } from '../../domain/shared/command-handler';
+import { eventually } from '../../ops/testing/eventually';
 import { readWholeLog } from '../../ops/testing/read-whole-log';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 
@@ -45,6 +46,7 @@ async function registered(over: Record<string, unknown> = {}) {
 }
 
 const sessionCookie = (res: { headers: Record<string, unknown> }) => ((res.headers['set-cookie'] as string[] | undefined) ?? []).find((c) => c.startsWith('lively.sid='));
+const deviceCookie = (res: { headers: Record<string, unknown> }) => ((res.headers['set-cookie'] as string[] | undefined) ?? []).find((c) => c.startsWith('lively.device='));
 
 describe('POST /api/auth/register', () => {
   it('creates an age-verified member with one month of membership, charges $1.99 and signs in', async () => {
@@ -172,7 +174,8 @@ describe('POST /api/auth/login', () => {
     }
     const locked = await client().post('/api/auth/login').send({ email: body.email, password: PASSWORD }).expect(403);
     expect(locked.body).toMatchObject({ error: 'Account temporarily locked', code: 'ACCOUNT_LOCKED' });
-    const row = await stack.db('users').where({ id: user.id }).first();
+    // A failure is answered without waiting for the read model (it would make known emails slower).
+    const row = await eventually(() => stack.db('users').where({ id: user.id }).first(), (r) => r.login_attempts === 5, 10_000);
     expect(row.login_attempts).toBe(5);
     expect(new Date(row.lock_until).getTime() - Date.now()).toBeGreaterThan(14 * 60_000);
 
@@ -181,6 +184,44 @@ describe('POST /api/auth/login', () => {
     offsetMs = 16 * 60_000;
     await client().post('/api/auth/login').send({ email: body.email, password: PASSWORD }).expect(200);
     expect((await stack.db('users').where({ id: user.id }).first()).login_attempts).toBe(0);
+  });
+
+  it('keeps the owner signing in from their usual client while another IP fails on purpose', async () => {
+    const { agent: owner, body } = await registered(); // a sign-in: this client is now trusted for the account
+    const attacker = newIp();
+    const answers = [];
+    for (let i = 0; i < 25; i++) answers.push((await client(attacker).post('/api/auth/login').send({ email: body.email, password: `Wrong${i}password` })).status);
+    expect(answers.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(answers.slice(5, 20)).toEqual(Array(15).fill(403)); // locked for strangers
+    expect(answers.slice(20)).toEqual(Array(5).fill(429)); // and that account+IP pair is throttled
+    // A client that never signed in to this account meets the lock, even with the password (SPEC text).
+    const stranger = await client().post('/api/auth/login').send({ email: body.email, password: PASSWORD }).expect(403);
+    expect(stranger.body).toMatchObject({ error: 'Account temporarily locked', code: 'ACCOUNT_LOCKED' });
+    // The owner's client (its device cookie) is stopped neither by the lock nor by the attacker's throttle.
+    const res = await owner.post('/api/auth/login').send({ email: body.email, password: PASSWORD }).expect(200);
+    expect(res.body.user.email).toBe(body.email);
+    expect(deviceCookie(res)).toMatch(/HttpOnly/);
+    expect(deviceCookie(res)).toMatch(/Path=\/api\/auth/);
+  });
+
+  it('answers an unknown email exactly like an account under repeated failures, lock included', async () => {
+    const { body } = await registered();
+    const unknownEmail = `nobody.${unique()}@example.com`;
+    const answers = async (email: string) => {
+      const seen = [];
+      for (let i = 0; i < 8; i++) {
+        const res = await client().post('/api/auth/login').send({ email, password: 'Wrong0password' });
+        seen.push({ status: res.status, body: res.body });
+      }
+      offsetMs = 16 * 60_000; // after the lock: counting starts again
+      const after = await client().post('/api/auth/login').send({ email, password: 'Wrong0password' });
+      offsetMs = 0;
+      return [...seen, { status: after.status, body: after.body }];
+    };
+    const known = await answers(body.email);
+    expect(known.map((a) => a.status)).toEqual([401, 401, 401, 401, 401, 403, 403, 403, 401]);
+    expect(known[5].body).toEqual({ error: 'Account temporarily locked', code: 'ACCOUNT_LOCKED' });
+    expect(await answers(unknownEmail)).toEqual(known);
   });
 
   it('tells a deactivated account so', async () => {
@@ -287,14 +328,17 @@ describe('rate limits (429)', () => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   };
 
-  it('limits login per IP and per account', async () => {
+  it('limits login per IP and per account+IP pair, never per account alone', async () => {
     const ip = newIp();
     for (let i = 0; i < 100; i++) await client(ip).post('/api/auth/login').send({}).expect(400);
     expect429(await client(ip).post('/api/auth/login').send({}), 'Too many login attempts. Please wait before trying again.');
 
     const email = `ghost.${unique()}@example.com`;
-    for (let i = 0; i < 20; i++) await client().post('/api/auth/login').send({ email, password: 'Wrong0pass' }).expect(401);
-    expect429(await client().post('/api/auth/login').send({ email: email.toUpperCase(), password: 'Wrong0pass' }), 'Too many login attempts. Please wait before trying again.');
+    const pair = newIp();
+    for (let i = 0; i < 20; i++) expect([401, 403]).toContain((await client(pair).post('/api/auth/login').send({ email, password: 'Wrong0pass' })).status);
+    expect429(await client(pair).post('/api/auth/login').send({ email: email.toUpperCase(), password: 'Wrong0pass' }), 'Too many login attempts. Please wait before trying again.');
+    // Another address is not throttled for that account: it meets the (emulated) lock instead.
+    expect((await client().post('/api/auth/login').send({ email, password: 'Wrong0pass' })).status).toBe(403);
   });
 
   it('limits registration per IP and per account', async () => {

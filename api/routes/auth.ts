@@ -10,29 +10,37 @@ import type { EmailSender } from '../../domain/notifications/email';
 import type { PaymentGateway } from '../../domain/payments/gateway';
 import { DomainError, refuse } from '../../domain/shared/errors';
 import { currentUser, requestUser } from '../http/access';
+import { postgresUnknownEmailFailures, TrustedDevices } from '../http/login-throttle';
 import { hitRateLimit } from '../http/rate-limit';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 
 /**
  * Accounts over HTTP (SPEC §7): register with card, login, logout, current user, password reset.
- * Login, register and reset requests are rate limited per IP and per account (429).
+ * Register and reset requests are rate limited per IP and per account, login per IP and per
+ * account+IP pair (429).
  */
 
 interface Limit {
   limit: number;
   windowMs: number;
 }
+interface Limits {
+  perIp: Limit;
+  perAccount?: Limit;
+  perAccountAndIp?: Limit;
+}
 export interface AuthRateLimits {
-  login: { perIp: Limit; perAccount: Limit };
-  register: { perIp: Limit; perAccount: Limit };
-  resetRequest: { perIp: Limit; perAccount: Limit };
+  /** Never per account alone: anyone could then lock an account out by failing on purpose. */
+  login: Limits & { perAccountAndIp: Limit };
+  register: Limits & { perAccount: Limit };
+  resetRequest: Limits & { perAccount: Limit };
 }
 
 const MINUTE = 60_000;
 /** Defaults; a stack may replace them through the `authRateLimits` port (tests, load tests). */
 export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = {
-  login: { perIp: { limit: 100, windowMs: 15 * MINUTE }, perAccount: { limit: 20, windowMs: 15 * MINUTE } },
+  login: { perIp: { limit: 100, windowMs: 15 * MINUTE }, perAccountAndIp: { limit: 20, windowMs: 15 * MINUTE } },
   register: { perIp: { limit: 50, windowMs: 60 * MINUTE }, perAccount: { limit: 5, windowMs: 60 * MINUTE } },
   resetRequest: { perIp: { limit: 20, windowMs: 60 * MINUTE }, perAccount: { limit: 5, windowMs: 60 * MINUTE } },
 };
@@ -47,10 +55,12 @@ const accountKey = (req: Request) => (typeof req.body?.email === 'string' ? req.
 
 function limited(api: Api, action: keyof AuthRateLimits): RequestHandler {
   return async (req, res, next) => {
-    const limits = { ...DEFAULT_AUTH_RATE_LIMITS, ...(api.deps.ports.authRateLimits as Partial<AuthRateLimits> | undefined) }[action];
-    const checks: Array<[string, Limit]> = [[`auth:${action}:ip:${req.ip ?? 'unknown'}`, limits.perIp]];
+    const limits: Limits = { ...DEFAULT_AUTH_RATE_LIMITS, ...(api.deps.ports.authRateLimits as Partial<AuthRateLimits> | undefined) }[action];
+    const ip = req.ip ?? 'unknown';
+    const checks: Array<[string, Limit]> = [[`auth:${action}:ip:${ip}`, limits.perIp]];
     const account = accountKey(req);
-    if (account) checks.push([`auth:${action}:account:${account}`, limits.perAccount]);
+    if (account && limits.perAccount) checks.push([`auth:${action}:account:${account}`, limits.perAccount]);
+    if (account && limits.perAccountAndIp) checks.push([`auth:${action}:account-ip:${ip}:${account}`, limits.perAccountAndIp]);
     for (const [key, rule] of checks) {
       const { allowed, retryAfterSeconds } = await hitRateLimit(api.deps.db, key, rule);
       if (!allowed) {
@@ -77,11 +87,12 @@ function parseAuth<T>(schema: ZodType<T>, body: unknown): T {
 /** Where links in emails point: the configured public origin, else the one the request came to. */
 const siteOrigin = (api: Api, req: Request) => api.deps.allowedOrigins[0] ?? `${req.protocol}://${req.get('Host')}`;
 
-/** A fresh session id at every sign-in; the previous session (if any) ends. */
-async function signIn(api: Api, req: Request, res: Response, userId: string): Promise<void> {
+/** A fresh session id at every sign-in; the previous session (if any) ends; the client becomes trusted for the account. */
+async function signIn(api: Api, req: Request, res: Response, userId: string, devices: TrustedDevices): Promise<void> {
   if (req.sessionId) await api.sessions.close(res, req.sessionId, api.secure(req));
   req.sessionId = await api.sessions.open(res, userId, api.secure(req));
   req.userId = userId;
+  await devices.remember(res, userId, api.secure(req), api.deps.clock());
 }
 
 export function authRoutes(api: Api): Router {
@@ -89,6 +100,8 @@ export function authRoutes(api: Api): Router {
   const { db, store } = api.deps;
   const gateway = () => api.deps.ports.paymentGateway as PaymentGateway;
   const email = () => api.deps.ports.email as EmailSender;
+  const devices = new TrustedDevices(db);
+  const unknownEmails = postgresUnknownEmailFailures(db);
 
   router.post('/auth/register', limited(api, 'register'), async (req, res) => {
     const input = parseAuth(registerSchema, req.body);
@@ -98,19 +111,19 @@ export function authRoutes(api: Api): Router {
       { email: input.email, firstName: input.firstName, lastName: input.lastName, passwordHash, paymentToken: input.paymentToken },
       api.context(req),
     );
-    await signIn(api, req, res, userId);
+    await signIn(api, req, res, userId, devices);
     await api.readYourWrites(position);
     res.status(201).json({ message: WELCOME_MESSAGE, user: await currentUser(db, userId) } satisfies AuthSuccessResponse);
   });
 
   router.post('/auth/login', limited(api, 'login'), async (req, res) => {
     const input = parseAuth(loginSchema, req.body);
-    const { userId, position, succeeded } = await login(store, { email: input.email.toLowerCase(), password: input.password }, api.context(req));
-    if (!succeeded) {
-      await api.readYourWrites(position);
-      throw invalidCredentials();
-    }
-    await signIn(api, req, res, userId);
+    const context = api.context(req);
+    const trustedAccounts = await devices.accountsOf(req, context.now);
+    const { userId, position, succeeded } = await login(store, { email: input.email.toLowerCase(), password: input.password, trustedAccounts }, context, unknownEmails);
+    // No wait for the read model on a failure: it would make a known email slower than an unknown one.
+    if (!succeeded) throw invalidCredentials();
+    await signIn(api, req, res, userId, devices);
     await api.readYourWrites(position);
     res.json({ message: 'Logged in successfully', user: await currentUser(db, userId) } satisfies AuthSuccessResponse);
   });

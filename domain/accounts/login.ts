@@ -1,31 +1,56 @@
 import type { EventStore, Position } from '../event-store/port';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
-import { accountDecider, invalidCredentials, isLocked, lockedError } from './decider';
+import { accountDecider, afterLoginFailure, invalidCredentials, isLocked, lockedError, type LoginFailures } from './decider';
 import { userStream } from './events';
 import { userIdForEmail } from './lookup';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
 
 /**
+ * Failure counts of emails that have no account: kept outside the log (a table), by the
+ * accounts' rule, with a version for optimistic concurrency as a stream's revision.
+ */
+export interface UnknownEmailFailures {
+  /** The email's counts and their version (0: none yet). */
+  read(email: string): Promise<LoginFailures & { version: number }>;
+  /** Writes `next` if the counts are still at `version`; false when a concurrent failure came first. */
+  write(email: string, next: LoginFailures, version: number, now: Date): Promise<boolean>;
+}
+
+/**
  * Sign-in: the password is checked against the stored argon2id hash here, the decider records
- * the attempt (LoginSucceeded, or LoginFailed and after 5 an AccountLocked). An unknown email
- * and a wrong password get the same answer. A recorded failure resolves with `succeeded: false`
- * (and its position) so the caller can let the read model catch up before refusing.
+ * the attempt (LoginSucceeded, or LoginFailed and on the 5th in a row an AccountLocked). A lock
+ * does not stop the account's trusted clients (`trustedAccounts`: the accounts the client signed
+ * in to before). An unknown email gets the same answers as an account, lock included, after the
+ * same work (a dummy hash check). A recorded failure resolves with `succeeded: false`.
  */
 export async function login(
   store: EventStore,
-  input: { email: string; password: string },
+  input: { email: string; password: string; trustedAccounts?: readonly string[] },
   context: CommandContext,
+  unknownEmails: UnknownEmailFailures,
 ): Promise<{ userId: string; position: Position | null; succeeded: boolean }> {
   const userId = await userIdForEmail(store, input.email);
-  if (!userId) {
-    await verifyAgainstDummy(input.password);
-    throw invalidCredentials();
-  }
+  if (!userId) return refuseUnknownEmail(unknownEmails, input, context.now);
+  const trustedClient = input.trustedAccounts?.includes(userId) ?? false;
   const stream = userStream(userId);
   const { state } = await loadState(store, stream, accountDecider);
-  // A locked account is refused before spending a hash check on it.
-  if (isLocked(state, context.now)) throw lockedError();
+  // A locked account is refused before spending a hash check on it (as a locked unknown email is).
+  if (isLocked(state, context.now) && !trustedClient) throw lockedError();
   const passwordMatched = await verifyPassword(state.passwordHash, input.password);
-  const result = await handleCommand(store, stream, accountDecider, { type: 'RecordLoginAttempt', passwordMatched, now: context.now }, context);
+  const result = await handleCommand(store, stream, accountDecider, { type: 'RecordLoginAttempt', passwordMatched, trustedClient, now: context.now }, context);
   return { userId, position: result.position, succeeded: result.events.some((event) => event.type === 'LoginSucceeded') };
+}
+
+/** Fails like a wrong password, counts towards a lock like an account, and takes as long. */
+async function refuseUnknownEmail(failures: UnknownEmailFailures, input: { email: string; password: string }, now: Date): Promise<never> {
+  let current = await failures.read(input.email);
+  if (isLocked(current, now)) throw lockedError();
+  await verifyAgainstDummy(input.password);
+  // As handleCommand does: a concurrent failure came first, so decide again on the fresh counts.
+  for (let attempt = 1; !(await failures.write(input.email, afterLoginFailure(current, now), current.version, now)); attempt++) {
+    if (attempt >= 10) throw new Error('login failures: too many concurrent writers');
+    current = await failures.read(input.email);
+    if (isLocked(current, now)) throw lockedError();
+  }
+  throw invalidCredentials();
 }

@@ -82,7 +82,7 @@ export async function seed(databaseUrl: string, size: SeedSize, log: (line: stri
     logger: createLogger({ level: 'silent' }),
     clock,
     // The seeder registers many accounts from one address.
-    ports: { authRateLimits: { register: { perIp: { limit: 1e9, windowMs: 60_000 }, perAccount: { limit: 1e9, windowMs: 60_000 } }, login: { perIp: { limit: 1e9, windowMs: 60_000 }, perAccount: { limit: 1e9, windowMs: 60_000 } } } },
+    ports: { authRateLimits: { register: { perIp: { limit: 1e9, windowMs: 60_000 }, perAccount: { limit: 1e9, windowMs: 60_000 } }, login: { perIp: { limit: 1e9, windowMs: 60_000 }, perAccountAndIp: { limit: 1e9, windowMs: 60_000 } } } },
   });
   const report: SeedReport = { events: 0, steps: {}, failures: [] };
   // Each phase reads what the previous one wrote: wait until every projection and process

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as infrastructure from './0001-infrastructure';
 import * as emailOutbox from './0002-email-outbox';
 import * as conversionNumbers from './0003-conversion-numbers';
+import * as loginThrottle from './0004-login-throttle';
 
 /**
  * Knex migrations, listed here rather than discovered on disk so they run the same under
@@ -11,6 +12,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0001-infrastructure': infrastructure,
   '0002-email-outbox': emailOutbox,
   '0003-conversion-numbers': conversionNumbers,
+  '0004-login-throttle': loginThrottle,
 };
 
 const source: Knex.MigrationSource<string> = {
