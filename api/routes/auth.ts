@@ -146,10 +146,16 @@ export function authRoutes(api: Api): Router {
 
   router.post('/auth/reset-password-request', limited(api, 'resetRequest'), async (req, res) => {
     const input = parseAuth(resetRequestSchema, req.body);
-    const { position } = await requestPasswordReset({ store, email: email() }, { email: input.email.toLowerCase(), origin: siteOrigin(api, req) }, api.context(req));
-    // The reset form looks the token up in the users read model: let it see this one.
-    await api.readYourWrites(position);
+    // Answered before the account is even looked up: the answer and its timing cannot tell
+    // whether the account exists (OWASP). The work goes on after it.
     res.json({ message: RESET_REQUEST_MESSAGE } satisfies MessageResponse);
+    // The reset form looks the token up in the users read model: the mail goes once it can.
+    const deps = { store, email: email(), readYourWrites: api.readYourWrites };
+    requestPasswordReset(deps, { email: input.email.toLowerCase(), origin: siteOrigin(api, req) }, api.context(req)).catch((error: unknown) => {
+      // Its type and code only: a database error's message or details may hold the address.
+      const failure = error instanceof Error ? { type: error.name, code: (error as { code?: unknown }).code } : { type: typeof error };
+      req.log.error({ failure }, 'password reset request failed');
+    });
   });
 
   router.post('/auth/reset-password', async (req, res) => {

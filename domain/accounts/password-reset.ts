@@ -15,10 +15,11 @@ export const hashResetToken = (token: string) => createHash('sha256').update(tok
 /**
  * A reset link for an existing, active account: a random token is emailed, only its hash is
  * stored (PasswordResetRequested), it expires in an hour. Unknown emails get no mail and the
- * caller answers the same either way.
+ * caller answers the same either way. `readYourWrites` (optional) is awaited before mailing, so
+ * the link works as soon as it arrives.
  */
 export async function requestPasswordReset(
-  deps: { store: EventStore; email: EmailSender },
+  deps: { store: EventStore; email: EmailSender; readYourWrites?: (position: Position | null) => Promise<unknown> },
   input: { email: string; origin: string },
   context: CommandContext,
 ): Promise<{ position: Position | null }> {
@@ -27,6 +28,7 @@ export async function requestPasswordReset(
   const token = randomBytes(32).toString('base64url');
   const result = await handleCommand(deps.store, userStream(userId), accountDecider, { type: 'RequestPasswordReset', tokenHash: hashResetToken(token), now: context.now }, context);
   if (result.events.length === 0) return { position: null };
+  await deps.readYourWrites?.(result.position);
   const link = `${input.origin}/reset-password?token=${token}`;
   await deps.email.send({
     to: input.email,

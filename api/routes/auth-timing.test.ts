@@ -1,0 +1,115 @@
+import { performance } from 'node:perf_hooks';
+import { eventually } from '../../ops/testing/eventually';
+import { startTestStack, type TestStack } from '../../ops/testing/harness';
+
+/**
+ * OWASP: the time of a login or a reset request must not tell whether an account exists.
+ * Each round sends one request of each kind in random order (so load on this shared 2-core
+ * machine falls on both alike), every request from its own IP (no rate limit interferes), and
+ * the medians over many rounds are compared.
+ */
+jest.setTimeout(180_000);
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack({ trustProxy: true });
+});
+afterAll(() => stack.close());
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${++counter}`;
+const newIp = () => `10.77.${Math.floor(++counter / 250) % 250}.${counter % 250}`;
+const client = () => stack.agent().set('X-Forwarded-For', newIp());
+const PASSWORD = 'Passw0rdGood';
+/** Rounds of each test: a login takes tens of milliseconds (argon2), a reset request's answer a few. */
+const LOGIN_ROUNDS = 24;
+const RESET_ROUNDS = 48;
+const WARM_UP = 3;
+
+async function registerAccounts(count: number): Promise<string[]> {
+  const emails: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const email = `timing.${unique()}@example.com`;
+    await client().post('/api/auth/register').send({ firstName: 'Tim', lastName: 'Ing', email, password: PASSWORD, confirmPassword: PASSWORD, paymentToken: `dev_tok_${unique()}` }).expect(201);
+    emails.push(email);
+  }
+  return emails;
+}
+
+/** As many emails without an account, each used as often as an account (the same rows are written either way). */
+const unknownEmails = (count: number) => Array.from({ length: count }, () => `nobody.${unique()}@example.com`);
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+async function timed(send: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await send();
+  return performance.now() - started;
+}
+
+type Send = (round: number) => Promise<unknown>;
+
+/**
+ * Interleaved rounds of the two kinds (order drawn per round); the medians of each, warm-up
+ * rounds left out. `settle` (not timed) runs after each request, so that work done after an
+ * answer (projections, the mail) never slows the next sample: each sample is one request's own time.
+ */
+async function compare(rounds: number, known: Send, unknown: Send, settle: () => Promise<unknown>) {
+  const times = { known: [] as number[], unknown: [] as number[] };
+  for (let round = 0; round < WARM_UP + rounds; round++) {
+    const kinds = Math.random() < 0.5 ? (['known', 'unknown'] as const) : (['unknown', 'known'] as const);
+    for (const kind of kinds) {
+      const ms = await timed(() => (kind === 'known' ? known(round) : unknown(round)));
+      if (round >= WARM_UP) times[kind].push(ms);
+      await settle();
+      // The same quiet moment before every sample, whichever kind came before.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  const result = { known: median(times.known), unknown: median(times.unknown) };
+  console.log(`medians over ${rounds} rounds: known ${result.known.toFixed(1)} ms, unknown ${result.unknown.toFixed(1)} ms`);
+  return result;
+}
+
+const withinTwentyPercent = ({ known, unknown }: { known: number; unknown: number }) => {
+  expect(Math.max(known, unknown) / Math.min(known, unknown)).toBeLessThanOrEqual(1.2);
+};
+
+it('answers a login for an unknown email as slowly as a wrong password for an account (medians within 20%)', async () => {
+  // Each email takes at most 4 failures, below the lockout, so every attempt checks a hash.
+  const accounts = await registerAccounts(Math.ceil((WARM_UP + LOGIN_ROUNDS) / 4));
+  const strangers = unknownEmails(accounts.length);
+  const medians = await compare(
+    LOGIN_ROUNDS,
+    (round) => client().post('/api/auth/login').send({ email: accounts[round % accounts.length], password: 'Wrong0password' }).expect(401),
+    (round) => client().post('/api/auth/login').send({ email: strangers[round % strangers.length], password: 'Wrong0password' }).expect(401),
+    // A failure on an account is projected (users.login_attempts) after the answer.
+    () => stack.settle(),
+  );
+  withinTwentyPercent(medians);
+});
+
+it('answers a reset request for an unknown email as quickly as for an account (medians within 20%)', async () => {
+  // At most 4 requests per email, below the per-account limit of reset requests.
+  const accounts = await registerAccounts(Math.ceil((WARM_UP + RESET_ROUNDS) / 4));
+  const strangers = unknownEmails(accounts.length);
+  const mails = async () => Number((await stack.db('email_outbox').where({ kind: 'password-reset' }).count({ n: '*' }))[0].n);
+  let sent = 0;
+  const medians = await compare(
+    RESET_ROUNDS,
+    async (round) => {
+      await client().post('/api/auth/reset-password-request').send({ email: accounts[round % accounts.length] }).expect(200);
+      sent++;
+    },
+    (round) => client().post('/api/auth/reset-password-request').send({ email: strangers[round % strangers.length] }).expect(200),
+    async () => {
+      await eventually(mails, (n) => n >= sent, 10_000);
+      await stack.settle();
+    },
+  );
+  withinTwentyPercent(medians);
+});
