@@ -4,7 +4,7 @@ import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router';
 import { ScrollToTop } from './components/scroll-to-top';
 import { Toaster } from './components/toast';
-import { installGlobalErrorLogging } from './app/logger';
+import { installGlobalErrorLogging } from '@/lib/logger';
 import { AppRoutes } from './app/routes';
 import { store } from './app/store';
 import { AppThemeProvider } from './app/theme';

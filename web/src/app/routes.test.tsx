@@ -3,7 +3,7 @@ import { cleanup, screen } from '@testing-library/react';
 import type { CurrentUser } from '@contracts/accounts';
 import { installFakeFetch } from '@/test-support/fake-fetch';
 import { renderWithApp } from '@/test-support/render';
-import type { AccessState } from './current-user';
+import type { AccessState } from '@/lib/current-user';
 import { AccessRoutes, type MemberRoute, type ShellPages } from './routes';
 
 const stub = (name: string) => <h1>{name}</h1>;

@@ -5,8 +5,8 @@ import type { CurrentUser } from '@contracts/accounts';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { PageSpinner } from '@/components/page-spinner';
 import { TopNav } from '@/components/top-nav';
-import { useCurrentUser, type AccessState } from './current-user';
-import { logger } from './logger';
+import { useCurrentUser, type AccessState } from '@/lib/current-user';
+import { logger } from '@/lib/logger';
 
 const CHUNK_RELOAD_KEY = 'chunkReloadAt';
 

@@ -1,5 +1,5 @@
 import { configureStore } from '@reduxjs/toolkit';
-import { api } from './api';
+import { api } from '@/lib/api';
 
 /** The Redux store: the RTK Query cache (features keep their slices beside their code). */
 export function createStore({ devChecks = true }: { devChecks?: boolean } = {}) {

@@ -1,5 +1,5 @@
 import type { AdminPage, AdminPayoutRow, AdminResource, PayoutAction, RevenueDay, StreamEventView } from '@contracts/admin';
-import { api } from '@/app/api';
+import { api } from '@/lib/api';
 
 /** The finance console's calls (role admin). Filters travel as the same query string the URL keeps. */
 export const adminApi = api.enhanceEndpoints({ addTagTypes: ['AdminTable', 'AdminRevenue', 'AdminStream'] }).injectEndpoints({

@@ -8,7 +8,7 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, Navigate, useParams } from 'react-router';
 import { ADMIN_RESOURCES, type AdminResource } from '@contracts/admin';
-import { useCurrentUser } from '@/app/current-user';
+import { useCurrentUser } from '@/lib/current-user';
 import { AdminTable } from './admin-table';
 import { RevenueChart } from './revenue-chart';
 

@@ -11,7 +11,7 @@ import { DataGrid, type GridPaginationModel, type GridSortModel } from '@mui/x-d
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { ADMIN_SORT_FIELDS, ADMIN_STATUSES, PAGE_SIZES, type AdminResource } from '@contracts/admin';
-import { serverErrorText } from '@/app/api';
+import { serverErrorText } from '@/lib/api';
 import { ADMIN_COLUMNS } from './admin-columns';
 import { useAdminTableQuery } from './admin-api';
 import { RecordDrawer } from './record-drawer';

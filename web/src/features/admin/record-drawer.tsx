@@ -12,7 +12,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { AdminResource, PayoutAction } from '@contracts/admin';
-import { serverErrorText } from '@/app/api';
+import { serverErrorText } from '@/lib/api';
 import { toast } from '@/components/toast';
 import { usePayoutActionMutation, useStreamEventsQuery } from './admin-api';
 

@@ -1,5 +1,5 @@
 import type { LoginRequest } from '@contracts/accounts';
-import { api } from '@/app/api';
+import { api } from '@/lib/api';
 
 export interface RegisterPayload {
   firstName: string;

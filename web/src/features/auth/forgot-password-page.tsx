@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { resetRequestSchema } from '@contracts/accounts';
-import { errorMessage } from '@/app/api';
+import { errorMessage } from '@/lib/api';
 import { AuthCard } from './auth-card';
 import { useResetPasswordRequestMutation } from './auth-api';
 import { resetErrorText } from './error-messages';

@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { loginSchema } from '@contracts/accounts';
-import { browser, errorMessage } from '@/app/api';
+import { browser, errorMessage } from '@/lib/api';
 import { toast } from '@/components/toast';
 import { AuthCard } from './auth-card';
 import { useLoginMutation } from './auth-api';

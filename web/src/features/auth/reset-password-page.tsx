@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { resetPasswordSchema } from '@contracts/accounts';
-import { errorMessage, serverErrorText } from '@/app/api';
+import { errorMessage, serverErrorText } from '@/lib/api';
 import { AuthCard } from './auth-card';
 import { useResetPasswordMutation } from './auth-api';
 import { resetErrorText } from './error-messages';

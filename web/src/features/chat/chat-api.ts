@@ -1,4 +1,4 @@
-import { api } from '@/app/api';
+import { api } from '@/lib/api';
 
 /** Blocking and reporting the current chat partner (by chat session: the page never learns the partner's id). */
 export const chatApi = api.injectEndpoints({

@@ -19,7 +19,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { useCurrentUser } from '@/app/current-user';
+import { useCurrentUser } from '@/lib/current-user';
 import { useDocumentTitle } from '@/components/use-document-title';
 import { BlockReportDialog } from './block-report-dialog';
 import { ChatFiltersDialog, DEFAULT_SETTINGS } from './chat-filters-dialog';

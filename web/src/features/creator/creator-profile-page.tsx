@@ -13,7 +13,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { useCurrentUser } from '@/app/current-user';
+import { useCurrentUser } from '@/lib/current-user';
 import { coverBackground } from './creator-card';
 import { usd, useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from './creators-api';
 import { PostCard } from './post-card';

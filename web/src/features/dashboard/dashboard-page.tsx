@@ -19,7 +19,7 @@ import { useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { ENGAGEMENT_RATE_DEFINITION } from '@contracts/creators';
 import type { CurrentUser } from '@contracts/accounts';
-import { useCurrentUser } from '@/app/current-user';
+import { useCurrentUser } from '@/lib/current-user';
 import { PageSpinner } from '@/components/page-spinner';
 import { usd, useCreatorStatsQuery } from '@/features/creator/creators-api';
 import { CreatorJourney } from './creator-journey';

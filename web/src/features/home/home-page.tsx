@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { Post } from '@contracts/posts';
-import { useCurrentUser } from '@/app/current-user';
+import { useCurrentUser } from '@/lib/current-user';
 import { CreatorCard, CreatorCardSkeleton, coverBackground } from '@/features/creator/creator-card';
 import { useCreatorsQuery, useFeedQuery } from '@/features/creator/creators-api';
 import { PostCard } from '@/features/creator/post-card';

@@ -1,5 +1,5 @@
 import type { ChatUser, Conversation, Message } from '@contracts/messages';
-import { api } from '@/app/api';
+import { api } from '@/lib/api';
 
 /** Conversations, threads, sending and unlocking paid messages (SPEC §7). */
 export const messagesApi = api.enhanceEndpoints({ addTagTypes: ['Conversations', 'Thread'] }).injectEndpoints({

@@ -1,5 +1,5 @@
 import type { PaymentAccountRequest, PaymentAccountView, PayoutDashboard, PayoutView } from '@contracts/payouts';
-import { api } from '@/app/api';
+import { api } from '@/lib/api';
 
 /** SPEC §7 payout calls (creator only). */
 export const payoutsApi = api.enhanceEndpoints({ addTagTypes: ['PayoutDashboard', 'PaymentAccounts', 'Payouts'] }).injectEndpoints({

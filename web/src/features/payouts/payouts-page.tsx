@@ -20,7 +20,7 @@ import Typography from '@mui/material/Typography';
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { PAYOUT_HISTORY_SHOWN, type PaymentAccountView, type PayoutView } from '@contracts/payouts';
-import { useCurrentUser } from '@/app/current-user';
+import { useCurrentUser } from '@/lib/current-user';
 import { AddPaymentAccountDialog } from './add-payment-account-dialog';
 import { monthDay, payoutStatus, usd, usePaymentAccountsQuery, usePayoutDashboardQuery, usePayoutsQuery } from './payouts-api';
 import { accountLabel, WithdrawDialog } from './withdraw-dialog';

@@ -1,5 +1,5 @@
 import type { ChatPreferences, ChatProfile, PreferencesRequest, ProfileRequest } from '@contracts/chat';
-import { api } from '@/app/api';
+import { api } from '@/lib/api';
 
 /** SPEC §7: POST /api/profile and /api/preferences (and reading them back). */
 export const profileApi = api.enhanceEndpoints({ addTagTypes: ['ChatProfile', 'ChatPreferences'] }).injectEndpoints({

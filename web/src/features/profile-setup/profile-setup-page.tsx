@@ -34,7 +34,7 @@ import {
   preferencesSchema,
   profileSchema,
 } from '@contracts/chat';
-import { api } from '@/app/api';
+import { api } from '@/lib/api';
 import type { AppDispatch } from '@/app/store';
 import { useToast } from '@/components/toast';
 import { useDocumentTitle } from '@/components/use-document-title';

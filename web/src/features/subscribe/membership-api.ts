@@ -1,5 +1,5 @@
 import type { MembershipActionResult, SubscribeWithCryptoRequest, VerifyAgeRequest } from '@contracts/money';
-import { api, isApiError } from '@/app/api';
+import { api, isApiError } from '@/lib/api';
 
 /** SPEC §7 membership actions; each refreshes the user, the status and the balance (SPEC §4). */
 export const membershipApi = api.enhanceEndpoints({ addTagTypes: ['CryptoBalance', 'CryptoConversions'] }).injectEndpoints({

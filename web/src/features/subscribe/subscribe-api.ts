@@ -1,4 +1,4 @@
-import { api } from '@/app/api';
+import { api } from '@/lib/api';
 
 /** GET /api/subscription-status (SPEC §3 "Subscription status"). */
 export interface SubscriptionStatus {

@@ -12,7 +12,7 @@ import { nanoid } from '@reduxjs/toolkit';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { DEV_TOKEN_PREFIX, manualCardSchema } from '@contracts/accounts';
-import { serverErrorText } from '@/app/api';
+import { serverErrorText } from '@/lib/api';
 import { toast } from '@/components/toast';
 import { useVerifyAgeMutation } from './membership-api';
 

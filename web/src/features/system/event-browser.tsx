@@ -16,7 +16,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { LogEventView } from '@contracts/system';
-import { serverErrorText } from '@/app/api';
+import { serverErrorText } from '@/lib/api';
 import { useLogEventsQuery, type EventFilters } from './system-api';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);

@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import type { RebuildJobView } from '@contracts/system';
-import { serverErrorText } from '@/app/api';
+import { serverErrorText } from '@/lib/api';
 import { toast } from '@/components/toast';
 import { useStartRebuildMutation } from './system-api';
 

@@ -1,5 +1,5 @@
 import type { EventPage, RebuildJobView, SystemStatusView } from '@contracts/system';
-import { api } from '@/app/api';
+import { api } from '@/lib/api';
 
 export interface EventFilters {
   type?: string;

@@ -3,7 +3,7 @@ import CardContent from '@mui/material/CardContent';
 import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useCurrentUser } from '@/app/current-user';
+import { useCurrentUser } from '@/lib/current-user';
 import { useDocumentTitle } from '@/components/use-document-title';
 import { EventBrowser } from './event-browser';
 import { ProjectionsCard } from './projections-card';

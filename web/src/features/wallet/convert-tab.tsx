@@ -13,7 +13,7 @@ import Typography from '@mui/material/Typography';
 import { nanoid } from '@reduxjs/toolkit';
 import { useState } from 'react';
 import { CRYPTO_TYPES, type ConversionPreview, type CryptoType } from '@contracts/money';
-import { serverErrorText } from '@/app/api';
+import { serverErrorText } from '@/lib/api';
 import { toast } from '@/components/toast';
 import { shortAddress, useCalculateConversionMutation, useConvertCryptoMutation, useCryptoWalletsQuery } from './wallet-api';
 

@@ -9,7 +9,7 @@ import type {
   CryptoWallet,
   RegisterWalletRequest,
 } from '@contracts/money';
-import { api } from '@/app/api';
+import { api } from '@/lib/api';
 
 /** SPEC §7 crypto calls. */
 export const walletApi = api.enhanceEndpoints({ addTagTypes: ['CryptoWallets', 'CryptoBalance', 'CryptoConversions'] }).injectEndpoints({

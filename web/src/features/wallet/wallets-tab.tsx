@@ -16,7 +16,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { CRYPTO_TYPES, type CryptoType } from '@contracts/money';
-import { serverErrorText } from '@/app/api';
+import { serverErrorText } from '@/lib/api';
 import { toast } from '@/components/toast';
 import { shortAddress, useCryptoWalletsQuery, useRegisterWalletMutation } from './wallet-api';
 
