@@ -28,7 +28,7 @@ describe('npm run ops -- reconcile', () => {
     const context = { actorId: null, now: new Date() };
     const member = randomUUID();
     await creditBalance(stack.store, member, { amountCents: 2500, reason: 'test credit', reference: `test:${member}` }, context);
-    await spendBalance(stack.store, member, { amountCents: 700, reason: 'message_unlock', reference: `messageUnlock:${member}` }, context);
+    await spendBalance(stack.store, member, { amountCents: 700, reason: 'test spend', reference: `test-spend:${member}` }, context);
     await eventually(() => creator.agent.get(`/api/payouts/${creator.userId}/dashboard`), (res) => res.body.availableBalance === '17.99');
     const account = (await creator.agent.post('/api/payment-accounts').send({ accountHolderName: 'C' }).expect(201)).body;
     const payout = (await creator.agent.post('/api/payouts').send({ paymentAccountId: account.id, amount: '17.99' }).expect(201)).body;
@@ -49,6 +49,36 @@ describe('npm run ops -- reconcile', () => {
     expect(report).toContain('ledger transaction forged does not balance');
     expect(report).toContain('ledger transaction forged has no event behind it');
     expect(report).toContain(`payout ${payout.id}: read model says completed 17.99, events say processing 17.99`);
+  });
+});
+
+describe('npm run ops -- reconcile: money without its effect', () => {
+  const HOUR = 3_600_000;
+  /** Seeded straight into the log, as a request that died after spending would leave it (an hour ago). */
+  async function spend(userId: string, amountCents: number, reference: string) {
+    const occurredAt = new Date(Date.now() - HOUR).toISOString();
+    const credited = { userId, amountCents, reason: 'test credit', reference: `test:${reference}`, balanceCents: amountCents };
+    const debited = { userId, amountCents, reason: 'site plan: 6 months + 1 free', reference, balanceCents: 0 };
+    await stack.store.append(`wallet-${userId}`, [
+      { type: 'WalletCredited', data: credited, metadata: { occurredAt } },
+      { type: 'WalletDebited', data: debited, metadata: { occurredAt } },
+    ], { expectedRevision: 'no_stream' });
+  }
+
+  it('fails with a report when a balance spend for a membership never got its membership', async () => {
+    // A plan spend the activation process can complete: it does. And $5.00 spent "for a
+    // membership" that no plan sells: nothing will ever activate it.
+    const healed = randomUUID();
+    const stranded = randomUUID();
+    await spend(healed, 1194, `membership:${randomUUID()}`);
+    await spend(stranded, 500, `membership:${randomUUID()}`);
+    expect(await stack.settle()).toBe(true);
+    expect((await stack.store.readStream(`membership-${healed}`)).map((e) => e.type)).toEqual(['MembershipActivated']);
+    const lines: string[] = [];
+    expect(await reconcileCommand.run([], opsContext(lines))).toBe(1);
+    const report = lines.join('\n');
+    expect(report).toMatch(new RegExp(`money without its effect: 5\\.00 paid for a site plan from the balance \\(WalletDebited \\S+ on wallet-${stranded}, .*user ${stranded}\\) has no membership time`));
+    expect(report).not.toContain(healed);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { comparePositions, formatPosition, type EventStore, type Position, type RecordedEvent } from '../../domain/event-store/port';
 import { CLEARING_ACCOUNTS, LEDGER_ACCOUNTS as A } from '../../domain/ledger/accounts';
+import { EFFECT_EVENT_TYPES, obligationTracker, type Obligation } from '../../domain/ledger/effects';
 import { ledgerEffect, LEDGER_EVENT_TYPES, memoryLedger, type LedgerTransaction } from '../../domain/ledger/postings';
 import { balancesAt, creatorAccountDecider, type CreatorAccountState } from '../../domain/payouts/decider';
 import { CREATOR_ACCOUNT_PREFIX, creatorAccountEventTypes, type CreatorAccountEvent } from '../../domain/payouts/events';
@@ -19,12 +20,33 @@ import type { OpsCommand } from './command';
 
 const READ_MODELS = ['ledger', 'creator_balances', 'payouts', 'wallet_balances'];
 const BATCH = 2000;
+/** Money younger than this may still be getting its effect (a request or process manager at work). */
+export const EFFECT_GRACE_MS = 2 * 60_000;
 
 export interface ReconcileReport {
   problems: string[];
   warnings: string[];
   checked: { events: number; transactions: number; creators: number; payouts: number; members: number; upTo: string | null };
 }
+
+/**
+ * Money taken without its effect (a spend whose membership, unlock, credit or earnings never
+ * came): read from the whole log, not only up to the read models' position, since effects
+ * follow their payment. Recent ones are only warned about: they may be in flight.
+ */
+async function moneyWithoutEffect(store: EventStore, now: Date): Promise<{ stranded: Obligation[]; inFlight: Obligation[] }> {
+  const tracker = obligationTracker();
+  let after: Position | null = null;
+  for (;;) {
+    const events = await store.readAll({ after, maxCount: BATCH, types: EFFECT_EVENT_TYPES });
+    for (const event of events) tracker.observe(event);
+    if (events.length < BATCH) return tracker.outstanding(now, EFFECT_GRACE_MS);
+    after = events[events.length - 1].position;
+  }
+}
+
+const describeObligation = (o: Obligation) =>
+  `${formatCents(o.amountCents)} paid for ${o.paidFor} (${o.eventType} ${o.eventId} on ${o.streamId}, ${o.occurredAt}, user ${o.userId}) has no ${o.owed}`;
 
 async function readUpTo(store: EventStore, bound: Position, onEvent: (event: RecordedEvent) => Promise<void>): Promise<number> {
   let after: Position | null = null;
@@ -143,6 +165,11 @@ export async function reconcile({ store, db }: { store: EventStore; db: Knex }, 
     if (ledger !== balance) problems.push(`member ${userId}: balance is ${formatCents(ledger)} in the ledger, events say ${formatCents(balance)}`);
   }
 
+  // 5. Every payment has its effect (or was given back).
+  const { stranded, inFlight } = await moneyWithoutEffect(store, now);
+  for (const o of stranded) problems.push(`money without its effect: ${describeObligation(o)}`);
+  for (const o of inFlight) warnings.push(`in flight: ${describeObligation(o)}`);
+
   // Pass-through accounts are empty once every flow has finished.
   for (const account of CLEARING_ACCOUNTS) {
     const balance = await ledgerBalance(db, account, null, now);
@@ -161,8 +188,11 @@ conversions and their fees, balance movements, creator earnings, payouts and the
 checks: every ledger transaction balances; the ledger holds exactly the transactions the events
 give; each creator's available and pending balance, total earnings and payouts in the
 creator_balances and payouts read models and in the ledger equal the events; each member's
-balance in wallet_balances and the ledger equals the events. Balances are taken at the current
-time (earnings leave the 7-day hold by the clock). Prints a report; exit code 1 when anything
+balance in wallet_balances and the ledger equals the events; and no money was taken without its
+effect: every membership payment (card or balance) has its membership time or a refund, every
+unlock spend its unlocked message, every completed conversion its balance credit, every creator
+sale its earnings (younger than two minutes: a warning, it may be in flight). Balances are taken
+at the current time (earnings leave the 7-day hold by the clock). Prints a report; exit code 1 when anything
 differs. Warnings (e.g. non-empty clearing accounts) do not fail it.`,
   async run(_args, context) {
     const connection = await context.connect();
