@@ -1,3 +1,4 @@
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { createApi, type BaseQueryFn } from '@reduxjs/toolkit/query/react';
 import { toast } from '@/components/toast';
 import { clientId } from './client-id';
@@ -48,6 +49,9 @@ function handleUnauthorized(): void {
 export function isApiError(value: unknown): value is ApiError {
   return typeof value === 'object' && value !== null && 'status' in value && 'message' in value && 'bodyText' in value;
 }
+
+/** A 401 matching 'Unauthorized' already raised the central toast and redirect (SPEC §8). */
+export const isUnauthorized = (error: unknown) => isApiError(error) && error.status === 401;
 
 /** The message of whatever a mutation's `unwrap()` threw. */
 export function errorMessage(error: unknown): string {
@@ -132,3 +136,9 @@ export const api = createApi({
   refetchOnMountOrArgChange: false,
   endpoints: () => ({}),
 });
+
+/**
+ * `useDispatch<ApiDispatch>()`: a dispatch that runs this api's thunks (`endpoints.x.initiate`)
+ * and actions (`util.invalidateTags`), for features (which do not import the store of app/).
+ */
+export type ApiDispatch = ThunkDispatch<unknown, unknown, UnknownAction>;

@@ -12,9 +12,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useDispatch } from 'react-redux';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { registerFormSchema } from '@contracts/accounts';
-import { api, errorMessage, isApiError, serverErrorText } from '@/lib/api';
+import { api, errorMessage, isApiError, serverErrorText, type ApiDispatch } from '@/lib/api';
 import { currentUserApi } from '@/lib/current-user';
-import type { AppDispatch } from '@/app/store';
 import { toast } from '@/components/toast';
 import { AuthCard } from './auth-card';
 import { useRegisterMutation } from './auth-api';
@@ -34,7 +33,7 @@ type Form = typeof empty;
 /** SPEC §2 Register ('Create Account'): account fields, card fields, the $1.99 charge. */
 export function RegisterPage() {
   useDocumentTitle('Create Account');
-  const dispatch = useDispatch<AppDispatch>();
+  const dispatch = useDispatch<ApiDispatch>();
   const navigate = useNavigate();
   const [register, { isLoading }] = useRegisterMutation();
   const [form, setForm] = useState<Form>(empty);

@@ -7,7 +7,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import type { Creator } from '@contracts/creators';
-import { usd } from './creators-api';
+import { usd } from '@/lib/format';
 
 export const coverBackground = (url: string | null) =>
   url ? `center / cover no-repeat url("${url.replace(/"/g, '%22')}")` : 'linear-gradient(135deg, #ec4899 0%, #7c3aed 100%)';

@@ -15,7 +15,8 @@ import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useCurrentUser } from '@/lib/current-user';
 import { coverBackground } from './creator-card';
-import { usd, useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from './creators-api';
+import { usd } from '@/lib/format';
+import { useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from './creators-api';
 import { PostCard } from './post-card';
 import { SubscribeDialog } from './subscribe-dialog';
 

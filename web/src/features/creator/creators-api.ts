@@ -1,6 +1,6 @@
 import type { Creator, CreatorStats, SubscriptionCheck, Tier, TierRequest } from '@contracts/creators';
 import type { Comment, CreatePostRequest, FeedPage, LikeResult, Post } from '@contracts/posts';
-import { api, isApiError } from '@/lib/api';
+import { api } from '@/lib/api';
 
 /** Creators, tiers, creator subscriptions, posts, feed, likes and comments (SPEC §7). */
 const creatorsBase = api.enhanceEndpoints({ addTagTypes: ['Creators', 'Posts', 'Feed', 'Tiers', 'CreatorSubscription', 'Stats', 'Comments'] });
@@ -86,9 +86,3 @@ export const {
   useLikePostMutation,
   useAddCommentMutation,
 } = creatorsApi;
-
-/** A 401 matching 'Unauthorized' already raised the central toast and redirect (SPEC §8). */
-export const isUnauthorized = (error: unknown) => isApiError(error) && error.status === 401;
-
-/** "$12.99" from "12.99". */
-export const usd = (amount: string | number) => `$${Number(amount).toFixed(2)}`;

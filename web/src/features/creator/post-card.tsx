@@ -15,7 +15,8 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { Post } from '@contracts/posts';
 import { toast } from '@/components/toast';
-import { isUnauthorized, useLikePostMutation } from './creators-api';
+import { isUnauthorized } from '@/lib/api';
+import { useLikePostMutation } from './creators-api';
 import { PostComments } from './post-comments';
 
 /** The media of an unlocked post: video or image by its type. */

@@ -5,7 +5,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { toast } from '@/components/toast';
-import { isUnauthorized, useAddCommentMutation, useCommentsQuery } from './creators-api';
+import { isUnauthorized } from '@/lib/api';
+import { useAddCommentMutation, useCommentsQuery } from './creators-api';
 
 /** Comments under a post the member can read, and a box to add one. */
 export function PostComments({ postId }: { postId: string }) {

@@ -13,7 +13,9 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Creator } from '@contracts/creators';
 import { toast } from '@/components/toast';
-import { isUnauthorized, usd, useSubscribeMutation, useTiersQuery } from './creators-api';
+import { isUnauthorized } from '@/lib/api';
+import { usd } from '@/lib/format';
+import { useSubscribeMutation, useTiersQuery } from './creators-api';
 
 /** The tier dialog (SPEC §2 Creator profile): tiers, a 7-day money-back promise, cancel anytime. */
 export function SubscribeDialog({ creator, open, onClose }: { creator: Creator | null; open: boolean; onClose: () => void }) {

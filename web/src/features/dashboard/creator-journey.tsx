@@ -10,7 +10,8 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { registerCreatorSchema } from '@contracts/creators';
 import { toast } from '@/components/toast';
-import { isUnauthorized, useRegisterCreatorMutation } from '@/features/creator/creators-api';
+import { isUnauthorized } from '@/lib/api';
+import { useRegisterCreatorMutation } from '@/features/creator/creators-api';
 
 /** Non-creators (SPEC §2 Dashboard): an intro, then the Start Your Creator Journey form. */
 export function CreatorJourney() {

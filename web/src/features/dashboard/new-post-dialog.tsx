@@ -10,7 +10,8 @@ import TextField from '@mui/material/TextField';
 import { useState } from 'react';
 import { createPostSchema } from '@contracts/posts';
 import { toast } from '@/components/toast';
-import { isUnauthorized, useCreatePostMutation } from '@/features/creator/creators-api';
+import { isUnauthorized } from '@/lib/api';
+import { useCreatePostMutation } from '@/features/creator/creators-api';
 
 const EMPTY = { title: '', content: '', mediaUrl: '', isPublic: false };
 

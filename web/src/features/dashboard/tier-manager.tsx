@@ -18,7 +18,9 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { tierSchema, type Tier } from '@contracts/creators';
 import { toast } from '@/components/toast';
-import { isUnauthorized, usd, useCreateTierMutation, useTiersQuery, useUpdateTierMutation } from '@/features/creator/creators-api';
+import { isUnauthorized } from '@/lib/api';
+import { usd } from '@/lib/format';
+import { useCreateTierMutation, useTiersQuery, useUpdateTierMutation } from '@/features/creator/creators-api';
 
 interface TierForm {
   name: string;

@@ -17,10 +17,10 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Message } from '@contracts/messages';
-import { serverErrorText } from '@/lib/api';
+import { isUnauthorized, serverErrorText } from '@/lib/api';
 import { useCurrentUser } from '@/lib/current-user';
 import { toast } from '@/components/toast';
-import { isUnauthorized, usd } from '@/features/creator/creators-api';
+import { usd } from '@/lib/format';
 import { useConversationsQuery, useConversationUserQuery, useSendMessageMutation, useThreadQuery, useUnlockMessageMutation } from './messages-api';
 
 function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolean; otherUserId: string }) {

@@ -20,12 +20,6 @@ export const payoutsApi = api.enhanceEndpoints({ addTagTypes: ['PayoutDashboard'
 
 export const { usePayoutDashboardQuery, usePaymentAccountsQuery, usePayoutsQuery, useAddPaymentAccountMutation, useRequestPayoutMutation } = payoutsApi;
 
-/** "12.34" → "$12.34"; anything unparsable as $0.00. */
-export function usd(amount: string | number | undefined | null): string {
-  const value = Number(amount ?? 0);
-  return `$${(Number.isFinite(value) ? value : 0).toFixed(2)}`;
-}
-
 /** SPEC §2: Next Payout shows month and day, or N/A. */
 export function monthDay(iso: string | null | undefined): string {
   if (!iso) return 'N/A';

@@ -22,7 +22,8 @@ import { Link as RouterLink } from 'react-router';
 import { PAYOUT_HISTORY_SHOWN, type PaymentAccountView, type PayoutView } from '@contracts/payouts';
 import { useCurrentUser } from '@/lib/current-user';
 import { AddPaymentAccountDialog } from './add-payment-account-dialog';
-import { monthDay, payoutStatus, usd, usePaymentAccountsQuery, usePayoutDashboardQuery, usePayoutsQuery } from './payouts-api';
+import { usd } from '@/lib/format';
+import { monthDay, payoutStatus, usePaymentAccountsQuery, usePayoutDashboardQuery, usePayoutsQuery } from './payouts-api';
 import { accountLabel, WithdrawDialog } from './withdraw-dialog';
 
 const STATUS_COLOR = { pending: 'warning', processing: 'info', completed: 'success', failed: 'error', cancelled: 'default' } as const;

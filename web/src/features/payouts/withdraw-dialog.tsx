@@ -11,7 +11,8 @@ import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { payoutFee, type PaymentAccountView } from '@contracts/payouts';
 import { toast } from '@/components/toast';
-import { usd, useRequestPayoutMutation } from './payouts-api';
+import { usd } from '@/lib/format';
+import { useRequestPayoutMutation } from './payouts-api';
 
 export const accountLabel = (account: PaymentAccountView) =>
   account.type === 'bank_account' ? `Bank Account${account.bankAccountLast4 ? ` ••••${account.bankAccountLast4}` : ''} (${account.accountHolderName})` : `Stripe (${account.accountHolderName})`;

@@ -34,8 +34,7 @@ import {
   preferencesSchema,
   profileSchema,
 } from '@contracts/chat';
-import { api } from '@/lib/api';
-import type { AppDispatch } from '@/app/store';
+import { api, type ApiDispatch } from '@/lib/api';
 import { useToast } from '@/components/toast';
 import { useDocumentTitle } from '@/components/use-document-title';
 import { useSavePreferencesMutation, useSaveProfileMutation } from './profile-api';
@@ -82,7 +81,7 @@ export function ProfileSetupPage() {
   const [savePreferences, preferencesState] = useSavePreferencesMutation();
   const saving = profileState.isLoading || preferencesState.isLoading;
   const navigate = useNavigate();
-  const dispatch = useDispatch<AppDispatch>();
+  const dispatch = useDispatch<ApiDispatch>();
   const { toast } = useToast();
   const set = <K extends keyof Form>(key: K, value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
 
