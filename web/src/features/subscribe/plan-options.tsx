@@ -15,7 +15,7 @@ import { SIX_MONTH_PLAN, formatCents, parseCents } from '@contracts/money';
 import { isApiError, serverErrorText } from '@/lib/api';
 import { logger } from '@/lib/logger';
 import { toast } from '@/components/toast';
-import { useCryptoBalanceQuery } from '@/features/wallet/wallet-api';
+import { useCryptoBalanceQuery } from '@/lib/crypto-balance-api';
 import { failedAnswer, requiresAgeVerification, useCancelSubscriptionMutation, useSubscribeMutation, useSubscribeWithCryptoMutation } from './membership-api';
 import { useSubscriptionStatusQuery } from './subscribe-api';
 

@@ -4,7 +4,6 @@ import type {
   ConversionRecord,
   ConvertRequest,
   ConvertResponse,
-  CryptoBalance,
   CryptoRates,
   CryptoWallet,
   RegisterWalletRequest,
@@ -27,7 +26,6 @@ export const walletApi = api.enhanceEndpoints({ addTagTypes: ['CryptoWallets', '
       query: ({ idempotencyKey, ...body }) => ({ url: '/api/crypto/convert', method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
       invalidatesTags: ['CryptoBalance', 'CryptoConversions', 'CryptoWallets'],
     }),
-    cryptoBalance: build.query<CryptoBalance, void>({ query: () => '/api/crypto/balance', providesTags: ['CryptoBalance'] }),
     cryptoConversions: build.query<ConversionRecord[], void>({ query: () => '/api/crypto/conversions', providesTags: ['CryptoConversions'] }),
   }),
 });
@@ -38,7 +36,6 @@ export const {
   useRegisterWalletMutation,
   useCalculateConversionMutation,
   useConvertCryptoMutation,
-  useCryptoBalanceQuery,
   useCryptoConversionsQuery,
 } = walletApi;
 

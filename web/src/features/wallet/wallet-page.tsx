@@ -7,11 +7,12 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
+import { useCryptoBalanceQuery } from '@/lib/crypto-balance-api';
 import { BalanceCard } from './balance-card';
 import { ConvertTab } from './convert-tab';
 import { HistoryTab } from './history-tab';
 import { RatesCard } from './rates-card';
-import { useCryptoBalanceQuery, useCryptoConversionsQuery } from './wallet-api';
+import { useCryptoConversionsQuery } from './wallet-api';
 import { WalletsTab } from './wallets-tab';
 
 type WalletTab = 'convert' | 'wallets' | 'history';
