@@ -16,7 +16,7 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { useCurrentUser } from '@/lib/current-user';
 import { coverBackground } from './creator-card';
 import { usd } from '@/lib/format';
-import { useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from './creators-api';
+import { useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from '@/lib/creators-api';
 import { PostCard } from './post-card';
 import { SubscribeDialog } from './subscribe-dialog';
 

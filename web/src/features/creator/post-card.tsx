@@ -16,7 +16,7 @@ import { Link as RouterLink } from 'react-router';
 import type { Post } from '@contracts/posts';
 import { toast } from '@/components/toast';
 import { isUnauthorized } from '@/lib/api';
-import { useLikePostMutation } from './creators-api';
+import { useLikePostMutation } from '@/lib/creators-api';
 import { PostComments } from './post-comments';
 
 /** The media of an unlocked post: video or image by its type. */

@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { toast } from '@/components/toast';
 import { isUnauthorized } from '@/lib/api';
-import { useAddCommentMutation, useCommentsQuery } from './creators-api';
+import { useAddCommentMutation, useCommentsQuery } from '@/lib/creators-api';
 
 /** Comments under a post the member can read, and a box to add one. */
 export function PostComments({ postId }: { postId: string }) {

@@ -15,7 +15,7 @@ import type { Creator } from '@contracts/creators';
 import { toast } from '@/components/toast';
 import { isUnauthorized } from '@/lib/api';
 import { usd } from '@/lib/format';
-import { useSubscribeMutation, useTiersQuery } from './creators-api';
+import { useSubscribeMutation, useTiersQuery } from '@/lib/creators-api';
 
 /** The tier dialog (SPEC §2 Creator profile): tiers, a 7-day money-back promise, cancel anytime. */
 export function SubscribeDialog({ creator, open, onClose }: { creator: Creator | null; open: boolean; onClose: () => void }) {

@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { registerCreatorSchema } from '@contracts/creators';
 import { toast } from '@/components/toast';
 import { isUnauthorized } from '@/lib/api';
-import { useRegisterCreatorMutation } from '@/features/creator/creators-api';
+import { useRegisterCreatorMutation } from '@/lib/creators-api';
 
 /** Non-creators (SPEC §2 Dashboard): an intro, then the Start Your Creator Journey form. */
 export function CreatorJourney() {

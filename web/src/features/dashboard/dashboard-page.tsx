@@ -22,7 +22,7 @@ import type { CurrentUser } from '@contracts/accounts';
 import { useCurrentUser } from '@/lib/current-user';
 import { PageSpinner } from '@/components/page-spinner';
 import { usd } from '@/lib/format';
-import { useCreatorStatsQuery } from '@/features/creator/creators-api';
+import { useCreatorStatsQuery } from '@/lib/creators-api';
 import { CreatorJourney } from './creator-journey';
 import { NewPostDialog } from './new-post-dialog';
 import { TierManager } from './tier-manager';

@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { createPostSchema } from '@contracts/posts';
 import { toast } from '@/components/toast';
 import { isUnauthorized } from '@/lib/api';
-import { useCreatePostMutation } from '@/features/creator/creators-api';
+import { useCreatePostMutation } from '@/lib/creators-api';
 
 const EMPTY = { title: '', content: '', mediaUrl: '', isPublic: false };
 

@@ -20,7 +20,7 @@ import { tierSchema, type Tier } from '@contracts/creators';
 import { toast } from '@/components/toast';
 import { isUnauthorized } from '@/lib/api';
 import { usd } from '@/lib/format';
-import { useCreateTierMutation, useTiersQuery, useUpdateTierMutation } from '@/features/creator/creators-api';
+import { useCreateTierMutation, useTiersQuery, useUpdateTierMutation } from '@/lib/creators-api';
 
 interface TierForm {
   name: string;

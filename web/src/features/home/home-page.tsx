@@ -12,7 +12,7 @@ import { Link as RouterLink } from 'react-router';
 import type { Post } from '@contracts/posts';
 import { useCurrentUser } from '@/lib/current-user';
 import { CreatorCard, CreatorCardSkeleton, coverBackground } from '@/features/creator/creator-card';
-import { useCreatorsQuery, useFeedQuery } from '@/features/creator/creators-api';
+import { useCreatorsQuery, useFeedQuery } from '@/lib/creators-api';
 import { PostCard } from '@/features/creator/post-card';
 import { SubscribeDialog } from '@/features/creator/subscribe-dialog';
 

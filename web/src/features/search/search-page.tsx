@@ -3,7 +3,7 @@ import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
 import { CreatorCard, CreatorCardSkeleton } from '@/features/creator/creator-card';
-import { useCreatorsQuery } from '@/features/creator/creators-api';
+import { useCreatorsQuery } from '@/lib/creators-api';
 
 /** /search?q=: creators whose name or bio matches the navigation's 'Search creators...' box. */
 export function SearchPage() {

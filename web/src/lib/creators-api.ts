@@ -1,6 +1,6 @@
 import type { Creator, CreatorStats, SubscriptionCheck, Tier, TierRequest } from '@contracts/creators';
 import type { Comment, CreatePostRequest, FeedPage, LikeResult, Post } from '@contracts/posts';
-import { api } from '@/lib/api';
+import { api } from './api';
 
 /** Creators, tiers, creator subscriptions, posts, feed, likes and comments (SPEC §7). */
 const creatorsBase = api.enhanceEndpoints({ addTagTypes: ['Creators', 'Posts', 'Feed', 'Tiers', 'CreatorSubscription', 'Stats', 'Comments'] });
