@@ -20,6 +20,7 @@ import type { PayoutGateway } from '../domain/payouts/gateway';
 import { VERIFICATION_CHECK_MS, checkPaymentAccountVerifications } from '../domain/payouts/payment-account-verification';
 import { pendingPaymentAccounts } from '../projections/payment-accounts';
 import { creatorEarningsProcess } from '../domain/creators/earnings-process';
+import { messageUnlockProcess } from '../domain/messaging/unlock-process';
 
 /**
  * The composition root: which adapter serves each port and which process managers run.
@@ -42,7 +43,7 @@ function emailSender({ db, logger }: { db: Knex; logger: Logger }, env: NodeJS.P
 }
 
 export function allProcessManagers(ports: Record<string, unknown>): ProcessManager[] {
-  return [membershipActivationProcess, creatorEarningsProcess, conversionSubmission(ports.cryptoGateway as CryptoGateway), conversionCredit];
+  return [membershipActivationProcess, messageUnlockProcess, creatorEarningsProcess, conversionSubmission(ports.cryptoGateway as CryptoGateway), conversionCredit];
 }
 
 /** Clock-driven work: settlement checks of crypto conversions, membership renewals, payment account verification. */

@@ -1,0 +1,38 @@
+import type { RecordedEvent } from '../event-store/port';
+import { handleCommand, loadState } from '../shared/command-handler';
+import { deterministicId } from '../shared/ids';
+import type { ProcessManager } from '../shared/process-manager';
+import type { BalanceMovement } from '../wallet/events';
+import { messageDecider } from './decider';
+import { messageStream } from './events';
+import { unlockReference } from './unlock';
+
+const UNLOCK_PREFIX = unlockReference('');
+
+/**
+ * A balance spend for a message unlock always unlocks it (DESIGN §4): the request unlocks
+ * right after spending; this completes the unlock when the request died in between. The event
+ * id derives from the spend, and the decider unlocks once, so replays write nothing. A spend
+ * for a message that cannot be unlocked by its payer is left alone (reconcile reports it).
+ */
+export const messageUnlockProcess: ProcessManager = {
+  name: 'message-unlock',
+  eventTypes: ['WalletDebited'],
+  async handle(event, { store }) {
+    const spend = event.data as BalanceMovement;
+    if (!spend.reference.startsWith(UNLOCK_PREFIX)) return;
+    const messageId = spend.reference.slice(UNLOCK_PREFIX.length);
+    const { state } = await loadState(store, messageStream(messageId), messageDecider);
+    if (state.unlocked || !state.sent || state.receiverId !== spend.userId || state.priceCents === null) return;
+    const at = new Date(occurredAt(event));
+    const context = { actorId: spend.userId, correlationId: event.metadata.correlationId ?? event.eventId, causationId: event.eventId, now: at };
+    await handleCommand(store, messageStream(messageId), messageDecider, { type: 'UnlockMessage', messageId, userId: spend.userId, paymentReference: spend.reference, at }, context, {
+      eventIds: [deterministicId('message-unlock', event.eventId)],
+    }).catch((error: unknown) => {
+      // Unlocked meanwhile (by the request itself): nothing left to do.
+      if (!(error instanceof Error && error.message === 'This message is already unlocked')) throw error;
+    });
+  },
+};
+
+const occurredAt = (event: RecordedEvent) => (event.metadata.occurredAt as string | undefined) ?? event.createdAt;
