@@ -1,7 +1,7 @@
 import type { EventStore } from '../event-store/port';
 import type { PaymentGateway } from '../payments/gateway';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
-import { DomainError, refuse } from '../shared/errors';
+import { refuse } from '../shared/errors';
 import { deterministicId } from '../shared/ids';
 import { creatorDecider, offeredTiers } from './decider';
 import { creatorStream, creatorSubscriptionStream } from './events';
@@ -19,7 +19,7 @@ export interface SubscribeInput {
  * Subscribes a member to a creator's tier: checks the tier and that no month is running,
  * charges the tier price to the card on file, then starts the month. The charge's
  * idempotency key is tied to the stream revision that was read, so a retried request never
- * charges twice; if another request started the month meanwhile, the charge is refunded.
+ * charges twice; if the month did not start on this charge, it is refunded (any failure).
  */
 export async function subscribeToCreator(store: EventStore, gateway: PaymentGateway, input: SubscribeInput, context: CommandContext) {
   const { subscriberId, creatorId, tierId } = input;
@@ -60,10 +60,16 @@ export async function subscribeToCreator(store: EventStore, gateway: PaymentGate
       context,
     );
   } catch (error) {
-    // Another request started the month between our check and our append: give the money back.
-    if (error instanceof DomainError && error.kind === 'conflict') {
-      await gateway.refund({ transactionId: charge.transactionId, amountCents: tier.priceCents, idempotencyKey: `refund:creatorSubscription:${attempt}` });
-    }
+    // The month did not start on this charge: give the money back. But a concurrent identical
+    // request shares the attempt, hence the charge; if its month started on this very charge
+    // (or our append was written after all), the charge paid for it and stands.
+    const paidFor = await chargeStartedAMonth(store, streamId, charge.transactionId).catch(() => false);
+    if (!paidFor) await gateway.refund({ transactionId: charge.transactionId, amountCents: tier.priceCents, idempotencyKey: `refund:creatorSubscription:${attempt}` });
     throw error;
   }
+}
+
+async function chargeStartedAMonth(store: EventStore, streamId: string, transactionId: string): Promise<boolean> {
+  const events = await store.readStream(streamId);
+  return events.some((event) => event.type === 'CreatorSubscriptionStarted' && (event.data as { transactionId: string }).transactionId === transactionId);
 }
