@@ -77,7 +77,7 @@ describe('npm run ops -- reconcile: money without its effect', () => {
     const lines: string[] = [];
     expect(await reconcileCommand.run([], opsContext(lines))).toBe(1);
     const report = lines.join('\n');
-    expect(report).toMatch(new RegExp(`money without its effect: 5\\.00 paid for a site plan from the balance \\(WalletDebited \\S+ on wallet-${stranded}, .*user ${stranded}\\) has no membership time`));
+    expect(report).toMatch(new RegExp(`money without its effect: 5\\.00 paid for a site plan from the balance \\(WalletDebited \\S+ on wallet-${stranded}, .*user ${stranded}\\) is still owed membership time`));
     expect(report).not.toContain(healed);
   });
 });

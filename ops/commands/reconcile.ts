@@ -46,7 +46,7 @@ async function moneyWithoutEffect(store: EventStore, now: Date): Promise<{ stran
 }
 
 const describeObligation = (o: Obligation) =>
-  `${formatCents(o.amountCents)} paid for ${o.paidFor} (${o.eventType} ${o.eventId} on ${o.streamId}, ${o.occurredAt}, user ${o.userId}) has no ${o.owed}`;
+  `${formatCents(o.amountCents)} paid for ${o.paidFor} (${o.eventType} ${o.eventId} on ${o.streamId}, ${o.occurredAt}, user ${o.userId}) is still owed ${o.owed}`;
 
 async function readUpTo(store: EventStore, bound: Position, onEvent: (event: RecordedEvent) => Promise<void>): Promise<number> {
   let after: Position | null = null;
