@@ -4,7 +4,9 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { AppDependencies } from './dependencies';
 import { apiNotFound, errorHandler } from './http/errors';
+import { inputGuard } from './http/input-guard';
 import { originCheck } from './http/origin-check';
+import { validatedParams } from './http/params';
 import { requestContext } from './http/request-context';
 import { createApi, type Api } from './kit';
 import { routeModules } from './routes';
@@ -38,8 +40,9 @@ export function createApp(deps: AppDependencies): { app: Express; api: Api } {
   apiRouter.use(express.json({ limit: '100kb' }));
   apiRouter.use(cookieParser());
   apiRouter.use(originCheck(deps.allowedOrigins));
+  apiRouter.use(inputGuard);
   apiRouter.use(api.sessions.middleware());
-  for (const module of routeModules) apiRouter.use(module(api));
+  for (const module of routeModules) apiRouter.use(validatedParams(module(api)));
   apiRouter.use(apiNotFound);
   app.use('/api', apiRouter);
   app.use(metrics.router); // GET /metrics, at the root for Prometheus

@@ -59,11 +59,13 @@ interface Cursor {
   at: string;
   id: string;
 }
+const CURSOR_ID = /^[A-Za-z0-9_-]{1,100}$/;
 export const encodeCursor = (cursor: Cursor) => Buffer.from(`${cursor.at}|${cursor.id}`).toString('base64url');
 export function decodeCursor(text: string | undefined): Cursor | null {
   if (!text) return null;
   const [at, id] = Buffer.from(text, 'base64url').toString().split('|');
-  return at && id && !Number.isNaN(Date.parse(at)) ? { at: new Date(at).toISOString(), id } : null;
+  // What a cursor decodes to is the client's input too: only a post id's characters reach SQL.
+  return at && id && CURSOR_ID.test(id) && !Number.isNaN(Date.parse(at)) ? { at: new Date(at).toISOString(), id } : null;
 }
 
 /** The feed's SQL; `$5, $6` are the cursor (created_at, id) of the last post already shown. */

@@ -24,13 +24,35 @@ const CODE: Record<ErrorKind, string> = {
   rate_limited: 'RATE_LIMITED',
 };
 
-/** Body-parser failures are the client's: malformed JSON, a body too large, a bad encoding. */
-function clientFault(error: unknown): { status: number; body: Record<string, unknown> } | null {
-  const e = error as { type?: string; status?: number };
-  if (e?.type === 'entity.parse.failed') return { status: 400, body: { error: 'Request body is not valid JSON', code: 'BAD_JSON' } };
+type Fault = { status: number; body: Record<string, unknown> };
+
+const VALIDATION = 'VALIDATION_ERROR';
+
+/** Whether the text is JSON at all: strict mode refuses `null`, `"text"` and `42` as if they were not. */
+function isJson(text: unknown): boolean {
+  try {
+    JSON.parse(String(text));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Failures that are the client's, before any route runs: malformed JSON or a body that is not an
+ * object (400 VALIDATION_ERROR, like a bad field), a body too large (413), a path with a broken
+ * percent-escape (400), other body-parser refusals (their own 4xx). Every one is `{ error, code }`.
+ */
+function clientFault(error: unknown): Fault | null {
+  const e = error as { type?: string; status?: number; body?: unknown; expose?: boolean; message?: string };
+  if (e?.type === 'entity.parse.failed') {
+    const message = isJson(e.body) ? 'The request body must be a JSON object' : 'The request body is not valid JSON';
+    return { status: 400, body: { error: message, code: VALIDATION, fields: { _: message } } };
+  }
   if (e?.type === 'entity.too.large') return { status: 413, body: { error: 'Request body is too large', code: 'PAYLOAD_TOO_LARGE' } };
+  if (error instanceof URIError) return { status: 400, body: { error: 'The path has a malformed percent-escape', code: VALIDATION } };
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
-    return { status: e.status, body: { error: 'Bad request', code: 'BAD_REQUEST' } };
+    return { status: e.status, body: { error: e.expose && e.message ? e.message : 'Bad request', code: e.status === 400 ? VALIDATION : 'BAD_REQUEST' } };
   }
   return null;
 }

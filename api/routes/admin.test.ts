@@ -33,7 +33,8 @@ describe('finance console API', () => {
       await member.agent.get(path).expect(403);
       await creator.agent.get(path).expect(403);
     }
-    await creator.agent.post('/api/admin/payouts/x/process').send({}).expect(403);
+    // A well-formed id: a malformed one is a 404 for everyone, as a path that matches no route.
+    await creator.agent.post(`/api/admin/payouts/${randomUUID()}/process`).send({}).expect(403);
   });
 
   it('lists every table with paging, sorting and filters; bad filters are 400s', async () => {

@@ -1,6 +1,5 @@
 import { Router } from 'express';
-import { z } from 'zod';
-import { DEFAULT_CREATOR_PRICE, registerCreatorSchema, tierSchema, type Creator, type Tier } from '../../domain/contracts/creators';
+import { creatorSearchSchema, DEFAULT_CREATOR_PRICE, registerCreatorSchema, tierSchema, type Creator, type Tier } from '../../domain/contracts/creators';
 import { formatCents } from '../../domain/payouts/money';
 import { creatorDecider } from '../../domain/creators/decider';
 import { creatorStream } from '../../domain/creators/events';
@@ -12,11 +11,6 @@ import { creatorPosts } from '../../projections/feed';
 import { findUserRow, requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
-
-const listQuery = z.object({
-  q: z.string().max(200, 'Search is too long').optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-});
 
 /** Creators: registration, list and search, profile, tiers, posts, stats (SPEC §2, §7). */
 export function creatorRoutes(api: Api): Router {
@@ -32,7 +26,7 @@ export function creatorRoutes(api: Api): Router {
   };
 
   router.get('/creators', member, async (req, res) => {
-    const query = parseWith(listQuery, req.query);
+    const query = parseWith(creatorSearchSchema, req.query);
     res.json(await listCreators(db, now(), { q: query.q, limit: query.limit }));
   });
 

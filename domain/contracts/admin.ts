@@ -189,6 +189,8 @@ export interface RevenueDay {
 export const revenueQuerySchema = z
   .object({ from: optional(dateBound(false)), to: optional(dateBound(true)) })
   .superRefine((query, ctx) => {
-    if (query.from && query.to && query.from > query.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'The end date must not be before the start date' });
-    if (query.from && query.to && query.to.getTime() - query.from.getTime() > 400 * DAY_MS) ctx.addIssue({ code: 'custom', path: ['to'], message: 'At most 400 days at a time' });
+    // Zod runs this even when a bound was refused (then it is still the text): compare dates only.
+    if (!(query.from instanceof Date) || !(query.to instanceof Date)) return;
+    if (query.from > query.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'The end date must not be before the start date' });
+    if (query.to.getTime() - query.from.getTime() > 400 * DAY_MS) ctx.addIssue({ code: 'custom', path: ['to'], message: 'At most 400 days at a time' });
   });

@@ -22,6 +22,12 @@ export const registerCreatorSchema = z.object({
 });
 export type RegisterCreatorRequest = z.input<typeof registerCreatorSchema>;
 
+/** GET /api/creators: a search text (names and bios) and how many. */
+export const creatorSearchSchema = z.object({
+  q: text().max(200, 'Search is too long').optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+
 /** USD with at most 2 decimals, from a string or number: becomes integer cents. */
 export const usdPriceField = z
   .union([z.string(), z.number()], { error: 'Price is required' })

@@ -67,6 +67,11 @@ describe('the shared text type', () => {
     expect(cases.map(([name, field]) => `${name}.${field}`)).toEqual(expect.arrayContaining(['accounts.ts registerSchema.firstName', 'posts.ts commentSchema.content']));
   });
 
+  it.each(schemas)('%s refuses bad text in every field at once without throwing', (_name, schema) => {
+    // Zod runs object-level checks even after a field was refused: they must not trip over the raw text.
+    for (const bad of Object.values(BAD_TEXTS)) expect(schema.safeParse(Object.fromEntries(fieldsOf(schema).map((field) => [field, bad]))).success).toBe(false);
+  });
+
   it.each(cases.map(([name, field, schema]) => [`${name}.${field}`, field, schema] as const))('%s never accepts a NUL or a lone surrogate', (_label, field, schema) => {
     const accepted = Object.entries(BAD_TEXTS).flatMap(([kind, bad]) => [
       ...(accepts(schema, field, bad) ? [kind] : []),

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { Router } from 'express';
+import supertest from 'supertest';
+import { grantStaffRole } from '../domain/payouts/staff-role';
+import { eventually } from '../ops/testing/eventually';
+import { startTestStack, type TestStack } from '../ops/testing/harness';
+import { validatedParams } from './http/params';
+
+/**
+ * The edges every route shares: path ids checked before any query, and one error shape for bad
+ * bodies.
+ */
+
+jest.setTimeout(120_000);
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startTestStack();
+});
+afterAll(() => stack.close());
+
+const PASSWORD = 'Passw0rdOK';
+/** Which request an answer was to (for failure messages). */
+const pathOf = (res: supertest.Response) => (res as unknown as { req: { path: string } }).req.path;
+
+async function signUp(firstName: string): Promise<{ id: string; email: string; agent: supertest.Agent }> {
+  const email = `${firstName.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
+  const agent = stack.agent();
+  const res = await agent.post('/api/auth/register').send({ firstName, lastName: 'Edge', email, password: PASSWORD, confirmPassword: PASSWORD, paymentToken: `dev_tok_${firstName}` });
+  if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${res.text}`);
+  return { id: res.body.user.id, email, agent };
+}
+
+async function staff() {
+  const person = await signUp('Staff');
+  await grantStaffRole(stack.store, person.id, { actorId: null, now: new Date() });
+  await eventually(() => stack.db('users').where({ id: person.id }).first('role'), (row) => row?.role === 'admin');
+  return person;
+}
+
+describe('path ids are checked before any query', () => {
+  it('answers a malformed id with a 404 in the standard shape, never a SQL error', async () => {
+    const admin = await staff();
+    for (const url of ['/api/payouts/abc', '/api/payouts/abc/dashboard', '/api/payment-accounts/-1', '/api/creators/abc', '/api/posts/1/comments', '/api/subscriptions/check/x']) {
+      const res = await admin.agent.get(url);
+      expect([url, res.status, res.body.code, typeof res.body.error]).toEqual([url, 404, 'NOT_FOUND', 'string']);
+    }
+    await admin.agent.post('/api/admin/payouts/abc/process').send({}).expect(404);
+    const stream = await admin.agent.get('/api/admin/streams/no%20such%20stream/events').expect(400);
+    expect(stream.body).toMatchObject({ code: 'VALIDATION_ERROR', fields: { streamName: 'Invalid stream name' } });
+  });
+
+  it('answers a broken percent-escape in a path with a 400 VALIDATION_ERROR', async () => {
+    const admin = await staff();
+    for (const url of ['/api/creators/%E0%A4%A', '/api/payouts/%ED%A0%80', '/api/posts/%/like']) {
+      const res = url.endsWith('like') ? await admin.agent.post(url) : await admin.agent.get(url);
+      expect([url, res.status, res.body]).toEqual([url, 400, { error: 'The path has a malformed percent-escape', code: 'VALIDATION_ERROR' }]);
+    }
+  });
+
+  it('refuses to start a route module whose parameter has no format', () => {
+    const router = Router();
+    router.get('/things/:thingId', (_req, res) => void res.end());
+    expect(() => validatedParams(router)).toThrow(':thingId has no format');
+  });
+});
+
+describe('one error shape for bad bodies', () => {
+  const post = (body: string) => stack.agent().post('/api/auth/login').set('Content-Type', 'application/json').send(body);
+
+  it('answers malformed JSON with a 400 VALIDATION_ERROR', async () => {
+    const res = await post('{"email":').expect(400);
+    expect(res.body).toEqual({ error: 'The request body is not valid JSON', code: 'VALIDATION_ERROR', fields: { _: 'The request body is not valid JSON' } });
+  });
+
+  it.each(['null', '"a string"', '42', 'true', '[1,2]'])('answers a body of %s with a 400 VALIDATION_ERROR: it must be an object', async (body) => {
+    const res = await post(body).expect(400);
+    expect(res.body).toEqual({ error: 'The request body must be a JSON object', code: 'VALIDATION_ERROR', fields: { _: 'The request body must be a JSON object' } });
+  });
+
+  it('refuses NUL and lone surrogates in any field, named by the contract or not', async () => {
+    const member = await signUp('Nul');
+    const named = await member.agent.post('/api/profile').send({ displayName: 'A\u0000B', age: 30, location: 'Here', genderIdentity: 'woman', sexualOrientation: 'straight', relationshipType: ['dating'] }).expect(400);
+    expect(named.body).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.any(String), fields: { displayName: expect.any(String) } });
+    const unnamed = await member.agent.post('/api/logs/client').send({ message: 'ok', context: { deep: ['fine', 'bad\ud800'] } }).expect(400);
+    expect(unnamed.body).toMatchObject({ code: 'VALIDATION_ERROR', fields: { 'context.deep.1': expect.any(String) } });
+    const query = await member.agent.get('/api/creators?q=a%00b').expect(400);
+    expect(query.body).toMatchObject({ code: 'VALIDATION_ERROR', fields: { q: expect.any(String) } });
+  });
+
+  it('refuses a sign-up whose first name has a NUL or a lone surrogate with a 400, creating no one', async () => {
+    for (const firstName of ['A\u0000B', '\ud800']) {
+      const email = `nul-${randomUUID().slice(0, 8)}@example.com`;
+      const res = await stack.agent().post('/api/auth/register').send({ firstName, lastName: 'X', email, password: PASSWORD, confirmPassword: PASSWORD, paymentToken: 'dev_tok_nul' }).expect(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', fields: { firstName: expect.any(String) } });
+      expect(await stack.db('users').where({ email }).first()).toBeUndefined();
+    }
+  });
+});
