@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import supertest from 'supertest';
+import { emailStream } from '../domain/accounts/events';
+import { publishPost } from '../domain/posts/publish';
 import { grantStaffRole } from '../domain/payouts/staff-role';
 import { eventually } from '../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../ops/testing/harness';
 import { validatedParams } from './http/params';
 
 /**
- * The edges every route shares: path ids checked before any query, and one error shape for bad
- * bodies.
+ * The edges every route shares: path ids checked before any query, one error shape for bad
+ * bodies, and no email address in what other members see.
  */
 
 jest.setTimeout(120_000);
@@ -95,5 +97,52 @@ describe('one error shape for bad bodies', () => {
       expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', fields: { firstName: expect.any(String) } });
       expect(await stack.db('users').where({ email }).first()).toBeUndefined();
     }
+  });
+});
+
+describe('what other members see carries no email address', () => {
+  const EMAIL = /[\w.+-]+@[\w-]+\.[\w.]+/;
+
+  /** A creator with no name at all (the SPEC's email fallback case), written as events. */
+  async function namelessCreator(): Promise<string> {
+    const userId = randomUUID();
+    const email = `nameless-${userId}@example.com`;
+    const now = new Date().toISOString();
+    await stack.store.append(emailStream(email), [{ type: 'EmailClaimed', data: { userId, email, at: now } }], { expectedRevision: 'no_stream' });
+    await stack.store.append(`user-${userId}`, [{ type: 'UserRegistered', data: { userId, email, firstName: '', lastName: '', passwordHash: 'x', gatewayCustomerId: 'cus_x', cardLast4: '4242', registeredAt: now } }], { expectedRevision: 'no_stream' });
+    await stack.store.append(`creator-${userId}`, [{ type: 'CreatorRegistered', data: { userId, bio: 'No name', coverImageUrl: null, registeredAt: now } }], { expectedRevision: 'no_stream' });
+    await publishPost(stack.store, { creatorId: userId, title: 'Hello', content: 'From nobody', mediaUrl: null, isPublic: true }, { actorId: userId, now: new Date() });
+    return userId;
+  }
+
+  it('shows creators, posts, comments and conversations without anyone’s email; a nameless creator is "Creator"', async () => {
+    const creator = await signUp('Carla');
+    await creator.agent.post('/api/creators/register').send({ bio: 'Creating' }).expect(201);
+    const post = (await creator.agent.post('/api/posts').send({ title: 'Public', content: 'For all', isPublic: true }).expect(201)).body;
+    const nameless = await namelessCreator();
+    const viewer = await signUp('Viewer');
+    await viewer.agent.post(`/api/posts/${post.id}/comments`).send({ content: 'Nice' }).expect(201);
+    await creator.agent.post('/api/messages').send({ receiverId: viewer.id, content: 'Thanks' }).expect(201);
+
+    const list = await eventually(() => viewer.agent.get('/api/creators'), (res) => res.body.some?.((c: { id: string }) => c.id === nameless));
+    expect(list.body.find((c: { id: string }) => c.id === nameless).name).toBe('Creator');
+    const profile = await viewer.agent.get(`/api/creators/${nameless}`).expect(200);
+    expect(profile.body.name).toBe('Creator');
+    const feed = await eventually(() => viewer.agent.get('/api/posts/feed?limit=50'), (res) => JSON.stringify(res.body).includes(nameless));
+    const answers = [
+      list,
+      profile,
+      feed,
+      await viewer.agent.get(`/api/creators/${creator.id}`).expect(200),
+      await viewer.agent.get(`/api/creators/${creator.id}/posts`).expect(200),
+      await viewer.agent.get(`/api/creators/${nameless}/posts`).expect(200),
+      await viewer.agent.get(`/api/posts/${post.id}`).expect(200),
+      await viewer.agent.get(`/api/posts/${post.id}/comments`).expect(200),
+      await viewer.agent.get('/api/conversations').expect(200),
+      await viewer.agent.get(`/api/conversations/${creator.id}`).expect(200),
+      await creator.agent.get('/api/conversations').expect(200),
+      await creator.agent.get(`/api/posts/${post.id}/comments`).expect(200),
+    ];
+    for (const res of answers) expect([pathOf(res), res.text.match(EMAIL)?.[0] ?? null]).toEqual([pathOf(res), null]);
   });
 });

@@ -9,10 +9,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids in paths are user ids (uuids): anything else is simply unknown (404), never a SQL error. */
 export const isUserId = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
-/** First plus last name, else the email (SPEC §2). */
-export function displayName(row: { first_name: string | null; last_name: string | null; email: string }): string {
+/**
+ * First plus last name. SPEC §2 falls back to the email, but names are shown to other members
+ * and an address is not theirs to see: without a name the person is a generic `fallback`.
+ */
+export function displayName(row: { first_name: string | null; last_name: string | null }, fallback = 'Member'): string {
   const name = [row.first_name, row.last_name].map((part) => (part ?? '').trim()).filter(Boolean).join(' ');
-  return name || row.email;
+  return name || fallback;
 }
 
 interface CreatorRow {
@@ -21,7 +24,6 @@ interface CreatorRow {
   cover_image_url: string | null;
   first_name: string | null;
   last_name: string | null;
-  email: string;
   profile_image_url: string | null;
   min_price: number | null;
   post_count: string;
@@ -31,8 +33,7 @@ interface CreatorRow {
 function creatorView(row: CreatorRow): Creator {
   return {
     id: row.user_id,
-    name: displayName(row),
-    email: row.email,
+    name: displayName(row, 'Creator'),
     firstName: row.first_name,
     lastName: row.last_name,
     bio: row.bio.trim() || DEFAULT_CREATOR_BIO,
@@ -53,7 +54,6 @@ function creatorQuery(db: Knex, now: Date) {
       'c.cover_image_url',
       'u.first_name',
       'u.last_name',
-      'u.email',
       'u.profile_image_url',
       db.raw('(SELECT min(t.price_cents) FROM subscription_tiers t WHERE t.creator_id = c.user_id) AS min_price'),
       db.raw('(SELECT count(*) FROM posts p WHERE p.creator_id = c.user_id) AS post_count'),
@@ -61,7 +61,7 @@ function creatorQuery(db: Knex, now: Date) {
     );
 }
 
-/** Creators in registration order; `q` matches first name, last name, full name, email and bio. */
+/** Creators in registration order; `q` matches first name, last name, full name and bio (never the email). */
 export async function listCreators(db: Knex, now: Date, options: { q?: string; limit?: number } = {}): Promise<Creator[]> {
   const query = creatorQuery(db, now).orderBy([{ column: 'c.registered_at' }, { column: 'c.user_id' }]).limit(options.limit ?? 100);
   const q = options.q?.trim();

@@ -33,7 +33,7 @@ export function postView(row: PostRow, readable: Set<string>): Post {
     creatorId: row.creator_id,
     creator: {
       id: row.creator_id,
-      name: row.email ? displayName({ first_name: row.first_name, last_name: row.last_name, email: row.email }) : 'Creator',
+      name: displayName(row, 'Creator'),
       profileImageUrl: row.profile_image_url,
     },
     title: row.title,
@@ -145,7 +145,7 @@ export async function postComments(db: Knex, postId: string): Promise<Comment[]>
     id: row.id,
     postId: row.post_id,
     userId: row.user_id,
-    userName: row.email ? displayName(row) : 'Member',
+    userName: displayName(row),
     content: row.content,
     createdAt: new Date(row.created_at).toISOString(),
   }));

@@ -40,8 +40,7 @@ export function creatorRoutes(api: Api): Router {
     const user = creator ? null : await findUserRow(db, userId);
     const fallback: Creator | null = user && {
       id: userId,
-      name: displayName(user),
-      email: user.email,
+      name: displayName(user, 'Creator'),
       firstName: user.first_name,
       lastName: user.last_name,
       bio: body.bio,

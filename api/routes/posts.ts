@@ -40,7 +40,7 @@ export function postRoutes(api: Api): Router {
     const view: Post = {
       id: postId,
       creatorId: req.userId!,
-      creator: { id: req.userId!, name: user ? displayName(user) : 'Creator', profileImageUrl: user?.profile_image_url ?? null },
+      creator: { id: req.userId!, name: user ? displayName(user, 'Creator') : 'Creator', profileImageUrl: user?.profile_image_url ?? null },
       title: data.title,
       content: data.content,
       mediaUrl: data.mediaUrl,

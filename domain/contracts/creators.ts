@@ -50,10 +50,10 @@ export const subscribeSchema = z.object({
 });
 export type SubscribeRequest = z.infer<typeof subscribeSchema>;
 
+/** A creator as any member sees them: no email address (names fall back to 'Creator'). */
 export interface Creator {
   id: string;
   name: string;
-  email: string;
   firstName: string | null;
   lastName: string | null;
   bio: string;

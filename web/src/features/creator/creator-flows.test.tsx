@@ -12,7 +12,7 @@ import { SubscribeDialog } from './subscribe-dialog';
 jest.setTimeout(30_000);
 afterEach(cleanup);
 
-const creator: Creator = { id: 'c1', name: 'Carla Creator', email: 'c@x.test', firstName: 'Carla', lastName: 'Creator', bio: 'Bio', coverImageUrl: null, profileImageUrl: null, price: '12.99', postCount: 1, subscriberCount: 0 };
+const creator: Creator = { id: 'c1', name: 'Carla Creator', firstName: 'Carla', lastName: 'Creator', bio: 'Bio', coverImageUrl: null, profileImageUrl: null, price: '12.99', postCount: 1, subscriberCount: 0 };
 const lockedPost: Post = {
   id: 'p1',
   creatorId: 'c1',
