@@ -1,6 +1,6 @@
 import path from 'node:path';
 import cookieParser from 'cookie-parser';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { AppDependencies } from './dependencies';
 import { apiNotFound, errorHandler } from './http/errors';
@@ -11,6 +11,25 @@ import { requestContext } from './http/request-context';
 import { createApi, type Api } from './kit';
 import { routeModules } from './routes';
 import { createMetrics } from './routes/metrics';
+
+/**
+ * API answers are never stored by the browser or a shared cache: signed in they are personal,
+ * and the sign-in answers themselves carry the user.
+ */
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
+
+/**
+ * A file the build does not have (an old hashed asset, a typo) is a 404: the HTML shell in its
+ * place would be taken for the script or style that was asked for, and cached as such.
+ */
+const missingFile: RequestHandler = (req, res, next) => {
+  const isFile = req.path.startsWith('/assets/') || /\.[A-Za-z0-9]+$/.test(req.path);
+  if ((req.method === 'GET' || req.method === 'HEAD') && isFile) return void res.status(404).json({ error: 'Not found', code: 'NOT_FOUND' });
+  next();
+};
 
 /** The express app: /api routes, and the built web client on the same origin. */
 export function createApp(deps: AppDependencies): { app: Express; api: Api } {
@@ -37,6 +56,7 @@ export function createApp(deps: AppDependencies): { app: Express; api: Api } {
   );
 
   const apiRouter = express.Router();
+  apiRouter.use(noStore);
   apiRouter.use(express.json({ limit: '100kb' }));
   apiRouter.use(cookieParser());
   apiRouter.use(originCheck(deps.allowedOrigins));
@@ -50,6 +70,7 @@ export function createApp(deps: AppDependencies): { app: Express; api: Api } {
   if (deps.webRoot) {
     const index = path.join(deps.webRoot, 'index.html');
     app.use(express.static(deps.webRoot, { index: false, maxAge: '1h' }));
+    app.use(missingFile);
     // Client-side routes: every other GET gets the app shell.
     app.get(/^(?!\/api\/|\/ws\/).*/, (_req, res) => res.sendFile(index));
   }

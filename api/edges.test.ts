@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Router } from 'express';
 import supertest from 'supertest';
 import { emailStream } from '../domain/accounts/events';
@@ -6,11 +9,13 @@ import { publishPost } from '../domain/posts/publish';
 import { grantStaffRole } from '../domain/payouts/staff-role';
 import { eventually } from '../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../ops/testing/harness';
+import { createApp } from './app';
 import { validatedParams } from './http/params';
 
 /**
  * The edges every route shares: path ids checked before any query, one error shape for bad
- * bodies, and no email address in what other members see.
+ * bodies, no email address in what other members see, no-store on API answers, and real 404s
+ * for missing static files.
  */
 
 jest.setTimeout(120_000);
@@ -144,5 +149,34 @@ describe('what other members see carries no email address', () => {
       await creator.agent.get(`/api/posts/${post.id}/comments`).expect(200),
     ];
     for (const res of answers) expect([pathOf(res), res.text.match(EMAIL)?.[0] ?? null]).toEqual([pathOf(res), null]);
+  });
+});
+
+describe('caching', () => {
+  it('marks API answers no-store, signed in or not, errors included', async () => {
+    const member = await signUp('Cache');
+    for (const res of [await member.agent.get('/api/auth/user').expect(200), await member.agent.get('/api/subscription-status').expect(200), await member.agent.get('/api/nope').expect(404), await stack.agent().get('/api/auth/user').expect(401)]) {
+      expect([pathOf(res), res.headers['cache-control']]).toEqual([pathOf(res), 'no-store']);
+    }
+  });
+});
+
+describe('the web client’s files', () => {
+  const webRoot = mkdtempSync(path.join(tmpdir(), 'lively-web-'));
+  mkdirSync(path.join(webRoot, 'assets'));
+  writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>Lively</title>');
+  writeFileSync(path.join(webRoot, 'assets', 'app-123.js'), 'console.log(1)');
+  const web = () => supertest(createApp({ ...stack.deps, webRoot }).app);
+
+  it('serves a missing asset or file as a 404, not as the HTML shell', async () => {
+    for (const url of ['/assets/app-old.js', '/assets/style.css', '/assets/nothing', '/favicon.ico', '/robots.txt', '/creator/x.png']) {
+      const res = await web().get(url);
+      expect([url, res.status, /html/.test(String(res.headers['content-type']))]).toEqual([url, 404, false]);
+    }
+  });
+
+  it('still serves real files, and the shell for client-side routes', async () => {
+    await web().get('/assets/app-123.js').expect(200).expect('Content-Type', /javascript/);
+    for (const url of ['/', '/login', `/creator/${randomUUID()}`, '/dashboard']) await web().get(url).expect(200).expect('Content-Type', /html/);
   });
 });
