@@ -21,6 +21,8 @@ import { VERIFICATION_CHECK_MS, checkPaymentAccountVerifications } from '../doma
 import { pendingPaymentAccounts } from '../projections/payment-accounts';
 import { creatorEarningsProcess } from '../domain/creators/earnings-process';
 import { messageUnlockProcess } from '../domain/messaging/unlock-process';
+import { ABANDONED_SIGN_UP_MS, giveBackAbandonedSignUp } from '../domain/accounts/register';
+import { abandonedSignUpPayments } from '../projections/payments';
 
 /**
  * The composition root: which adapter serves each port and which process managers run.
@@ -46,7 +48,7 @@ export function allProcessManagers(ports: Record<string, unknown>): ProcessManag
   return [membershipActivationProcess, messageUnlockProcess, creatorEarningsProcess, conversionSubmission(ports.cryptoGateway as CryptoGateway), conversionCredit];
 }
 
-/** Clock-driven work: settlement checks of crypto conversions, membership renewals, payment account verification. */
+/** Clock-driven work: settlement checks of crypto conversions, membership renewals, abandoned sign-ups, payment account verification. */
 export function allTickers(ports: Record<string, unknown>): Ticker[] {
   return [
     {
@@ -62,6 +64,15 @@ export function allTickers(ports: Record<string, unknown>): Ticker[] {
         const due = async (at: Date) =>
           db('users').whereIn('subscription_status', ['active', 'canceled', 'past_due']).where('subscription_end_date', '<=', at).orderBy('subscription_end_date').limit(500).pluck('id');
         await billingTick({ store, gateway: ports.paymentGateway as PaymentGateway, due }, now);
+      },
+    },
+    {
+      // Sign-ups whose process died between the charge and the registration get their money back.
+      name: 'sign-up-recovery',
+      intervalMs: 5 * 60_000,
+      tick: async ({ store, db, now }) => {
+        const deps = { store, gateway: ports.paymentGateway as PaymentGateway };
+        for (const paymentId of await abandonedSignUpPayments(db, new Date(now.getTime() - ABANDONED_SIGN_UP_MS))) await giveBackAbandonedSignUp(deps, paymentId, now);
       },
     },
     {

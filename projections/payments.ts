@@ -83,3 +83,18 @@ function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {
 
 /** The columns an attempt does not carry, as a new payment has them. */
 const notRefunded = { refund_transaction_id: null, refunded_at: null };
+
+/**
+ * Sign-up charges older than `before` whose user never appeared (the sign-up process died
+ * before registering them) and that were not refunded: candidates for the sign-up recovery,
+ * which re-checks each on its streams.
+ */
+export function abandonedSignUpPayments(db: Knex, before: Date, limit = 100): Promise<string[]> {
+  return db('payments')
+    .where({ request_type: 'membership_signup', status: 'succeeded' })
+    .where('created_at', '<', before)
+    .whereNotExists(db('users').whereRaw('users.id = payments.user_id'))
+    .orderBy('created_at')
+    .limit(limit)
+    .pluck('id');
+}

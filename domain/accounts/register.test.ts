@@ -7,9 +7,12 @@ import { paymentStream } from '../payments/events';
 import type { PaymentGateway } from '../payments/gateway';
 import { SandboxGateway } from '../payments/sandbox-gateway';
 import { DomainError } from '../shared/errors';
-import { emailStream, userStream } from './events';
+import { emailStream, signUpPaymentId, userStream } from './events';
 import { userIdForEmail } from './lookup';
-import { registerUser, type RegisterInput } from './register';
+import { claimEmail } from './email-claim';
+import { paymentDecider } from '../payments/decider';
+import { handleCommand } from '../shared/command-handler';
+import { ABANDONED_SIGN_UP_MS, giveBackAbandonedSignUp, registerUser, type RegisterInput } from './register';
 
 /**
  * Sign-up is a flow over the gateway and four streams: whatever step fails, the money is given
@@ -140,5 +143,42 @@ describe('sign-up with a card: complete or give back', () => {
     const refunded = (await eventsOfSignUp(email)).filter((e) => e.type === 'PaymentRefunded');
     expect(refunded.length).toBeLessThanOrEqual(1);
     for (const refund of refunded) expect((await store.readStream(paymentStream((refund.data as { paymentId: string }).paymentId))).map((e) => e.type)).toEqual(['PaymentCaptured', 'PaymentRefunded']);
+  });
+});
+
+describe('sign-up recovery (the process died between the charge and the registration)', () => {
+  /** What a sign-up leaves when its process dies after recording the charge and claiming the email. */
+  async function diedMidway(gateway: SandboxGateway, ageMs: number) {
+    const userId = randomUUID();
+    const paymentId = signUpPaymentId(userId);
+    const email = `died-${userId}@example.test`;
+    const at = new Date(Date.now() - ageMs);
+    const card = await gateway.createCustomer({ email, name: 'Dee Died', paymentToken: 'dev_tok_died', idempotencyKey: `customer:${userId}` });
+    const result = await gateway.charge({ customerId: card.customerId, amountCents: 199, currency: 'USD', description: 'x', idempotencyKey: `signup:${paymentId}` });
+    const record = { type: 'RecordCharge' as const, paymentId, userId, requestType: 'membership_signup', gatewayCustomerId: card.customerId, amountCents: 199, currency: 'USD' as const, cardHolderName: 'Dee Died', email, correlationId: null, result, now: at };
+    await handleCommand(store, paymentStream(paymentId), paymentDecider, record, { actorId: null, now: at });
+    await claimEmail(store, email, userId, { actorId: null, now: at });
+    return { userId, paymentId, email };
+  }
+
+  it('gives an abandoned sign-up its money back and frees the email, once; a young one is left to its request', async () => {
+    const gateway = new SandboxGateway();
+    const old = await diedMidway(gateway, ABANDONED_SIGN_UP_MS + 60_000);
+    const young = await diedMidway(gateway, 60_000);
+    expect(gateway.netChargedCents()).toBe(398);
+    expect(await giveBackAbandonedSignUp({ store, gateway }, young.paymentId, new Date())).toBe(false);
+    expect(await giveBackAbandonedSignUp({ store, gateway }, old.paymentId, new Date())).toBe(true);
+    expect(await giveBackAbandonedSignUp({ store, gateway }, old.paymentId, new Date())).toBe(false);
+    expect(gateway.netChargedCents()).toBe(199);
+    expect((await store.readStream(paymentStream(old.paymentId))).map((e) => e.type)).toEqual(['PaymentCaptured', 'PaymentRefunded']);
+    expect(await userIdForEmail(store, old.email)).toBeNull();
+    expect(await userIdForEmail(store, young.email)).toBe(young.userId);
+  });
+
+  it('never gives back the charge of a sign-up that was registered', async () => {
+    const gateway = new SandboxGateway();
+    const { userId } = await registerUser({ store, gateway }, input(), context());
+    expect(await giveBackAbandonedSignUp({ store, gateway }, signUpPaymentId(userId), new Date(Date.now() + 2 * ABANDONED_SIGN_UP_MS))).toBe(false);
+    expect(gateway.netChargedCents()).toBe(199);
   });
 });

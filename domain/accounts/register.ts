@@ -3,7 +3,7 @@ import type { EventStore, Position } from '../event-store/port';
 import { membershipDecider } from '../membership/decider';
 import { MONTHLY_PRICE_CENTS, membershipStream } from '../membership/events';
 import { paymentDecider, type RecordCharge } from '../payments/decider';
-import { paymentStream } from '../payments/events';
+import { paymentStream, type PaymentCapturedData } from '../payments/events';
 import { PaymentDeclinedError, type CardOnFile, type ChargeRequest, type ChargeResult, type PaymentGateway } from '../payments/gateway';
 import { recordRefundedCharge } from '../payments/refund';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
@@ -57,6 +57,8 @@ interface SignUp {
  *    again); a concurrent sign-up of the same email gets the 409 that way;
  * 4. one month of membership. Should this fail, the membership activation process completes it
  *    (it follows UserRegistered to the sign-up payment).
+ * Should the process die between 3's charge record and the registration, the sign-up recovery
+ * ticker gives the money back (giveBackAbandonedSignUp).
  */
 export async function registerUser(deps: Deps, input: RegisterInput, context: CommandContext): Promise<{ userId: string; position: Position }> {
   const { store, gateway } = deps;
@@ -180,6 +182,29 @@ async function giveBack(deps: Deps, signUp: SignUp, charge: Captured, context: C
   });
   await step(() => releaseEmail(deps.store, signUp.email, signUp.userId, SIGN_UP_GIVEN_BACK, context));
   if (failures.length) throw new AggregateError(failures, `sign-up ${signUp.userId} could not be fully given back`);
+}
+
+/** How long a sign-up may take: a charge recorded this long ago without its user counts as abandoned. */
+export const ABANDONED_SIGN_UP_MS = 60 * 60_000;
+
+/**
+ * Recovery for a sign-up whose process died after its charge was recorded and before the user
+ * was registered (no request is left to give the money back): refunds it, records the refund
+ * and frees the email, like the request would have. Run by a ticker on candidates from the
+ * payments read model; everything is re-checked here on the streams, and a repeat does nothing.
+ */
+export async function giveBackAbandonedSignUp(deps: Deps, paymentId: string, now: Date): Promise<boolean> {
+  const events = await deps.store.readStream(paymentStream(paymentId));
+  const captured = events.find((event) => event.type === 'PaymentCaptured');
+  const data = captured?.data as PaymentCapturedData | undefined;
+  if (!captured || !data || data.requestType !== 'membership_signup' || events.some((event) => event.type === 'PaymentRefunded')) return false;
+  if (now.getTime() - Date.parse(data.at) < ABANDONED_SIGN_UP_MS) return false;
+  if ((await loadState(deps.store, userStream(data.userId), accountDecider)).state.exists) return false;
+  const signUp: SignUp = { userId: data.userId, paymentId, email: data.email ?? '', name: data.cardHolderName ?? '', card: { customerId: data.gatewayCustomerId, cardLast4: data.cardLast4, cardBrand: '' } };
+  const charge: Captured = { status: 'succeeded', transactionId: data.gatewayTransactionId, cardLast4: data.cardLast4, raw: data.gatewayResponse };
+  const correlationId = (captured.metadata.correlationId as string | undefined) ?? captured.eventId;
+  await giveBack(deps, signUp, charge, { actorId: 'system:sign-up-recovery', correlationId, causationId: captured.eventId, now });
+  return true;
 }
 
 function rethrowBoth(error: unknown, failure: unknown): never {
