@@ -95,4 +95,23 @@ describe('billing process', () => {
     expect(await runBilling({ store, gateway: countingGateway }, 'leaver', new Date('2026-02-10T00:00:00Z'))).toBe('expired');
     expect(charges.length).toBe(before);
   });
+
+  it('a renewal paid while the member cancels gives the money back (recorded), never a charge without its period', async () => {
+    await member('racer', 'dev_tok_ok', '2026-01-10T00:00:00.000Z');
+    const journal = new SandboxGateway();
+    const cancelling = {
+      ...countingGateway,
+      charge: async (request: Parameters<SandboxGateway['charge']>[0]) => {
+        // The member cancels while the processor is answering.
+        await handleCommand(store, membershipStream('racer'), membershipDecider, { type: 'CancelMembership', userId: 'racer', now: new Date('2026-02-10T00:00:00Z') }, { actorId: 'racer', now: new Date() });
+        return journal.charge(request);
+      },
+      refund: journal.refund.bind(journal),
+    };
+    expect(await runBilling({ store, gateway: cancelling }, 'racer', new Date('2026-02-10T00:00:01Z'))).toBe('nothing');
+    expect(journal.netChargedCents()).toBe(0);
+    const payment = (await readWholeLog(store)).filter((e) => e.type.startsWith('Payment') && (e.data as { userId: string }).userId === 'racer');
+    expect(payment.map((e) => e.type)).toEqual(['PaymentCaptured', 'PaymentRefunded']);
+    expect(await status('racer')).toMatchObject({ status: 'canceled', periodEnd: '2026-02-10T00:00:00.000Z' });
+  });
 });

@@ -5,6 +5,8 @@ import { deterministicId } from '../shared/ids';
 import { loadCardOnFile } from './card-on-file';
 import { expiryDue, membershipDecider, renewalDue } from './decider';
 import { MONTHLY_PRICE_CENTS, membershipStream } from './events';
+import { paymentDecider } from '../payments/decider';
+import { paymentStream } from '../payments/events';
 import { recordCharge } from './purchase';
 
 /**
@@ -54,8 +56,24 @@ export async function runBilling(deps: { store: EventStore; gateway: PaymentGate
   const recorded = await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'RecordRenewal', userId, periodEnd, paymentId, outcome, now }, renewalContext, {
     eventIds: [deterministicId(paymentId, 'membership')],
   });
+  if (result.status === 'succeeded' && !recorded.state.paymentIds.includes(paymentId)) {
+    await refundUnusedRenewal(deps, paymentId, result.transactionId, renewalContext);
+    return 'nothing';
+  }
   if (!recorded.events.length) return 'nothing';
   return outcome.paid ? 'renewed' : 'past_due';
+}
+
+/**
+ * The renewal was paid but the period changed before it could be recorded (the member canceled
+ * in between): the money bought nothing, so it goes back (refund recorded for finance).
+ */
+async function refundUnusedRenewal(deps: { store: EventStore; gateway: PaymentGateway }, paymentId: string, transactionId: string, context: CommandContext) {
+  const refund = await deps.gateway.refund({ transactionId, amountCents: MONTHLY_PRICE_CENTS, idempotencyKey: `refund:${paymentId}` });
+  if (refund.status !== 'succeeded') throw new Error(`the refund of unused renewal ${paymentId} was declined: ${refund.failureReason}`);
+  await handleCommand(deps.store, paymentStream(paymentId), paymentDecider, { type: 'RecordRefund', gatewayRefundId: refund.transactionId, reason: 'renewal not needed: the period changed', now: context.now }, context, {
+    eventIds: [deterministicId(paymentId, 'refund')],
+  });
 }
 
 /** One billing pass over the members the read model says are due (the stream re-checks each). */
