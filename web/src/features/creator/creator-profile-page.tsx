@@ -14,11 +14,11 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useCurrentUser } from '@/lib/current-user';
-import { coverBackground } from './creator-card';
+import { coverBackground } from '@/components/creator-card';
 import { usd } from '@/lib/format';
 import { useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from '@/lib/creators-api';
-import { PostCard } from './post-card';
-import { SubscribeDialog } from './subscribe-dialog';
+import { PostCard } from '@/components/post-card';
+import { SubscribeDialog } from '@/components/subscribe-dialog';
 
 function NotFound() {
   return (

@@ -11,10 +11,10 @@ import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { Post } from '@contracts/posts';
 import { useCurrentUser } from '@/lib/current-user';
-import { CreatorCard, CreatorCardSkeleton, coverBackground } from '@/features/creator/creator-card';
+import { CreatorCard, CreatorCardSkeleton, coverBackground } from '@/components/creator-card';
 import { useCreatorsQuery, useFeedQuery } from '@/lib/creators-api';
-import { PostCard } from '@/features/creator/post-card';
-import { SubscribeDialog } from '@/features/creator/subscribe-dialog';
+import { PostCard } from '@/components/post-card';
+import { SubscribeDialog } from '@/components/subscribe-dialog';
 
 const FEATURED = 6;
 

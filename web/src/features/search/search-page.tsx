@@ -2,7 +2,7 @@ import Container from '@mui/material/Container';
 import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
-import { CreatorCard, CreatorCardSkeleton } from '@/features/creator/creator-card';
+import { CreatorCard, CreatorCardSkeleton } from '@/components/creator-card';
 import { useCreatorsQuery } from '@/lib/creators-api';
 
 /** /search?q=: creators whose name or bio matches the navigation's 'Search creators...' box. */

@@ -4,7 +4,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { toast } from '@/components/toast';
+import { toast } from './toast';
 import { isUnauthorized } from '@/lib/api';
 import { useAddCommentMutation, useCommentsQuery } from '@/lib/creators-api';
 

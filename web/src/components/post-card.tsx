@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { Post } from '@contracts/posts';
-import { toast } from '@/components/toast';
+import { toast } from './toast';
 import { isUnauthorized } from '@/lib/api';
 import { useLikePostMutation } from '@/lib/creators-api';
 import { PostComments } from './post-comments';

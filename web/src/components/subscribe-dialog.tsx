@@ -12,7 +12,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { Creator } from '@contracts/creators';
-import { toast } from '@/components/toast';
+import { toast } from './toast';
 import { isUnauthorized } from '@/lib/api';
 import { usd } from '@/lib/format';
 import { useSubscribeMutation, useTiersQuery } from '@/lib/creators-api';
