@@ -8,6 +8,7 @@ import type { SandboxGateway } from '../domain/payments/sandbox-gateway';
 import { handleCommand } from '../domain/shared/command-handler';
 import { reconcile } from './commands/reconcile';
 import { eventually } from './testing/eventually';
+import { readWholeLog } from './testing/read-whole-log';
 import { startTestStack, type TestStack } from './testing/harness';
 
 jest.setTimeout(120_000);
@@ -31,6 +32,7 @@ it('refunds the charge of a sign-up that died before registering its user, frees
   await handleCommand(stack.store, paymentStream(paymentId), paymentDecider, record, { actorId: null, now: at });
   await claimEmail(stack.store, email, userId, { actorId: null, now: at });
   expect(await stack.settle()).toBe(true);
+  await readWholeLog(stack.store);
   const before = await reconcile({ store: stack.store, db: stack.db }, new Date());
   expect(before.problems).toEqual([expect.stringMatching(new RegExp(`^money without its effect: 1\\.99 paid for membership \\(membership_signup\\) .*user ${userId}\\) is still owed membership time or a refund$`))]);
   await stack.agent().post('/api/auth/register').send({ firstName: 'Dee', lastName: 'Again', email, password: 'Passw0rdOK', confirmPassword: 'Passw0rdOK', paymentToken: 'dev_tok_again' }).expect(409);
@@ -41,5 +43,6 @@ it('refunds the charge of a sign-up that died before registering its user, frees
   expect(await eventually(() => stack.db('payments').where({ id: paymentId }).first(), (row) => row?.status === 'refunded')).toMatchObject({ status: 'refunded' });
   await stack.agent().post('/api/auth/register').send({ firstName: 'Dee', lastName: 'Again', email, password: 'Passw0rdOK', confirmPassword: 'Passw0rdOK', paymentToken: 'dev_tok_again' }).expect(201);
   expect(await stack.settle()).toBe(true);
+  await readWholeLog(stack.store);
   expect((await reconcile({ store: stack.store, db: stack.db }, new Date(Date.now() + 10 * 60_000))).problems).toEqual([]);
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readWholeLog } from '../../ops/testing/read-whole-log';
 import { useTestDatabase } from '../../ops/testing/use-test-database';
 import type { EventStore, RecordedEvent } from '../event-store/port';
 import { membershipActivationProcess } from '../membership/activation-process';
@@ -68,8 +69,9 @@ const STEPS: Array<{ step: string; on: 'gateway' | 'store'; method: string; nth:
 
 const cases = STEPS.flatMap((s) => (['before', 'after'] as const).map((when) => ({ ...s, when, completes: s.registered === 'always' || (s.registered === 'after' && when === 'after') })));
 
+/** The sign-up's events from the whole log (waiting until all is readable: other test files' transactions hide the newest). */
 async function eventsOfSignUp(email: string): Promise<RecordedEvent[]> {
-  const log = await store.readAll({ types: ['PaymentCaptured', 'PaymentRefunded', 'UserRegistered', 'EmailClaimed', 'EmailReleased'] });
+  const log = await readWholeLog(store);
   const paymentIds = new Set(log.filter((e) => e.type === 'PaymentCaptured' && (e.data as { email: string }).email === email).map((e) => (e.data as { paymentId: string }).paymentId));
   return log.filter((e) => (e.data as { email?: string }).email === email || paymentIds.has((e.data as { paymentId?: string }).paymentId ?? ''));
 }

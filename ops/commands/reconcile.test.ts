@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { earn, eventually, person, ready } from '../../api/routes/payouts-fixtures';
 import { creditBalance, spendBalance } from '../../domain/wallet/balance';
 import { startTestStack, type TestStack } from '../testing/harness';
+import { readWholeLog } from '../testing/read-whole-log';
 import type { OpsContext } from './command';
 import { createAdminCommand } from './create-admin';
 import { reconcileCommand } from './reconcile';
@@ -74,6 +75,7 @@ describe('npm run ops -- reconcile: money without its effect', () => {
     await spend(stranded, 500, `membership:${randomUUID()}`);
     expect(await stack.settle()).toBe(true);
     expect((await stack.store.readStream(`membership-${healed}`)).map((e) => e.type)).toEqual(['MembershipActivated']);
+    await readWholeLog(stack.store);
     const lines: string[] = [];
     expect(await reconcileCommand.run([], opsContext(lines))).toBe(1);
     const report = lines.join('\n');
