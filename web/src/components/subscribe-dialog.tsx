@@ -15,12 +15,12 @@ import type { Creator } from '@contracts/creators';
 import { toast } from './toast';
 import { isUnauthorized } from '@/lib/api';
 import { usd } from '@/lib/format';
-import { useSubscribeMutation, useTiersQuery } from '@/lib/creators-api';
+import { useSubscribeToCreatorMutation, useTiersQuery } from '@/lib/creators-api';
 
 /** The tier dialog (SPEC §2 Creator profile): tiers, a 7-day money-back promise, cancel anytime. */
 export function SubscribeDialog({ creator, open, onClose }: { creator: Creator | null; open: boolean; onClose: () => void }) {
   const { data: tiers, isLoading } = useTiersQuery(creator?.id ?? '', { skip: !creator || !open });
-  const [subscribe, { isLoading: subscribing, originalArgs }] = useSubscribeMutation();
+  const [subscribe, { isLoading: subscribing, originalArgs }] = useSubscribeToCreatorMutation();
 
   const choose = async (tierId: string) => {
     if (!creator) return;

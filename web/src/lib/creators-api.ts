@@ -51,7 +51,7 @@ export const creatorsApi = creatorsBase.injectEndpoints({
       query: ({ creatorId, tierId, tier }) => ({ url: `/api/creators/${encodeURIComponent(creatorId)}/tiers/${encodeURIComponent(tierId)}`, method: 'PUT', body: tier }),
       invalidatesTags: (_result, _error, { creatorId }) => [{ type: 'Tiers', id: creatorId }, 'Creators'],
     }),
-    subscribe: build.mutation<unknown, { creatorId: string; tierId: string }>({
+    subscribeToCreator: build.mutation<unknown, { creatorId: string; tierId: string }>({
       query: (body) => ({ url: '/api/subscriptions', method: 'POST', body }),
       invalidatesTags: (_result, _error, { creatorId }) => [{ type: 'CreatorSubscription', id: creatorId }, 'Posts', 'Feed', 'Creators', 'Stats'],
     }),
@@ -81,7 +81,7 @@ export const {
   useRegisterCreatorMutation,
   useCreateTierMutation,
   useUpdateTierMutation,
-  useSubscribeMutation,
+  useSubscribeToCreatorMutation,
   useCreatePostMutation,
   useLikePostMutation,
   useAddCommentMutation,
