@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { failing, InjectedFailure } from '../../ops/testing/inject-failure';
 import { readWholeLog } from '../../ops/testing/read-whole-log';
 import { useTestDatabase } from '../../ops/testing/use-test-database';
 import type { EventStore, RecordedEvent } from '../event-store/port';
@@ -32,30 +33,6 @@ const input = (over: Partial<RegisterInput> = {}): RegisterInput => ({
   paymentToken: `dev_tok_${randomUUID().slice(0, 8)}`,
   ...over,
 });
-
-class InjectedFailure extends Error {}
-
-/**
- * `target` whose `nth` call of `method` fails: 'before' it happens (it never does), or 'after'
- * it happened (the caller loses the answer, as when a connection drops).
- */
-function failing<T extends object>(target: T, method: keyof T, nth: number, when: 'before' | 'after'): T {
-  let calls = 0;
-  return new Proxy(target, {
-    get(object, property) {
-      const value = Reflect.get(object, property) as unknown;
-      if (typeof value !== 'function') return value;
-      if (property !== method) return value.bind(object);
-      return async (...args: unknown[]) => {
-        const nthCall = ++calls === nth;
-        if (nthCall && when === 'before') throw new InjectedFailure(`${String(method)} #${nth} failed before it ran`);
-        const result = await value.apply(object, args);
-        if (nthCall) throw new InjectedFailure(`${String(method)} #${nth} failed after it ran`);
-        return result;
-      };
-    },
-  });
-}
 
 /** The steps of a sign-up in order: gateway calls, then the appends (charge record, email claim, user, membership). */
 const STEPS: Array<{ step: string; on: 'gateway' | 'store'; method: string; nth: number; registered: 'never' | 'after' | 'always' }> = [

@@ -1,9 +1,10 @@
 import { SIX_MONTH_PLAN, formatCents } from '../contracts/money';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
 import type { EventStore, Position } from '../event-store/port';
-import { paymentDecider } from '../payments/decider';
+import { paymentDecider, type RecordCharge } from '../payments/decider';
 import { paymentStream, type PaymentRequestType } from '../payments/events';
-import { PaymentDeclinedError, type ChargeResult, type PaymentGateway } from '../payments/gateway';
+import { PaymentDeclinedError, type ChargeRequest, type ChargeResult, type PaymentGateway } from '../payments/gateway';
+import { recordRefundedCharge } from '../payments/refund';
 import { DomainError, refuse } from '../shared/errors';
 import { deterministicId } from '../shared/ids';
 import { spendBalance } from '../wallet/balance';
@@ -35,33 +36,26 @@ export const AGE_VERIFICATION_REQUIRED = 'Age verification required';
 const ageVerificationRequired = () => refuse.forbidden(AGE_VERIFICATION_REQUIRED, { requiresAgeVerification: true });
 const day = (iso: string) => iso.slice(0, 10);
 
-export async function recordCharge(
-  store: EventStore,
-  input: { paymentId: string; userId: string; requestType: PaymentRequestType; customerId: string; amountCents: number; cardHolderName: string | null; email: string | null; result: ChargeResult },
-  context: CommandContext,
-  eventIds?: string[],
-) {
-  return handleCommand(
-    store,
-    paymentStream(input.paymentId),
-    paymentDecider,
-    {
-      type: 'RecordCharge',
-      paymentId: input.paymentId,
-      userId: input.userId,
-      requestType: input.requestType,
-      gatewayCustomerId: input.customerId,
-      amountCents: input.amountCents,
-      currency: 'USD',
-      cardHolderName: input.cardHolderName,
-      email: input.email,
-      correlationId: context.correlationId ?? context.requestId ?? null,
-      result: input.result,
-      now: context.now,
-    },
-    context,
-    { eventIds },
-  );
+type ChargeInput = { paymentId: string; userId: string; requestType: PaymentRequestType; customerId: string; amountCents: number; cardHolderName: string | null; email: string | null; result: ChargeResult };
+
+/** The payment command that records a gateway answer. */
+const chargeCommand = (input: ChargeInput, context: CommandContext): RecordCharge => ({
+  type: 'RecordCharge',
+  paymentId: input.paymentId,
+  userId: input.userId,
+  requestType: input.requestType,
+  gatewayCustomerId: input.customerId,
+  amountCents: input.amountCents,
+  currency: 'USD',
+  cardHolderName: input.cardHolderName,
+  email: input.email,
+  correlationId: context.correlationId ?? context.requestId ?? null,
+  result: input.result,
+  now: context.now,
+});
+
+export async function recordCharge(store: EventStore, input: ChargeInput, context: CommandContext, eventIds?: string[]) {
+  return handleCommand(store, paymentStream(input.paymentId), paymentDecider, chargeCommand(input, context), context, { eventIds });
 }
 
 /** POST /api/subscribe: $1.99 on the card on file; a canceled member still in the paid period resumes without a charge. */
@@ -79,14 +73,19 @@ export async function subscribeWithCard(deps: MembershipDeps, userId: string, co
   if (!account.customerId) throw refuse.unprocessable('No card on file. Please verify your card first.');
   // Two clicks read the same revision, so they share the key: the processor charges once.
   const paymentId = deterministicId('membership-subscribe', userId, String(revision ?? 'none'));
-  const result = await gateway.charge({
-    customerId: account.customerId,
-    amountCents: MONTHLY_PRICE_CENTS,
-    currency: 'USD',
-    description: 'Lively official membership subscription (monthly)',
-    idempotencyKey: `subscribe:${paymentId}`,
-  });
-  const recorded = await recordCharge(store, { paymentId, userId, requestType: 'membership_subscribe', customerId: account.customerId, amountCents: MONTHLY_PRICE_CENTS, cardHolderName: account.name, email: account.email, result }, context);
+  const charge = {
+    request: { customerId: account.customerId, amountCents: MONTHLY_PRICE_CENTS, currency: 'USD' as const, description: 'Lively official membership subscription (monthly)', idempotencyKey: `subscribe:${paymentId}` },
+    record: { paymentId, userId, requestType: 'membership_subscribe', customerId: account.customerId, amountCents: MONTHLY_PRICE_CENTS, cardHolderName: account.name, email: account.email },
+  };
+  let result: ChargeResult;
+  let recorded: Awaited<ReturnType<typeof recordCharge>>;
+  try {
+    result = await gateway.charge(charge.request);
+    recorded = await recordCharge(store, { ...charge.record, result }, context);
+  } catch (error) {
+    await giveBackUnrecordedCharge(deps, charge, context).catch(() => undefined); // the original failure is the answer
+    throw error;
+  }
   if (result.status === 'declined') {
     // Recorded on the membership stream too: the next attempt reads a new revision, so it is a new charge.
     const declined = await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'RecordDeclinedCharge', userId, paymentId, failureReason: result.failureReason, now: context.now }, context);
@@ -95,6 +94,31 @@ export async function subscribeWithCard(deps: MembershipDeps, userId: string, co
   const activated = await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'ActivateMembership', userId, paymentId, source: 'card', months: 1, now: context.now }, context);
   const end = activated.state.periodEnd!;
   return { success: true, message: `Your $1.99/month membership is active until ${day(end)} and renews automatically.`, position: activated.position ?? recorded.position };
+}
+
+/**
+ * The card subscribe charge failed on its way to the record (a lost processor answer, a failed
+ * append): unless it got recorded after all (then the activation process completes it), ask
+ * the processor again with the same key (the original answer, never a second charge), refund
+ * what was taken, record charge and refund, and close the attempt on the membership stream
+ * (like a decline: the next attempt is a new charge, and this payment can never activate).
+ */
+async function giveBackUnrecordedCharge(
+  deps: MembershipDeps,
+  charge: { request: ChargeRequest; record: Omit<ChargeInput, 'result'> },
+  context: CommandContext,
+): Promise<void> {
+  const { store, gateway } = deps;
+  const { paymentId, userId, amountCents } = charge.record;
+  if ((await loadState(store, paymentStream(paymentId), paymentDecider)).state.status !== 'new') return;
+  const taken = await gateway.charge(charge.request);
+  if (taken.status !== 'succeeded') return;
+  const refund = await gateway.refund({ transactionId: taken.transactionId, amountCents, idempotencyKey: `refund:${paymentId}` });
+  if (refund.status !== 'succeeded') return;
+  const given = { type: 'RecordRefund' as const, gatewayRefundId: refund.transactionId, reason: 'the subscription could not be completed', now: context.now };
+  await recordRefundedCharge(store, chargeCommand({ ...charge.record, result: taken }, context), given, context);
+  const reason = 'The payment could not be completed and was refunded';
+  await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'RecordDeclinedCharge', userId, paymentId, failureReason: reason, now: context.now }, context);
 }
 
 export const PURCHASE_IN_PROGRESS = 'This 6-month plan was just bought by another request of yours. Check your subscription status.';
