@@ -131,7 +131,7 @@ async function chargeFirstMonth(deps: Deps, signUp: SignUp, context: CommandCont
   return charge;
 }
 
-/** Steps 3: any failure before the registration is written gives everything back. */
+/** Step 3: any failure before the registration is written gives everything back. */
 async function recordUntilRegistered(deps: Deps, signUp: SignUp, charge: Captured, registration: RegisterUser, context: CommandContext): Promise<void> {
   const { store } = deps;
   try {
