@@ -73,7 +73,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   // The API has its own pool (generic plans, see openReadDatabase): projection work never holds
   // the connections requests wait for.
   const apiDb = openReadDatabase(options.databaseUrl, 20, { genericPlans: true });
-  const realtime = await startRealtimeServer({ port: options.realtimePort, db, store, clock, logger });
+  const realtime = await startRealtimeServer({ port: options.realtimePort, db, store, clock, logger, allowedOrigins: options.allowedOrigins ?? [] });
   ports.realtime = realtime; // for GET /metrics (open sockets, queue, matches)
   const deps: AppDependencies = {
     store,

@@ -54,6 +54,17 @@ describe('chat socket', () => {
     expect(stack.realtime.stats().waiting).toBe(0);
   });
 
+  it('refuses with 403 a socket opened from another site (Origin), as mutating HTTP calls are', async () => {
+    const member = await registerMember(stack, 'Origin');
+    // Through the web origin's /ws/ proxy, with the member's own cookie: only the Origin differs.
+    await expect(ChatClient.connect(stack.url, member.token, member.userId, 'https://evil.example')).rejects.toThrow('upgrade refused: 403');
+    await expect(ChatClient.connect(stack.url, member.token, member.userId, stack.url.replace('127.0.0.1', 'localhost'))).rejects.toThrow('upgrade refused: 403');
+    await expect(ChatClient.connect(stack.url, member.token, member.userId, null)).rejects.toThrow('upgrade refused: 403');
+    const own = await ChatClient.connect(stack.url, member.token, member.userId);
+    expect((await own.next('connected')).type).toBe('connected');
+    own.close();
+  });
+
   it('keeps a socket open after its session was checked in the database (uWS#1928), and runs messages sent before that', async () => {
     // Regression: an upgrade completed after an await inside res.cork() could be closed by uWS
     // right after open (1006), most often the first socket of a process.
@@ -238,6 +249,21 @@ it('tells a member who is not age verified the SPEC text', async () => {
   });
   const client = await ChatClient.connect(`http://127.0.0.1:${server.port}`, 'any', 'u1');
   expect(await client.next('error')).toEqual({ type: 'error', error: 'Age Verification Required: You must verify your age before using the chat feature.' });
+  client.close();
+  await server.close();
+});
+
+it('takes only the configured origins when there are some (PUBLIC_ORIGIN)', async () => {
+  const member = { userId: 'u1', displayName: 'U', profile: compileProfile(null, null), blocked: new Set<string>() };
+  const server = await startRealtimeServer({
+    port: 0,
+    allowedOrigins: ['https://lively.example'],
+    directory: { admit: async () => ({ ok: true, member, refusal: null }), load: async () => null },
+  });
+  const url = `http://127.0.0.1:${server.port}`;
+  await expect(ChatClient.connect(url, 'any', 'u1')).rejects.toThrow('upgrade refused: 403'); // its own host is not listed
+  const client = await ChatClient.connect(url, 'any', 'u1', 'https://lively.example');
+  await client.next('connected');
   client.close();
   await server.close();
 });

@@ -30,6 +30,8 @@ export interface RealtimeOptions {
   logger?: Logger;
   /** Who may open a chat socket; by default the read models behind `db`. */
   directory?: MemberDirectory;
+  /** Origins whose pages may open a chat socket; when empty, the origin the request was addressed to. */
+  allowedOrigins?: string[];
   skipCooldownMs?: number;
 }
 
@@ -56,6 +58,17 @@ const SOCKET_LIMITS = { maxPayloadLength: 128 * 1024, maxBackpressure: 256 * 102
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
+ * A socket opened by a page of another site would carry the member's cookie (cross-site
+ * WebSocket hijacking): the handshake's Origin must be allowed, as for mutating HTTP calls
+ * (api/http/origin-check.ts). None configured: the host the request was addressed to, by either
+ * scheme (behind a TLS proxy the socket itself is plain). uWS reads a missing header as ''.
+ */
+export function originAllowed(origin: string, host: string, allowedOrigins: readonly string[]): boolean {
+  if (allowedOrigins.length > 0) return allowedOrigins.includes(origin);
+  return host !== '' && (origin === `http://${host}` || origin === `https://${host}`);
+}
+
+/**
  * The realtime service on uWebSockets.js: the chat socket /ws/chat?userId=… (SPEC §7), reached
  * through the web origin's /ws/ path (the API server forwards upgrades here). Matching is the
  * pure Matcher on this event loop; session events are written by the SessionRecorder off the
@@ -65,6 +78,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   const log = options.logger ?? pino({ level: 'silent' });
   const clock = options.clock ?? (() => new Date());
   const directory = options.directory ?? (options.db ? new DatabaseDirectory(options.db) : null);
+  const allowedOrigins = options.allowedOrigins ?? [];
   const recorder = options.store ? new SessionRecorder(options.store, log) : null;
   const presence = options.store ? new PresenceRecorder(options.store, log) : null;
   const matcher = new Matcher({ newSessionId: randomUUID, skipCooldownMs: options.skipCooldownMs });
@@ -258,7 +272,10 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
+      const origin = req.getHeader('origin');
+      const host = req.getHeader('host');
       if (url !== '/ws/chat') return void res.writeStatus('404 Not Found').end('Not found');
+      if (!originAllowed(origin, host, allowedOrigins)) return void res.writeStatus('403 Forbidden').end('Cross-origin request refused');
       if (!directory) return void res.writeStatus('503 Service Unavailable').end('Chat is not available');
       const userId = new URLSearchParams(query).get('userId');
       // Refusals that need no lookup stay HTTP refusals.

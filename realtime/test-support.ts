@@ -77,9 +77,13 @@ export class ChatClient {
     ws.on('close', (code, reason) => (this.closed = { code, reason: reason.toString() }));
   }
 
-  static connect(url: string, token: string | null, userId: string): Promise<ChatClient> {
+  /** A socket as the site's own page opens it (its Origin is `url`, unless `origin` says otherwise; null: none). */
+  static connect(url: string, token: string | null, userId: string, origin: string | null = url): Promise<ChatClient> {
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws/chat?userId=${encodeURIComponent(userId)}`, { headers: token ? { Cookie: `lively.sid=${token}` } : {} });
+      const headers: Record<string, string> = {};
+      if (token) headers.Cookie = `lively.sid=${token}`;
+      if (origin !== null) headers.Origin = origin;
+      const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws/chat?userId=${encodeURIComponent(userId)}`, { headers });
       const client = new ChatClient(ws);
       ws.once('open', () => resolve(client));
       ws.once('unexpected-response', (req, res) => {

@@ -45,7 +45,7 @@ export class LoadSocket {
         .map(([k, v]) => `${k}: ${v}\r\n`)
         .join('');
       socket.once('connect', () =>
-        socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`),
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`),
       );
       socket.on('error', (error) => (client.upgraded ? (client.closed = true) : reject(error)));
       socket.on('close', () => (client.closed = true));
