@@ -23,6 +23,7 @@ import { creatorEarningsProcess } from '../domain/creators/earnings-process';
 import { messageUnlockProcess } from '../domain/messaging/unlock-process';
 import { ABANDONED_SIGN_UP_MS, giveBackAbandonedSignUp } from '../domain/accounts/register';
 import { abandonedSignUpPayments } from '../projections/payments';
+import { housekeepingTicker } from './housekeeping';
 
 /**
  * The composition root: which adapter serves each port and which process managers run.
@@ -48,7 +49,7 @@ export function allProcessManagers(ports: Record<string, unknown>): ProcessManag
   return [membershipActivationProcess, messageUnlockProcess, creatorEarningsProcess, conversionSubmission(ports.cryptoGateway as CryptoGateway), conversionCredit];
 }
 
-/** Clock-driven work: settlement checks of crypto conversions, membership renewals, abandoned sign-ups, payment account verification. */
+/** Clock-driven work: settlement checks of crypto conversions, membership renewals, abandoned sign-ups, payment account verification, housekeeping. */
 export function allTickers(ports: Record<string, unknown>): Ticker[] {
   return [
     {
@@ -81,5 +82,7 @@ export function allTickers(ports: Record<string, unknown>): Ticker[] {
       intervalMs: VERIFICATION_CHECK_MS,
       tick: async ({ store, db, now }) => void (await checkPaymentAccountVerifications(store, ports.payoutGateway as PayoutGateway, await pendingPaymentAccounts(db), now)),
     },
+    // Expired sessions, rate-limit rows, idempotency keys and sign-in throttling rows.
+    housekeepingTicker,
   ];
 }
