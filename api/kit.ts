@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Position } from '../domain/event-store/port';
 import type { CommandContext } from '../domain/shared/command-handler';
 import { refuse } from '../domain/shared/errors';
-import { waitForProjections } from '../projections/read-your-writes';
+import { waitForProjections } from '../projections/engine/read-your-writes';
 import type { AppDependencies } from './dependencies';
 import { commandContext } from './http/command-context';
 import { SessionStore } from './http/sessions';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import { openReadDatabase } from '../projections/database';
+import { openReadDatabase } from '../projections/engine/database';
 import { DEMO_CREATOR, DEMO_LOGIN, seed } from './commands/seed';
 import { SeedClient } from './commands/seed-client';
 import { freePort } from './net';

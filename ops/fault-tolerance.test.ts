@@ -4,9 +4,9 @@ import { createInterface } from 'node:readline';
 import type { Knex } from 'knex';
 import { PostgresEventStore } from '../domain/event-store/postgres-event-store';
 import type { Position } from '../domain/event-store/port';
-import { openReadDatabase } from '../projections/database';
+import { openReadDatabase } from '../projections/engine/database';
 import { migrateToLatest } from '../projections/migrations';
-import { waitForProjections } from '../projections/read-your-writes';
+import { waitForProjections } from '../projections/engine/read-your-writes';
 import { AUDITS } from './commands/fault-tolerance-worker';
 import { createTestDatabase, type TestDatabase } from './testing/test-database';
 

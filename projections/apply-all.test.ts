@@ -18,8 +18,8 @@ import { walletBalancesProjector } from './wallet-balances';
 import { ledgerProjector } from './ledger';
 import { sampleMoneyHistory } from '../domain/ledger/sample-history';
 import { creatorSubscriptionsProjector } from './creator-subscriptions';
-import { projectionContext, type Projector } from './projector';
-import { dumpTables, replayTwice } from './replay-twice';
+import { projectionContext, type Projector } from './engine/projector';
+import { dumpTables, replayTwice } from './engine/replay-twice';
 
 let store: PostgresEventStore;
 let db: Knex;

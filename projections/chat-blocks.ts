@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ChatUserBlocked } from '../domain/chat/events';
-import type { Projector } from './projector';
+import type { Projector } from './engine/projector';
 
 /** user_blocks (SPEC §3): who blocked whom, and why. */
 export const chatBlocksProjector: Projector = {

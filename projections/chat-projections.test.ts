@@ -3,8 +3,8 @@ import type { RecordedEvent } from '../domain/event-store/port';
 import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
 import { chatBlocksProjector } from './chat-blocks';
 import { chatSessionsProjector } from './chat-sessions';
-import { openReadDatabase } from './database';
-import { replayTwice } from './replay-twice';
+import { openReadDatabase } from './engine/database';
+import { replayTwice } from './engine/replay-twice';
 import { userPreferencesProjector } from './user-preferences';
 import { userProfilesProjector } from './user-profiles';
 

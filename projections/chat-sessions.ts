@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ChatSessionEnded, ChatSessionReported, ChatSessionStarted, ChatUserBlocked } from '../domain/chat/events';
-import type { Projector } from './projector';
+import type { Projector } from './engine/projector';
 
 /**
  * chat_sessions and user_matches (SPEC §3). A match row is the pairing the matcher made for a

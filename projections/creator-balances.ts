@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { EarningsCreditedData, EarningsReversedData } from '../domain/payouts/events';
-import { insertRuns } from './insert-runs';
-import type { Projector } from './projector';
+import { insertRuns } from './engine/insert-runs';
+import type { Projector } from './engine/projector';
 
 /**
  * `creator_earnings`: one row per credited sale with its hold end. Balances depend on the

@@ -1,7 +1,7 @@
 import type { CreatorSubscriptionStarted } from '../domain/creators/events';
 import type { RecordedEvent } from '../domain/event-store/port';
-import { insertRuns } from './insert-runs';
-import type { Projector } from './projector';
+import { insertRuns } from './engine/insert-runs';
+import type { Projector } from './engine/projector';
 
 function rowOf(event: RecordedEvent) {
   const data = event.data as CreatorSubscriptionStarted['data'];

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { CreatorRegistered, TierData } from '../domain/creators/events';
-import type { Projector } from './projector';
+import type { Projector } from './engine/projector';
 
 /** Creators (bio, cover) and their tiers. Names and avatars come from the users read model. */
 export const creatorsProjector: Projector = {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
 import { postgresConversionNumbers } from './crypto-conversion-numbers';
 import { cryptoConversionsProjector } from './crypto-conversions';
-import { openReadDatabase } from './database';
+import { openReadDatabase } from './engine/database';
 import { migrateToLatest } from './migrations';
 
 jest.setTimeout(60_000);

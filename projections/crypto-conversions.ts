@@ -4,8 +4,8 @@ import type {
   CryptoConversionUsedData,
 } from '../domain/crypto/events';
 import type { RecordedEvent } from '../domain/event-store/port';
-import { rowPerEvent, type Row } from './keyed-rows';
-import type { ProjectionContext, Projector } from './projector';
+import { rowPerEvent, type Row } from './engine/keyed-rows';
+import type { ProjectionContext, Projector } from './engine/projector';
 
 /**
  * `crypto_conversions` (SPEC §3): the member's conversion history, with whether a conversion

@@ -11,8 +11,8 @@ import { createTestDatabase, type TestDatabase } from '../ops/testing/test-datab
 import { cryptoConversionsProjector } from './crypto-conversions';
 import { cryptoTransactionsProjector } from './crypto-transactions';
 import { cryptoWalletsProjector } from './crypto-wallets';
-import { openReadDatabase } from './database';
-import { replayTwice } from './replay-twice';
+import { openReadDatabase } from './engine/database';
+import { replayTwice } from './engine/replay-twice';
 import { readWholeLog } from '../ops/testing/read-whole-log';
 
 

@@ -1,8 +1,8 @@
 import { formatCryptoUnits, parseCryptoUnits } from '../domain/contracts/money';
 import type { CryptoConversionCompletedData, CryptoWalletRegisteredData } from '../domain/crypto/events';
 import type { RecordedEvent } from '../domain/event-store/port';
-import { KeyedRows } from './keyed-rows';
-import type { ProjectionContext, Projector } from './projector';
+import { KeyedRows } from './engine/keyed-rows';
+import type { ProjectionContext, Projector } from './engine/projector';
 
 /**
  * `crypto_wallets` (SPEC §3): a member's registered deposit wallets. `balance` is the crypto

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Comment, FeedPage, Post } from '../domain/contracts/posts';
 import { displayName, isUserId, readableCreatorIds } from './creators-read';
-import { preparedQuery } from './database';
+import { preparedQuery } from './engine/database';
 
 /**
  * Posts as a viewer sees them. A non-public post is locked for viewers who are neither its

@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../domain/event-store/port';
 import { ledgerEffect, type Fact, type LedgerMemory } from '../domain/ledger/postings';
-import { bulkInsert } from './bulk-insert';
-import type { ProjectionContext } from './projector';
+import { bulkInsert } from './engine/bulk-insert';
+import type { ProjectionContext } from './engine/projector';
 
 type Effect = Awaited<ReturnType<typeof ledgerEffect>>;
 type Transaction = Effect['transactions'][number];

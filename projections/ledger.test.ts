@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { sampleMoneyHistory } from '../domain/ledger/sample-history';
 import { useTestDatabase } from '../ops/testing/use-test-database';
 import { ledgerProjector } from './ledger';
-import { replayTwice } from './replay-twice';
+import { replayTwice } from './engine/replay-twice';
 
 let db: Knex;
 useTestDatabase((opened) => ({ db } = opened), { poolSize: 2 });

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ledgerEffect, LEDGER_EVENT_TYPES, type Fact, type LedgerMemory } from '../domain/ledger/postings';
 import { applyLedgerBatch, entryRows, transactionRow } from './ledger-batch';
-import type { Projector } from './projector';
+import type { Projector } from './engine/projector';
 
 /**
  * The double-entry ledger: every money event becomes balanced transactions on named accounts

@@ -1,6 +1,6 @@
 import type { MessageSent, MessageUnlocked } from '../domain/messaging/events';
-import { bulkInsert } from './bulk-insert';
-import type { ProjectionContext, Projector } from './projector';
+import { bulkInsert } from './engine/bulk-insert';
+import type { ProjectionContext, Projector } from './engine/projector';
 
 const rowOf = (data: MessageSent['data']) => ({
   id: data.messageId,

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { PaymentAccountAddedData, PaymentAccountVerificationFailedData, PaymentAccountVerifiedData } from '../domain/payouts/events';
-import type { Projector } from './projector';
+import type { Projector } from './engine/projector';
 
 /**
  * The `payment_accounts` read model (SPEC §3): where a creator's payouts go; one default each.

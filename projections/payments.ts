@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { PaymentAttemptData, PaymentFailedData, PaymentRefundedData } from '../domain/payments/events';
-import { rowPerEvent, type Row } from './keyed-rows';
-import type { Projector } from './projector';
+import { rowPerEvent, type Row } from './engine/keyed-rows';
+import type { Projector } from './engine/projector';
 
 /**
  * The `payments` read model (SPEC §3 payments): one row per card payment, for finance audits.

@@ -7,7 +7,7 @@ import type {
   PayoutProcessingStartedData,
   PayoutRequestedData,
 } from '../domain/payouts/events';
-import type { ProjectionContext, Projector } from './projector';
+import type { ProjectionContext, Projector } from './engine/projector';
 
 /**
  * The `payouts` read model (SPEC §3 payouts): one row per payout with its current state,

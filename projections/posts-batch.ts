@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { PostLiked, PostPublished } from '../domain/posts/events';
-import { bulkInsert } from './bulk-insert';
-import type { ProjectionContext } from './projector';
+import { bulkInsert } from './engine/bulk-insert';
+import type { ProjectionContext } from './engine/projector';
 
 const isLike = (event: RecordedEvent) => event.type === 'PostLiked' || event.type === 'PostUnliked';
 

@@ -1,6 +1,6 @@
 import type { PostCommented, PostLiked } from '../domain/posts/events';
 import { applyPostsBatch, postRow } from './posts-batch';
-import type { Projector } from './projector';
+import type { Projector } from './engine/projector';
 
 /**
  * Posts with their like and comment counters, likes and comments. Every event of a post comes

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { ChatPreferencesSaved } from '../domain/chat/events';
 import type { RecordedEvent } from '../domain/event-store/port';
-import { bulkInsert } from './bulk-insert';
-import type { ProjectionContext, Projector } from './projector';
+import { bulkInsert } from './engine/bulk-insert';
+import type { ProjectionContext, Projector } from './engine/projector';
 
 /** user_preferences: one row per member who saved matching preferences (SPEC §3). */
 export const userPreferencesProjector: Projector = {

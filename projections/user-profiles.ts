@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { ChatMemberWentOffline, ChatMemberWentOnline, ChatProfileSaved, ChatSessionEnded, ChatSessionStarted } from '../domain/chat/events';
 import type { RecordedEvent } from '../domain/event-store/port';
-import { KeyedRows } from './keyed-rows';
-import type { ProjectionContext, Projector } from './projector';
+import { KeyedRows } from './engine/keyed-rows';
+import type { ProjectionContext, Projector } from './engine/projector';
 
 /**
  * user_profiles: one row per chat member (SPEC §3). is_online follows the presence events the

@@ -21,8 +21,8 @@ import type {
 } from '../domain/membership/events';
 import type { CreatorRegistered } from '../domain/creators/events';
 import type { StaffRoleGrantedData } from '../domain/payouts/staff-role';
-import { rowPerEvent, type Row } from './keyed-rows';
-import type { Projector } from './projector';
+import { rowPerEvent, type Row } from './engine/keyed-rows';
+import type { Projector } from './engine/projector';
 
 /**
  * The `users` read model (SPEC §3 users fields, snake_case). One handler per event type:

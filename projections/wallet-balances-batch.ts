@@ -1,8 +1,8 @@
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { BalanceMovement } from '../domain/wallet/events';
-import { bulkInsert } from './bulk-insert';
-import { KeyedRows } from './keyed-rows';
-import type { ProjectionContext } from './projector';
+import { bulkInsert } from './engine/bulk-insert';
+import { KeyedRows } from './engine/keyed-rows';
+import type { ProjectionContext } from './engine/projector';
 
 /**
  * The wallet read model for a batch in a few statements: the members' balances loaded once,

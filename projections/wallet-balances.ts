@@ -1,6 +1,6 @@
 import type { BalanceMovement } from '../domain/wallet/events';
 import { walletEventTypes } from '../domain/wallet/events';
-import type { Projector } from './projector';
+import type { Projector } from './engine/projector';
 import { applyWalletBatch } from './wallet-balances-batch';
 
 /**

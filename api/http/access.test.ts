@@ -4,7 +4,7 @@ import { membershipStream } from '../../domain/membership/events';
 import { DomainError } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
-import { waitForProjections } from '../../projections/read-your-writes';
+import { waitForProjections } from '../../projections/engine/read-your-writes';
 import { errorHandler } from './errors';
 import { currentUser, requireActiveSubscription, requireAgeVerified, requireRole } from './access';
 

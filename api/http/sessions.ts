@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CookieOptions, RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
-import { preparedQuery } from '../../projections/database';
+import { preparedQuery } from '../../projections/engine/database';
 import type { UserRow } from './access';
 
 export const SESSION_COOKIE = 'lively.sid';

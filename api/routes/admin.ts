@@ -19,7 +19,7 @@ import { formatCents } from '../../domain/payouts/money';
 import { refuse } from '../../domain/shared/errors';
 import { requireRole } from '../http/access';
 import { redactEventData, redactEventMetadata } from '../http/event-redaction';
-import { waitForProjections } from '../../projections/read-your-writes';
+import { waitForProjections } from '../../projections/engine/read-your-writes';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 import { streamCsv } from './admin-csv';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
 import { formatPosition, type EventStore } from '../../domain/event-store/port';
-import { positionOf, type CheckpointRow } from '../../projections/checkpoints';
+import { positionOf, type CheckpointRow } from '../../projections/engine/checkpoints';
 import type { Api } from '../kit';
 
 export interface ProjectionHealth {

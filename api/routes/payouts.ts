@@ -8,7 +8,7 @@ import type { PaymentAccountAddedData, PayoutRequestedData } from '../../domain/
 import type { PayoutGateway } from '../../domain/payouts/gateway';
 import { formatCents } from '../../domain/payouts/money';
 import { creatorBalances } from '../../projections/creator-balances';
-import { waitForProjections } from '../../projections/read-your-writes';
+import { waitForProjections } from '../../projections/engine/read-your-writes';
 import { requestUser } from '../http/access';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';

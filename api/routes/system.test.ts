@@ -1,6 +1,6 @@
 import supertest from 'supertest';
 import type { EventPage, RebuildJobView, SystemStatusView } from '../../domain/contracts/system';
-import { allProjectors } from '../../projections/registry';
+import { allProjectors } from '../../projections/engine/registry';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { person } from './payouts-fixtures';
 

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { Knex } from 'knex';
 import { createLogger } from '../../api/logger';
 import { createTestDatabase, type TestDatabase } from '../../ops/testing/test-database';
-import { openReadDatabase } from '../../projections/database';
+import { openReadDatabase } from '../../projections/engine/database';
 import { migrateToLatest } from '../../projections/migrations';
 import { DevelopmentEmailSender, recentOutboxMail } from './dev-email';
 

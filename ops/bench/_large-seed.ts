@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
-import { openReadDatabase } from '../../projections/database';
+import { openReadDatabase } from '../../projections/engine/database';
 import { migrateToLatest } from '../../projections/migrations';
 import { openDatabaseUrl } from '../commands/connect';
 import { thousands } from '../commands/format';

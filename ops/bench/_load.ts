@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import type { Knex } from 'knex';
 import type { EventStore } from '../../domain/event-store/port';
-import { waitForProjections } from '../../projections/read-your-writes';
+import { waitForProjections } from '../../projections/engine/read-your-writes';
 
 /** Load with autocannon, and waiting until the read models are current. */
 export interface Measured {

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type autocannon from 'autocannon';
 import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
-import { openReadDatabase } from '../../projections/database';
+import { openReadDatabase } from '../../projections/engine/database';
 import { migrateToLatest } from '../../projections/migrations';
 import { parseArgs } from '../commands/command';
 import { DEMO_PASSWORD } from '../seed/names';

@@ -10,7 +10,7 @@ import { createSandboxGateway } from '../../domain/payments/sandbox-gateway';
 import { publishPost } from '../../domain/posts/publish';
 import { handleCommand } from '../../domain/shared/command-handler';
 import { newId } from '../../domain/shared/ids';
-import { openReadDatabase } from '../../projections/database';
+import { openReadDatabase } from '../../projections/engine/database';
 import { parseArgs } from '../commands/command';
 import { benchDatabase } from './_database';
 import { cannon, fmt, paced, printRow, rotating, settle } from './_load';

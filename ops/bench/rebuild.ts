@@ -1,9 +1,9 @@
 import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
 import type { EventStore, Position } from '../../domain/event-store/port';
-import { openReadDatabase } from '../../projections/database';
+import { openReadDatabase } from '../../projections/engine/database';
 import { migrateToLatest } from '../../projections/migrations';
-import type { Projector } from '../../projections/projector';
-import { allProjectors } from '../../projections/registry';
+import type { Projector } from '../../projections/engine/projector';
+import { allProjectors } from '../../projections/engine/registry';
 import { parseArgs } from '../commands/command';
 import { rebuildAll } from '../commands/rebuild';
 import { largeSeedDatabase } from './_large-seed';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Client } from 'pg';
 import { openEventStore } from '../../domain/event-store';
-import { openReadDatabase } from '../../projections/database';
+import { openReadDatabase } from '../../projections/engine/database';
 import { migrateToLatest } from '../../projections/migrations';
 import type { Config } from '../config';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../database/embedded-postgres';

@@ -1,6 +1,6 @@
 import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
-import { openReadDatabase } from '../../projections/database';
-import type { Projector } from '../../projections/projector';
+import { openReadDatabase } from '../../projections/engine/database';
+import type { Projector } from '../../projections/engine/projector';
 import { startProjectors } from './projectors';
 
 /**

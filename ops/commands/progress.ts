@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { RebuildProgress } from '../../projections/rebuild';
+import type { RebuildProgress } from '../../projections/engine/rebuild';
 import { duration, thousands } from './format';
 
 /** A progress bar per rebuild: events read of the log's total, events/s and ETA. */

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { createLogger } from '../../api/logger';
 import type { EventStore } from '../../domain/event-store/port';
-import { processManagerFollower } from '../../projections/process-managers';
-import type { Projector } from '../../projections/projector';
-import { allProjectors } from '../../projections/registry';
-import { ProjectionRunner } from '../../projections/runner';
+import { processManagerFollower } from '../../projections/engine/process-managers';
+import type { Projector } from '../../projections/engine/projector';
+import { allProjectors } from '../../projections/engine/registry';
+import { ProjectionRunner } from '../../projections/engine/runner';
 import { allProcessManagers, createPorts } from '../wiring';
 import type { OpsCommand } from './command';
 

@@ -1,12 +1,12 @@
 import { comparePositions, type Position } from '../../domain/event-store/port';
-import { positionOf, readCheckpoint } from '../../projections/checkpoints';
-import type { RebuildProgress } from '../../projections/rebuild';
-import { waitForProjections } from '../../projections/read-your-writes';
+import { positionOf, readCheckpoint } from '../../projections/engine/checkpoints';
+import type { RebuildProgress } from '../../projections/engine/rebuild';
+import { waitForProjections } from '../../projections/engine/read-your-writes';
 import { sampleMoneyHistory } from '../../domain/ledger/sample-history';
 import { ledgerProjector } from '../../projections/ledger';
 import { messagesProjector } from '../../projections/messages';
-import type { Projector } from '../../projections/projector';
-import { ProjectionRunner } from '../../projections/runner';
+import type { Projector } from '../../projections/engine/projector';
+import { ProjectionRunner } from '../../projections/engine/runner';
 import { eventually } from '../testing/eventually';
 import { rebuildAll, rebuildAndVerify, selectProjectors } from './rebuild';
 import { openFixture, tallyProjector, type Fixture } from './test-fixtures';

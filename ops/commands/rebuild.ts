@@ -1,6 +1,6 @@
-import type { Projector } from '../../projections/projector';
-import { rebuildProjection, rebuildProjections, type RebuildProgress, type RebuildResult } from '../../projections/rebuild';
-import { allProjectors } from '../../projections/registry';
+import type { Projector } from '../../projections/engine/projector';
+import { rebuildProjection, rebuildProjections, type RebuildProgress, type RebuildResult } from '../../projections/engine/rebuild';
+import { allProjectors } from '../../projections/engine/registry';
 import type { Connection, OpsCommand } from './command';
 import { duration, thousands } from './format';
 import { rebuildProgressBar } from './progress';

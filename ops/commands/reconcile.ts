@@ -7,7 +7,7 @@ import { balancesAt, creatorAccountDecider, type CreatorAccountState } from '../
 import { CREATOR_ACCOUNT_PREFIX, creatorAccountEventTypes, type CreatorAccountEvent } from '../../domain/payouts/events';
 import { formatCents } from '../../domain/payouts/money';
 import type { BalanceMovement } from '../../domain/wallet/events';
-import { positionOf, type CheckpointRow } from '../../projections/checkpoints';
+import { positionOf, type CheckpointRow } from '../../projections/engine/checkpoints';
 import { creatorBalances } from '../../projections/creator-balances';
 import { ledgerBalance } from '../../projections/ledger';
 import type { OpsCommand } from './command';

@@ -3,7 +3,7 @@ import { createLogger } from '../../api/logger';
 import { hashPassword } from '../../domain/accounts/passwords';
 import { INTERESTS, LOOKING_FOR_GENDERS, RELATIONSHIP_TYPES, SEXUAL_ORIENTATIONS } from '../../domain/contracts/chat';
 import { ensureStaffAccount } from '../../domain/payouts/staff-role';
-import { waitForEveryCheckpoint } from '../../projections/read-your-writes';
+import { waitForEveryCheckpoint } from '../../projections/engine/read-your-writes';
 import { freePort } from '../net';
 import { startStack } from '../stack';
 import { parseArgs, type OpsCommand } from './command';

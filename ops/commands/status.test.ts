@@ -1,5 +1,5 @@
-import { waitForProjections } from '../../projections/read-your-writes';
-import { ProjectionRunner } from '../../projections/runner';
+import { waitForProjections } from '../../projections/engine/read-your-writes';
+import { ProjectionRunner } from '../../projections/engine/runner';
 import { collectStatus, renderStatus } from './status';
 import { openFixture, tallyProjector, type Fixture } from './test-fixtures';
 

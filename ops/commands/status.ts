@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { projectionHealth } from '../../api/routes/health';
 import { formatPosition, type EventStore } from '../../domain/event-store/port';
-import { allProjectors } from '../../projections/registry';
+import { allProjectors } from '../../projections/engine/registry';
 import type { Connection, OpsCommand } from './command';
 import { table, thousands } from './format';
 

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
-import { openReadDatabase } from '../../projections/database';
+import { openReadDatabase } from '../../projections/engine/database';
 import { migrateToLatest } from '../../projections/migrations';
-import type { Projector } from '../../projections/projector';
+import type { Projector } from '../../projections/engine/projector';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database';
 
 /** A small, idempotent read model for the command tests: how often each stream was bumped. */

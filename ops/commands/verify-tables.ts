@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { comparePositions, type EventStore, type Position } from '../../domain/event-store/port';
-import { positionOf, readCheckpoint } from '../../projections/checkpoints';
-import type { Projector } from '../../projections/projector';
+import { positionOf, readCheckpoint } from '../../projections/engine/checkpoints';
+import type { Projector } from '../../projections/engine/projector';
 
 /** Row count and an order-independent hash of every row of one table. */
 export interface TableDigest {

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import pino from 'pino';
 import type { EventStore } from '../../domain/event-store/port';
-import { createCheckpoint } from '../../projections/checkpoints';
-import { processManagerFollower } from '../../projections/process-managers';
+import { createCheckpoint } from '../../projections/engine/checkpoints';
+import { processManagerFollower } from '../../projections/engine/process-managers';
 import { allProcessManagers, createPorts } from '../wiring';
 
 /**

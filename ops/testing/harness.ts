@@ -1,7 +1,7 @@
 import supertest from 'supertest';
 import { createLogger } from '../../api/logger';
 import type { Position } from '../../domain/event-store/port';
-import { newestCommitted, waitForEveryCheckpoint } from '../../projections/read-your-writes';
+import { newestCommitted, waitForEveryCheckpoint } from '../../projections/engine/read-your-writes';
 import { freePort } from '../net';
 import { startStack, type Stack, type StackOptions } from '../stack';
 import { createTestDatabase } from './test-database';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
-import { openReadDatabase } from '../../projections/database';
+import { openReadDatabase } from '../../projections/engine/database';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 export interface OpenedTestDatabase {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RecordedEvent } from '../domain/event-store/port';
+import type { RecordedEvent } from '../../domain/event-store/port';
 
 /** Where a projector writes: its tables inside the schema being built (public, or a rebuild's). */
 export interface ProjectionContext {

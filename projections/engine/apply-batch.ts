@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { comparePositions, type Position, type RecordedEvent } from '../domain/event-store/port';
+import { comparePositions, type Position, type RecordedEvent } from '../../domain/event-store/port';
 import { positionOf, type CheckpointRow } from './checkpoints';
 import { projectionContext, type Projector } from './projector';
 

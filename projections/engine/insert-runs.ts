@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../domain/event-store/port';
+import type { RecordedEvent } from '../../domain/event-store/port';
 import { bulkInsert } from './bulk-insert';
 import type { ProjectionContext } from './projector';
 

@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
-import { PostgresEventStore } from '../domain/event-store/postgres-event-store';
-import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
+import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
+import { createTestDatabase, type TestDatabase } from '../../ops/testing/test-database';
 import { openReadDatabase } from './database';
-import { migrateToLatest } from './migrations';
+import { migrateToLatest } from '../migrations';
 import type { Projector } from './projector';
 import { rebuildProjection, type RebuildProgress } from './rebuild';
 import { waitForProjections } from './read-your-writes';
 import { replayTwice } from './replay-twice';
 import { ProjectionRunner } from './runner';
-import { readWholeLog } from '../ops/testing/read-whole-log';
+import { readWholeLog } from '../../ops/testing/read-whole-log';
 
 /** A small read model for the runner's own tests: how many times each counter was bumped. */
 function counterProjector(version = 1): Projector {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RecordedEvent } from '../domain/event-store/port';
+import type { RecordedEvent } from '../../domain/event-store/port';
 import { projectionContext, type Projector } from './projector';
 
 /** Every row of the projector's tables in `schema`, in a stable order: for comparing builds. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { useTestDatabase } from '../ops/testing/use-test-database';
+import { useTestDatabase } from '../../ops/testing/use-test-database';
 import { bulkInsert } from './bulk-insert';
 import { projectionContext } from './projector';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Position } from '../domain/event-store/port';
+import type { Position } from '../../domain/event-store/port';
 import { projectionsReached } from './runner';
 
 /**

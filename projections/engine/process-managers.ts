@@ -1,5 +1,5 @@
-import type { EventStore } from '../domain/event-store/port';
-import type { ProcessManager } from '../domain/shared/process-manager';
+import type { EventStore } from '../../domain/event-store/port';
+import type { ProcessManager } from '../../domain/shared/process-manager';
 import type { Projector } from './projector';
 
 /**

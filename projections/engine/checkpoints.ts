@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { comparePositions, type Position } from '../domain/event-store/port';
+import { comparePositions, type Position } from '../../domain/event-store/port';
 
 export interface CheckpointRow {
   name: string;

@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Knex } from 'knex';
 import { Client } from 'pg';
-import { followAll } from '../domain/event-store/follow';
-import { comparePositions, type EventStore, type Position } from '../domain/event-store/port';
+import { followAll } from '../../domain/event-store/follow';
+import { comparePositions, type EventStore, type Position } from '../../domain/event-store/port';
 import { CheckpointMovedError, applyBatch } from './apply-batch';
 import { createCheckpoint, isZero, positionOf, readCheckpoint } from './checkpoints';
 import type { Projector } from './projector';

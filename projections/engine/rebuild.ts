@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../domain/event-store/port';
+import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../../domain/event-store/port';
 import { applyBatch } from './apply-batch';
 import { ZERO, createCheckpoint, readCheckpoint } from './checkpoints';
 import { PROJECTION_METADATA_KEYS, type Projector } from './projector';

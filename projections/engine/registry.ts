@@ -1,0 +1,26 @@
+import { chatBlocksProjector } from '../chat-blocks';
+import { chatSessionsProjector } from '../chat-sessions';
+import { paymentsProjector } from '../payments';
+import type { Projector } from './projector';
+import { creatorsProjector } from '../creators';
+import { creatorSubscriptionsProjector } from '../creator-subscriptions';
+import { postsProjector } from '../posts';
+import { messagesProjector } from '../messages';
+import { walletBalancesProjector } from '../wallet-balances';
+import { cryptoConversionsProjector } from '../crypto-conversions';
+import { cryptoTransactionsProjector } from '../crypto-transactions';
+import { cryptoWalletsProjector } from '../crypto-wallets';
+import { userPreferencesProjector } from '../user-preferences';
+import { userProfilesProjector } from '../user-profiles';
+import { usersProjector } from '../users';
+import { payoutsProjector } from '../payouts';
+import { paymentAccountsProjector } from '../payment-accounts';
+import { creatorBalancesProjector } from '../creator-balances';
+import { ledgerProjector } from '../ledger';
+
+/** Every read model of the product. Add a projector here and the runner builds and keeps it. */
+export const allProjectors: Projector[] = [usersProjector, paymentsProjector, userProfilesProjector, userPreferencesProjector, chatSessionsProjector, chatBlocksProjector, walletBalancesProjector, creatorsProjector, creatorSubscriptionsProjector, postsProjector, messagesProjector, payoutsProjector, paymentAccountsProjector, creatorBalancesProjector, cryptoWalletsProjector, cryptoTransactionsProjector, cryptoConversionsProjector, ledgerProjector];
+
+export function findProjector(name: string): Projector | undefined {
+  return allProjectors.find((projector) => projector.name === name);
+}
