@@ -1,8 +1,9 @@
+import { deciderSpec } from '../shared/testing/decider-spec';
 import { membershipDecider as decider, type ActivateMembership, type MembershipCommand } from './decider';
-import type { MembershipActivated, MembershipEvent } from './events';
+import type { MembershipActivated } from './events';
 import { addMonths } from './period';
 
-const given = (events: MembershipEvent[]) => events.reduce(decider.evolve, decider.initialState);
+const spec = deciderSpec(decider);
 const activate = (over: Partial<ActivateMembership> = {}): MembershipCommand => ({
   type: 'ActivateMembership',
   userId: 'u1',
@@ -15,7 +16,7 @@ const activate = (over: Partial<ActivateMembership> = {}): MembershipCommand => 
 
 describe('membership decider', () => {
   it('activates one month from now for a first payment', () => {
-    expect(decider.decide(activate(), given([]))).toEqual([
+    spec.given([]).when(activate()).then([
       {
         type: 'MembershipActivated',
         data: { userId: 'u1', periodStart: '2026-01-31T10:00:00.000Z', periodEnd: '2026-02-28T10:00:00.000Z', source: 'card', paymentId: 'p1', activatedAt: '2026-01-31T10:00:00.000Z' },
@@ -24,24 +25,24 @@ describe('membership decider', () => {
   });
 
   it('activates a payment once', () => {
-    const state = given(decider.decide(activate(), given([])));
-    expect(decider.decide(activate(), state)).toEqual([]);
+    const state = spec.fold(spec.given([]).when(activate()).events);
+    spec.on(state).when(activate()).thenNothing();
   });
 
   it('extends an active period instead of overlapping it', () => {
-    const state = given(decider.decide(activate(), given([])));
-    const [event] = decider.decide(activate({ paymentId: 'p2', source: 'crypto', months: 7, now: new Date('2026-02-10T00:00:00.000Z') }), state);
+    const state = spec.fold(spec.given([]).when(activate()).events);
+    const [event] = spec.on(state).when(activate({ paymentId: 'p2', source: 'crypto', months: 7, now: new Date('2026-02-10T00:00:00.000Z') })).events;
     expect(event.data).toMatchObject({ periodStart: '2026-02-28T10:00:00.000Z', periodEnd: '2026-09-28T10:00:00.000Z', source: 'crypto' });
   });
 
   it('starts from now when the previous period is over', () => {
-    const state = given(decider.decide(activate(), given([])));
-    const [event] = decider.decide(activate({ paymentId: 'p2', now: new Date('2026-05-01T00:00:00.000Z') }), state);
+    const state = spec.fold(spec.given([]).when(activate()).events);
+    const [event] = spec.on(state).when(activate({ paymentId: 'p2', now: new Date('2026-05-01T00:00:00.000Z') })).events;
     expect((event as MembershipActivated).data.periodStart).toBe('2026-05-01T00:00:00.000Z');
   });
 
   it('refuses a length below one month', () => {
-    expect(() => decider.decide(activate({ months: 0 }), given([]))).toThrow('Invalid membership length');
+    spec.given([]).when(activate({ months: 0 })).thenThrows('Invalid membership length');
   });
 });
 

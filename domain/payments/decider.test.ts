@@ -1,7 +1,7 @@
+import { deciderSpec } from '../shared/testing/decider-spec';
 import { paymentDecider as decider, type RecordCharge } from './decider';
-import type { PaymentEvent } from './events';
 
-const given = (events: PaymentEvent[]) => events.reduce(decider.evolve, decider.initialState);
+const spec = deciderSpec(decider);
 const now = new Date('2026-01-01T00:00:00.000Z');
 const record = (result: RecordCharge['result']): RecordCharge => ({
   type: 'RecordCharge',
@@ -20,7 +20,7 @@ const record = (result: RecordCharge['result']): RecordCharge => ({
 
 describe('payment decider', () => {
   it('records a captured charge with the last 4 only', () => {
-    const [event] = decider.decide(record({ status: 'succeeded', transactionId: 'ch_1', cardLast4: '4242', raw: { ok: true } }), given([]));
+    const [event] = spec.given([]).when(record({ status: 'succeeded', transactionId: 'ch_1', cardLast4: '4242', raw: { ok: true } })).events;
     expect(event).toEqual({
       type: 'PaymentCaptured',
       data: expect.objectContaining({ paymentId: 'p1', gatewayTransactionId: 'ch_1', cardLast4: '4242', amountCents: 199, at: now.toISOString(), gatewayResponse: { ok: true } }),
@@ -28,23 +28,23 @@ describe('payment decider', () => {
   });
 
   it('records a declined charge with its reason', () => {
-    const [event] = decider.decide(record({ status: 'declined', transactionId: 'ch_2', cardLast4: '4242', failureReason: 'Insufficient funds', raw: {} }), given([]));
+    const [event] = spec.given([]).when(record({ status: 'declined', transactionId: 'ch_2', cardLast4: '4242', failureReason: 'Insufficient funds', raw: {} })).events;
     expect(event).toMatchObject({ type: 'PaymentFailed', data: { failureReason: 'Insufficient funds' } });
   });
 
   it('writes nothing when the same answer is recorded again, refuses another one', () => {
-    const state = given(decider.decide(record({ status: 'succeeded', transactionId: 'ch_1', cardLast4: '4242', raw: {} }), given([])));
-    expect(decider.decide(record({ status: 'succeeded', transactionId: 'ch_1', cardLast4: '4242', raw: {} }), state)).toEqual([]);
-    expect(() => decider.decide(record({ status: 'succeeded', transactionId: 'ch_9', cardLast4: '4242', raw: {} }), state)).toThrow('This payment was already recorded');
+    const state = spec.fold(spec.given([]).when(record({ status: 'succeeded', transactionId: 'ch_1', cardLast4: '4242', raw: {} })).events);
+    spec.on(state).when(record({ status: 'succeeded', transactionId: 'ch_1', cardLast4: '4242', raw: {} })).thenNothing();
+    spec.on(state).when(record({ status: 'succeeded', transactionId: 'ch_9', cardLast4: '4242', raw: {} })).thenThrows('This payment was already recorded');
   });
 
   it('refunds a captured payment once; a failed one cannot be refunded', () => {
-    const captured = given(decider.decide(record({ status: 'succeeded', transactionId: 'ch_1', cardLast4: '4242', raw: {} }), given([])));
+    const captured = spec.fold(spec.given([]).when(record({ status: 'succeeded', transactionId: 'ch_1', cardLast4: '4242', raw: {} })).events);
     const refund = { type: 'RecordRefund' as const, gatewayRefundId: 're_1', reason: 'duplicate', now };
-    const events = decider.decide(refund, captured);
+    const events = spec.on(captured).when(refund).events;
     expect(events).toEqual([{ type: 'PaymentRefunded', data: { paymentId: 'p1', userId: 'u1', gatewayRefundId: 're_1', amountCents: 199, reason: 'duplicate', at: now.toISOString() } }]);
-    expect(decider.decide(refund, events.reduce(decider.evolve, captured))).toEqual([]);
-    const failed = given(decider.decide(record({ status: 'declined', transactionId: 'ch_2', cardLast4: '4242', failureReason: 'x', raw: {} }), given([])));
-    expect(() => decider.decide(refund, failed)).toThrow('Only a captured payment can be refunded');
+    spec.on(events.reduce(decider.evolve, captured)).when(refund).thenNothing();
+    const failed = spec.fold(spec.given([]).when(record({ status: 'declined', transactionId: 'ch_2', cardLast4: '4242', failureReason: 'x', raw: {} })).events);
+    spec.on(failed).when(refund).thenThrows('Only a captured payment can be refunded');
   });
 });

@@ -1,12 +1,14 @@
+import { deciderSpec } from '../shared/testing/decider-spec';
 import { balancesAt, creatorAccountDecider, type CreatorAccountCommand } from './decider';
 import type { CreatorAccountEvent } from './events';
 import { formatCents, parseCents, payoutFee, splitEarnings } from './money';
-import { DomainError } from '../shared/errors';
 import fc from 'fast-check';
 
-const { decide, evolve, initialState } = creatorAccountDecider;
-const fold = (events: CreatorAccountEvent[]) => events.reduce(evolve, initialState);
-const given = (events: CreatorAccountEvent[], command: CreatorAccountCommand) => decide(command, fold(events));
+const spec = deciderSpec(creatorAccountDecider);
+const { fold } = spec;
+const given = (events: CreatorAccountEvent[], command: CreatorAccountCommand) => spec.given(events).when(command).events;
+/** The DomainError the command is refused with. */
+const refusal = (events: CreatorAccountEvent[], command: CreatorAccountCommand) => spec.given(events).when(command).thenThrows();
 const day = 24 * 3600 * 1000;
 const t0 = new Date('2026-01-01T00:00:00.000Z');
 const at = (days: number) => new Date(t0.getTime() + days * day);
@@ -22,14 +24,6 @@ const account = (id = 'pa1', isVerified = true): CreatorAccountEvent => ({
 const request = (amountCents: number, now = at(8), paymentAccountId = 'pa1'): CreatorAccountCommand => ({
   type: 'RequestPayout', creatorId: 'c1', payoutId: 'p1', paymentAccountId, amountCents, now,
 });
-const refusal = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (error) {
-    return error as DomainError;
-  }
-  throw new Error('expected a refusal');
-};
 
 describe('creator account decider', () => {
   test('credits 90% to the creator and 10% to the platform, available after 7 days', () => {
@@ -58,8 +52,8 @@ describe('creator account decider', () => {
   });
 
   test('refuses non-positive or fractional amounts', () => {
-    expect(refusal(() => given([], credit('x', 0))).kind).toBe('validation');
-    expect(refusal(() => given([], credit('x', 1.5))).kind).toBe('validation');
+    expect(refusal([], credit('x', 0)).kind).toBe('validation');
+    expect(refusal([], credit('x', 1.5)).kind).toBe('validation');
   });
 
   test('earnings are pending during the hold and available after it', () => {
@@ -80,10 +74,10 @@ describe('creator account decider', () => {
 
   test('refuses a partial amount, a zero balance, an unknown account and an unverified one', () => {
     const history = [credited('a', 1000), account()];
-    expect(refusal(() => given(history, request(500))).kind).toBe('validation');
-    expect(refusal(() => given(history, request(900, at(2)))).message).toBe('No available balance to withdraw');
-    expect(refusal(() => given(history, request(900, at(8), 'someone-elses'))).kind).toBe('forbidden');
-    expect(refusal(() => given([credited('a', 1000), account('pa1', false)], request(900))).message).toBe('This payment account is pending verification');
+    expect(refusal(history, request(500)).kind).toBe('validation');
+    expect(refusal(history, request(900, at(2))).message).toBe('No available balance to withdraw');
+    expect(refusal(history, request(900, at(8), 'someone-elses')).kind).toBe('forbidden');
+    expect(refusal([credited('a', 1000), account('pa1', false)], request(900)).message).toBe('This payment account is pending verification');
   });
 
   test('an account pending verification is verified or refused once; only a verified one receives payouts', () => {
@@ -100,33 +94,33 @@ describe('creator account decider', () => {
     const failed = given(pending, verify({ status: 'failed', failureReason: 'Bank account could not be verified' }));
     expect(failed).toEqual([{ type: 'PaymentAccountVerificationFailed', data: { creatorId: 'c1', paymentAccountId: 'pa1', reason: 'Bank account could not be verified', failedAt: at(1).toISOString() } }]);
     expect(given([...pending, ...failed], verify({ status: 'verified' }))).toEqual([]);
-    expect(refusal(() => given([...pending, ...failed], request(900))).message).toBe('This payment account could not be verified');
-    expect(refusal(() => given(pending, { ...verify({ status: 'verified' }), paymentAccountId: 'nope' } as CreatorAccountCommand)).kind).toBe('not_found');
+    expect(refusal([...pending, ...failed], request(900)).message).toBe('This payment account could not be verified');
+    expect(refusal(pending, { ...verify({ status: 'verified' }), paymentAccountId: 'nope' } as CreatorAccountCommand).kind).toBe('not_found');
   });
 
   test('a second payout finds nothing available', () => {
     const history = [credited('a', 1000), account(), ...given([credited('a', 1000), account()], request(900))];
     expect(balancesAt(fold(history), at(8)).availableCents).toBe(0);
-    expect(refusal(() => given(history, { ...request(900), payoutId: 'p2' } as CreatorAccountCommand)).message).toBe('No available balance to withdraw');
+    expect(refusal(history, { ...request(900), payoutId: 'p2' } as CreatorAccountCommand).message).toBe('No available balance to withdraw');
   });
 
   test('payout states: pending -> processing -> completed; failed and cancelled return the amount', () => {
     const requested = [credited('a', 1000), account(), ...given([credited('a', 1000), account()], request(900))];
     const staff = { creatorId: 'c1', payoutId: 'p1', staffId: 'admin', now: at(9) };
-    expect(refusal(() => given(requested, { type: 'CompletePayout', ...staff })).kind).toBe('conflict');
+    expect(refusal(requested, { type: 'CompletePayout', ...staff }).kind).toBe('conflict');
     const processing = [...requested, ...given(requested, { type: 'StartPayoutProcessing', gatewayTransactionId: 'tr_1', ...staff })];
     expect(fold(processing).payouts.p1.status).toBe('processing');
     const completed = [...processing, ...given(processing, { type: 'CompletePayout', ...staff })];
     expect(completed[completed.length - 1]).toMatchObject({ type: 'PayoutCompleted', data: { gatewayTransactionId: 'tr_1', staffId: 'admin' } });
     expect(balancesAt(fold(completed), at(9)).availableCents).toBe(0);
-    expect(refusal(() => given(completed, { type: 'CancelPayout', reason: 'x', ...staff })).kind).toBe('conflict');
+    expect(refusal(completed, { type: 'CancelPayout', reason: 'x', ...staff }).kind).toBe('conflict');
 
     const failed = [...processing, ...given(processing, { type: 'FailPayout', reason: 'bank rejected', ...staff })];
     expect(balancesAt(fold(failed), at(9)).availableCents).toBe(900);
     const cancelled = [...requested, ...given(requested, { type: 'CancelPayout', reason: 'creator asked', ...staff })];
     expect(balancesAt(fold(cancelled), at(9)).availableCents).toBe(900);
-    expect(refusal(() => given(requested, { type: 'FailPayout', reason: 'x', ...staff })).kind).toBe('conflict');
-    expect(refusal(() => given(requested, { type: 'CompletePayout', ...staff, payoutId: 'nope' })).kind).toBe('not_found');
+    expect(refusal(requested, { type: 'FailPayout', reason: 'x', ...staff }).kind).toBe('conflict');
+    expect(refusal(requested, { type: 'CompletePayout', ...staff, payoutId: 'nope' }).kind).toBe('not_found');
   });
 
   test('the first payment account is the default; a later default replaces it', () => {

@@ -1,3 +1,4 @@
+import { deciderSpec } from '../shared/testing/decider-spec';
 import { postDecider, mediaTypeOf } from './decider';
 import type { PostEvent } from './events';
 
@@ -7,20 +8,22 @@ const published: PostEvent = {
   data: { postId: 'p1', creatorId: 'c1', title: 'T', content: 'C', mediaUrl: null, mediaType: null, isPublic: false, publishedAt: at.toISOString() },
 };
 
+const spec = deciderSpec(postDecider);
+
 describe('post decider', () => {
   it('toggles a like per user', () => {
-    let state = postDecider.evolve(postDecider.initialState, published);
+    let state = spec.fold([published]);
     const like = { type: 'ToggleLike' as const, postId: 'p1', userId: 'm1', at };
-    const [first] = postDecider.decide(like, state);
+    const [first] = spec.on(state).when(like).events;
     expect(first.type).toBe('PostLiked');
     state = postDecider.evolve(state, first);
-    expect(postDecider.decide(like, state)[0].type).toBe('PostUnliked');
-    expect(postDecider.decide({ ...like, userId: 'm2' }, state)[0].type).toBe('PostLiked');
+    expect(spec.on(state).when(like).events[0].type).toBe('PostUnliked');
+    expect(spec.on(state).when({ ...like, userId: 'm2' }).events[0].type).toBe('PostLiked');
   });
 
   it('refuses likes and comments on unknown posts', () => {
-    expect(() => postDecider.decide({ type: 'ToggleLike', postId: 'x', userId: 'm1', at }, postDecider.initialState)).toThrow('Post not found');
-    expect(() => postDecider.decide({ type: 'CommentOnPost', postId: 'x', commentId: 'k', userId: 'm1', content: 'hi', at }, postDecider.initialState)).toThrow('Post not found');
+    spec.given().when({ type: 'ToggleLike', postId: 'x', userId: 'm1', at }).thenThrows('Post not found');
+    spec.given().when({ type: 'CommentOnPost', postId: 'x', commentId: 'k', userId: 'm1', content: 'hi', at }).thenThrows('Post not found');
   });
 
   it('derives the media type from the URL', () => {
