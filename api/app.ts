@@ -10,7 +10,7 @@ import { validatedParams } from './http/params';
 import { requestContext } from './http/request-context';
 import { createApi, type Api } from './kit';
 import { routeModules } from './routes';
-import { createMetrics } from './routes/metrics';
+import { createMetrics, metricsOnPublicPort } from './routes/metrics';
 
 /**
  * API answers are never stored by the browser or a shared cache: signed in they are personal,
@@ -32,7 +32,7 @@ const missingFile: RequestHandler = (req, res, next) => {
 };
 
 /** The express app: /api routes, and the built web client on the same origin. */
-export function createApp(deps: AppDependencies): { app: Express; api: Api } {
+export function createApp(deps: AppDependencies): { app: Express; api: Api; metrics: ReturnType<typeof createMetrics> } {
   const api = createApi(deps);
   const app = express();
   app.disable('x-powered-by');
@@ -65,7 +65,7 @@ export function createApp(deps: AppDependencies): { app: Express; api: Api } {
   for (const module of routeModules) apiRouter.use(validatedParams(module(api)));
   apiRouter.use(apiNotFound);
   app.use('/api', apiRouter);
-  app.use(metrics.router); // GET /metrics, at the root for Prometheus
+  app.use(metricsOnPublicPort(metrics.router, deps.metricsToken ?? null)); // the metrics port serves them without a token
 
   if (deps.webRoot) {
     const index = path.join(deps.webRoot, 'index.html');
@@ -75,5 +75,5 @@ export function createApp(deps: AppDependencies): { app: Express; api: Api } {
     app.get(/^(?!\/api\/|\/ws\/).*/, (_req, res) => res.sendFile(index));
   }
   app.use(errorHandler);
-  return { app, api };
+  return { app, api, metrics };
 }

@@ -18,6 +18,8 @@ export interface AppDependencies {
   trustProxy: boolean;
   /** Ports to the outside world (card processor, email, rates, …), filled in by each context. */
   ports: Record<string, unknown>;
+  /** With it, GET /metrics also answers on the public port to `Authorization: Bearer <token>`. */
+  metricsToken?: string | null;
 }
 
 export interface ReadYourWrites {

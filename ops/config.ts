@@ -11,6 +11,11 @@ export interface Config {
   allowedOrigins: string[];
   trustProxy: boolean;
   logLevel: string;
+  /** GET /metrics on its own port (null: METRICS_PORT=off), on metricsHost (loopback by default). */
+  metricsPort: number | null;
+  metricsHost: string;
+  /** With it, GET /metrics also answers on PORT to `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
 }
 
 function integer(value: string | undefined, fallback: number, name: string): number {
@@ -32,5 +37,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedOrigins: (env.PUBLIC_ORIGIN ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     trustProxy: env.TRUST_PROXY === 'true',
     logLevel: env.LOG_LEVEL || 'info',
+    metricsPort: env.METRICS_PORT === 'off' ? null : integer(env.METRICS_PORT, 9464, 'METRICS_PORT'),
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    metricsToken: env.METRICS_TOKEN || null,
   };
 }

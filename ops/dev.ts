@@ -23,6 +23,9 @@ async function main(): Promise<void> {
     realtimePort: config.realtimePort,
     allowedOrigins: config.allowedOrigins,
     trustProxy: config.trustProxy,
+    metricsPort: config.metricsPort,
+    metricsHost: config.metricsHost,
+    metricsToken: config.metricsToken,
     logger,
   });
   const vite = await createServer({ configFile: path.resolve(__dirname, '../web/vite.config.ts') });

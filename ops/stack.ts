@@ -6,6 +6,7 @@ import httpProxy from 'http-proxy';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createApp } from '../api/app';
+import { startMetricsServer } from '../api/routes/metrics';
 import type { AppDependencies } from '../api/dependencies';
 import { createLogger } from '../api/logger';
 import { openEventStore } from '../domain/event-store';
@@ -33,6 +34,11 @@ export interface StackOptions {
   clock?: () => Date;
   /** Extra or replacement ports (tests inject sandbox settings here). */
   ports?: Record<string, unknown>;
+  /** GET /metrics on its own port (0: a free one; none: not served there), on `metricsHost` (default loopback). */
+  metricsPort?: number | null;
+  metricsHost?: string;
+  /** With it, GET /metrics also answers on the public port to `Authorization: Bearer <token>`. */
+  metricsToken?: string | null;
 }
 
 export interface Stack {
@@ -45,6 +51,8 @@ export interface Stack {
   runner: ProjectionRunner;
   /** Clock-driven work (renewals, settlement checks); `runOnce()` lets tests drive it. */
   tickers: RunningTickers;
+  /** Where Prometheus scrapes GET /metrics (null: no metrics port). */
+  metricsUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -85,8 +93,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     webRoot: options.webRoot,
     trustProxy: options.trustProxy ?? false,
     ports,
+    metricsToken: options.metricsToken ?? null,
   };
-  const { app } = createApp(deps);
+  const { app, metrics } = createApp(deps);
   const server = http.createServer(app);
   const proxy = httpProxy.createProxyServer({ target: `http://127.0.0.1:${realtime.port}`, ws: true, xfwd: true });
   proxy.on('error', (_error, _req, socket) => {
@@ -103,6 +112,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   await new Promise<void>((resolve) => server.listen(options.port, options.host ?? '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
+  const metricsServer = options.metricsPort == null ? null : await startMetricsServer(metrics.router, options.metricsPort, options.metricsHost ?? '127.0.0.1');
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -114,6 +124,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const deadline = setTimeout(() => server.closeAllConnections(), 5000);
       await closed;
       clearTimeout(deadline);
+      await metricsServer?.close();
       proxy.close();
       await realtime.close();
       await tickers.stop();
@@ -123,7 +134,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       await store.close();
     })());
 
-  return { url, port, store, db, deps, realtime, runner, tickers, stop };
+  return { url, port, store, db, deps, realtime, runner, tickers, metricsUrl: metricsServer?.url ?? null, stop };
 }
 
 export const defaultWebRoot = path.resolve(__dirname, '../web/dist');

@@ -35,9 +35,12 @@ async function main(): Promise<void> {
     webRoot: defaultWebRoot,
     allowedOrigins: config.allowedOrigins,
     trustProxy: config.trustProxy,
+    metricsPort: config.metricsPort,
+    metricsHost: config.metricsHost,
+    metricsToken: config.metricsToken,
     logger,
   });
-  logger.info({ url: `http://localhost:${stack.port}`, eventStore: stack.store.kind }, 'Lively is running');
+  logger.info({ url: `http://localhost:${stack.port}`, metrics: stack.metricsUrl, eventStore: stack.store.kind }, 'Lively is running');
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {

@@ -1,4 +1,7 @@
-import { Router, type RequestHandler } from 'express';
+import { timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { EventStore, NewEvent } from '../../domain/event-store/port';
 import type { Api } from '../kit';
@@ -42,7 +45,7 @@ function routeLabel(req: Parameters<RequestHandler>[0]): string {
 }
 
 /**
- * Prometheus metrics (GET /metrics at the root): HTTP request durations by route and status,
+ * Prometheus metrics (GET /metrics at the root of the metrics port, see `metricsApp`): HTTP request durations by route and status,
  * events appended by type, projection lag per projection, open chat sockets, the chat queue,
  * matches made, plus Node.js process metrics. One registry per app, so test stacks in one
  * process do not collide.
@@ -110,4 +113,46 @@ export function createMetrics(api: Api): { middleware: RequestHandler; router: R
     res.send(await registry.metrics());
   });
   return { middleware, router, registry };
+}
+
+const sameSecret = (given: string, expected: string) => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/**
+ * /metrics on the public port: figures about the whole product (routes, volumes, process) are
+ * for the operator, so only with `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise), and
+ * with no token configured not at all (404; the metrics port serves them).
+ */
+export function metricsOnPublicPort(router: Router, token: string | null): RequestHandler {
+  return (req, res, next) => {
+    if (req.path !== '/metrics') return next();
+    if (!token) return void res.status(404).json({ error: 'Not found', code: 'NOT_FOUND' });
+    const given = /^Bearer (.+)$/.exec(req.get('Authorization') ?? '')?.[1] ?? '';
+    if (!sameSecret(given, token)) return void res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: 'Unauthorized', code: 'UNAUTHORIZED' });
+    router(req, res, next);
+  };
+}
+
+/** The app of the metrics port (METRICS_PORT, on loopback by default): GET /metrics and nothing else. */
+export function metricsApp(router: Router): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(router);
+  app.use((_req, res) => void res.status(404).json({ error: 'Not found', code: 'NOT_FOUND' }));
+  return app;
+}
+
+/** Listens with `metricsApp` on host:port (0: a free port); its URL and how to stop it. */
+export async function startMetricsServer(router: Router, port: number, host: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer(metricsApp(router));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    close: () => new Promise<void>((resolve) => (server.close(() => resolve()), server.closeAllConnections())),
+  };
 }

@@ -29,6 +29,7 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
     databaseUrl: database.url,
     port: 0,
     realtimePort: await freePort(),
+    metricsPort: 0,
     logger: createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...options,
   });
