@@ -1,7 +1,8 @@
+import { SITE_PLAN_PRICE_CENTS } from '../contracts/money';
 import { isStorableText, TEXT_NOT_ALLOWED } from '../contracts/text';
 import type { EventStore, Position } from '../event-store/port';
 import { membershipDecider } from '../membership/decider';
-import { MONTHLY_PRICE_CENTS, membershipStream } from '../membership/events';
+import { membershipStream } from '../membership/events';
 import { paymentDecider, type RecordCharge } from '../payments/decider';
 import { paymentStream, type PaymentCapturedData } from '../payments/events';
 import { PaymentDeclinedError, type CardOnFile, type ChargeRequest, type ChargeResult, type PaymentGateway } from '../payments/gateway';
@@ -112,7 +113,7 @@ async function saveCard(gateway: PaymentGateway, pending: Omit<SignUp, 'card'>, 
 async function chargeFirstMonth(deps: Deps, signUp: SignUp, context: CommandContext): Promise<Captured> {
   const request: ChargeRequest = {
     customerId: signUp.card.customerId,
-    amountCents: MONTHLY_PRICE_CENTS,
+    amountCents: SITE_PLAN_PRICE_CENTS,
     currency: 'USD',
     description: 'Lively official membership subscription (monthly)',
     idempotencyKey: `signup:${signUp.paymentId}`,
@@ -153,7 +154,7 @@ const chargeRecord = (signUp: SignUp, charge: Captured, context: CommandContext)
   userId: signUp.userId,
   requestType: 'membership_signup',
   gatewayCustomerId: signUp.card.customerId,
-  amountCents: MONTHLY_PRICE_CENTS,
+  amountCents: SITE_PLAN_PRICE_CENTS,
   currency: 'USD',
   cardHolderName: signUp.name,
   email: signUp.email,
@@ -171,7 +172,7 @@ async function giveBack(deps: Deps, signUp: SignUp, charge: Captured, context: C
   const failures: unknown[] = [];
   const step = (run: () => Promise<unknown>) => run().catch((error) => void failures.push(error));
   await step(async () => {
-    const refund = await deps.gateway.refund({ transactionId: charge.transactionId, amountCents: MONTHLY_PRICE_CENTS, idempotencyKey: `refund:${signUp.paymentId}` });
+    const refund = await deps.gateway.refund({ transactionId: charge.transactionId, amountCents: SITE_PLAN_PRICE_CENTS, idempotencyKey: `refund:${signUp.paymentId}` });
     if (refund.status !== 'succeeded') {
       // The money is still out: at least the charge is on record (reconcile reports it).
       await handleCommand(deps.store, paymentStream(signUp.paymentId), paymentDecider, chargeRecord(signUp, charge, context), context);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from './text';
+import { parseCents, UNSIGNED_CENTS } from './money';
 
 /** Creator payouts over HTTP (SPEC §3 payment_accounts/payouts payloads, §5 rules), shared by API and web. */
 
@@ -51,12 +52,12 @@ export type PaymentAccountRequest = z.input<typeof paymentAccountSchema>;
 /** USD with at most 2 decimals, as a string or a number ("12.34", 12.34). */
 export const usdAmountField = z.union([z.string(), z.number()], { error: 'Amount is required' }).transform((value, ctx) => {
   const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
-  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
-  if (!match) {
+  const cents = parseCents(text, UNSIGNED_CENTS);
+  if (cents === null) {
     ctx.addIssue({ code: 'custom', message: 'Amount must be a positive USD amount with at most 2 decimals' });
     return z.NEVER;
   }
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return cents;
 });
 
 export const payoutRequestSchema = z.object({

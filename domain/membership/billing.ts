@@ -1,10 +1,11 @@
+import { SITE_PLAN_PRICE_CENTS } from '../contracts/money';
 import type { EventStore } from '../event-store/port';
 import type { PaymentGateway } from '../payments/gateway';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
 import { deterministicId } from '../shared/ids';
 import { loadCardOnFile } from './card-on-file';
 import { expiryDue, membershipDecider, renewalDue } from './decider';
-import { MONTHLY_PRICE_CENTS, membershipStream } from './events';
+import { membershipStream } from './events';
 import { paymentDecider } from '../payments/decider';
 import { paymentStream } from '../payments/events';
 import { recordCharge } from './purchase';
@@ -40,7 +41,7 @@ export async function runBilling(deps: { store: EventStore; gateway: PaymentGate
   const result = account.customerId
     ? await gateway.charge({
         customerId: account.customerId,
-        amountCents: MONTHLY_PRICE_CENTS,
+        amountCents: SITE_PLAN_PRICE_CENTS,
         currency: 'USD',
         description: 'Lively official membership subscription (monthly renewal)',
         idempotencyKey: `renewal:${userId}:${periodEnd}`,
@@ -48,7 +49,7 @@ export async function runBilling(deps: { store: EventStore; gateway: PaymentGate
     : ({ status: 'declined', transactionId: `none:${paymentId}`, cardLast4: '0000', failureReason: 'No card on file', raw: {} } as const);
   await recordCharge(
     store,
-    { paymentId, userId, requestType: 'membership_renewal', customerId: account.customerId ?? '', amountCents: MONTHLY_PRICE_CENTS, cardHolderName: account.name, email: account.email, result },
+    { paymentId, userId, requestType: 'membership_renewal', customerId: account.customerId ?? '', amountCents: SITE_PLAN_PRICE_CENTS, cardHolderName: account.name, email: account.email, result },
     renewalContext,
     [deterministicId(paymentId, 'payment')],
   );
@@ -69,7 +70,7 @@ export async function runBilling(deps: { store: EventStore; gateway: PaymentGate
  * in between): the money bought nothing, so it goes back (refund recorded for finance).
  */
 async function refundUnusedRenewal(deps: { store: EventStore; gateway: PaymentGateway }, paymentId: string, transactionId: string, context: CommandContext) {
-  const refund = await deps.gateway.refund({ transactionId, amountCents: MONTHLY_PRICE_CENTS, idempotencyKey: `refund:${paymentId}` });
+  const refund = await deps.gateway.refund({ transactionId, amountCents: SITE_PLAN_PRICE_CENTS, idempotencyKey: `refund:${paymentId}` });
   if (refund.status !== 'succeeded') throw new Error(`the refund of unused renewal ${paymentId} was declined: ${refund.failureReason}`);
   await handleCommand(deps.store, paymentStream(paymentId), paymentDecider, { type: 'RecordRefund', gatewayRefundId: refund.transactionId, reason: 'renewal not needed: the period changed', now: context.now }, context, {
     eventIds: [deterministicId(paymentId, 'refund')],

@@ -3,9 +3,6 @@ import type { DomainEvent } from '../shared/command-handler';
 /** The site membership of one user lives on `membership-<userId>`. Dates are ISO strings. */
 export const membershipStream = (userId: string) => `membership-${userId}`;
 
-/** Site plan price (SPEC §9): $1.99 a month, in cents. */
-export const MONTHLY_PRICE_CENTS = 199;
-
 export type MembershipSource = 'card' | 'crypto';
 
 export interface MembershipActivatedData {

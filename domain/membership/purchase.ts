@@ -1,4 +1,4 @@
-import { SIX_MONTH_PLAN, formatCents } from '../contracts/money';
+import { SITE_PLAN_PRICE_CENTS, SIX_MONTH_PLAN, formatCents } from '../contracts/money';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
 import type { EventStore, Position } from '../event-store/port';
 import { paymentDecider, type RecordCharge } from '../payments/decider';
@@ -11,7 +11,7 @@ import { spendBalance } from '../wallet/balance';
 import { cardOnFileDecider, loadCardOnFile, userStream } from './card-on-file';
 import { membershipReference, monthsForBalanceSpend } from './activation-process';
 import { membershipDecider } from './decider';
-import { MONTHLY_PRICE_CENTS, membershipStream } from './events';
+import { membershipStream } from './events';
 
 /**
  * The member's own membership actions (SPEC §7): subscribe by card, the 6-month plan from the
@@ -74,8 +74,8 @@ export async function subscribeWithCard(deps: MembershipDeps, userId: string, co
   // Two clicks read the same revision, so they share the key: the processor charges once.
   const paymentId = deterministicId('membership-subscribe', userId, String(revision ?? 'none'));
   const charge = {
-    request: { customerId: account.customerId, amountCents: MONTHLY_PRICE_CENTS, currency: 'USD' as const, description: 'Lively official membership subscription (monthly)', idempotencyKey: `subscribe:${paymentId}` },
-    record: { paymentId, userId, requestType: 'membership_subscribe', customerId: account.customerId, amountCents: MONTHLY_PRICE_CENTS, cardHolderName: account.name, email: account.email },
+    request: { customerId: account.customerId, amountCents: SITE_PLAN_PRICE_CENTS, currency: 'USD' as const, description: 'Lively official membership subscription (monthly)', idempotencyKey: `subscribe:${paymentId}` },
+    record: { paymentId, userId, requestType: 'membership_subscribe', customerId: account.customerId, amountCents: SITE_PLAN_PRICE_CENTS, cardHolderName: account.name, email: account.email },
   };
   let result: ChargeResult;
   let recorded: Awaited<ReturnType<typeof recordCharge>>;

@@ -1,7 +1,8 @@
 import { deciderSpec } from '../shared/testing/decider-spec';
 import { balancesAt, creatorAccountDecider, type CreatorAccountCommand } from './decider';
 import type { CreatorAccountEvent } from './events';
-import { formatCents, parseCents, payoutFee, splitEarnings } from './money';
+import { formatCents, parseCents, UNSIGNED_CENTS } from '../contracts/money';
+import { payoutFee, splitEarnings } from './money';
 import fc from 'fast-check';
 
 const spec = deciderSpec(creatorAccountDecider);
@@ -155,10 +156,10 @@ describe('money helpers', () => {
     expect(formatCents(123456)).toBe('1234.56');
     expect(formatCents(5)).toBe('0.05');
     expect(formatCents(-5)).toBe('-0.05');
-    expect(parseCents('12.3')).toBe(1230);
-    expect(parseCents('12')).toBe(1200);
-    expect(parseCents('12.345')).toBeNull();
-    expect(parseCents('-1')).toBeNull();
-    expect(parseCents('1e3')).toBeNull();
+    expect(parseCents('12.3', UNSIGNED_CENTS)).toBe(1230);
+    expect(parseCents('12', UNSIGNED_CENTS)).toBe(1200);
+    expect(parseCents('12.345', UNSIGNED_CENTS)).toBeNull();
+    expect(parseCents('-1', UNSIGNED_CENTS)).toBeNull();
+    expect(parseCents('1e3', UNSIGNED_CENTS)).toBeNull();
   });
 });

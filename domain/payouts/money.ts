@@ -8,6 +8,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 // The processing fee is part of the contract the web shows: defined once, in domain/contracts.
 export { PAYOUT_FEE_BASIS_POINTS, payoutFee } from '../contracts/payouts';
+// Cents as the HTTP edge shows them: the one formatCents of domain/contracts/money.ts.
+export { formatCents } from '../contracts/money';
 
 /** Integer split of a sale: the platform fee is 10% rounded half up, the creator gets the rest. */
 export function splitEarnings(grossCents: number): { creatorShareCents: number; platformFeeCents: number } {
@@ -17,19 +19,4 @@ export function splitEarnings(grossCents: number): { creatorShareCents: number; 
 
 export function availableAtFor(occurredAt: Date): Date {
   return new Date(occurredAt.getTime() + EARNINGS_HOLD_DAYS * DAY_MS);
-}
-
-/** Integer cents as the HTTP edge shows them: "12.34". */
-export function formatCents(cents: number | bigint | string): string {
-  const value = BigInt(cents);
-  const sign = value < 0n ? '-' : '';
-  const abs = value < 0n ? -value : value;
-  return `${sign}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
-}
-
-/** "12.34" / "12.3" / "12" → cents; null for anything else (more than 2 decimals, signs, floats). */
-export function parseCents(text: string): number | null {
-  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text.trim());
-  if (!match) return null;
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
 }
