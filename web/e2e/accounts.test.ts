@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { membershipDecider } from '../../domain/membership/decider';
 import { membershipStream } from '../../domain/membership/events';
 import { handleCommand } from '../../domain/shared/command-handler';
+import { eventually } from '../../ops/testing/eventually';
 import type { TestStack } from '../../ops/testing/harness';
 import { describeInBrowser, launchBrowser, newPage, screenshot, startE2EStack } from './support';
 
@@ -203,7 +204,8 @@ describeInBrowser('accounts journeys', () => {
     await page.getByText("If an account exists with that email, we've sent you a password reset link.").waitFor();
     await screenshot(page, 'forgot-password-sent');
 
-    const mail = await stack.db('email_outbox').where({ to_address: email }).orderBy('created_at', 'desc').first();
+    // The request is answered before the mail goes out (its timing must not tell whether the account exists).
+    const mail = await eventually(() => stack.db('email_outbox').where({ to_address: email }).orderBy('created_at', 'desc').first(), (row) => row !== undefined, 15_000);
     const link = new URL(String(mail?.link));
     expect(link.pathname).toBe('/reset-password');
     await page.goto(`${link.pathname}${link.search}`);
