@@ -26,7 +26,7 @@ afterAll(async () => {
 it('keeps every acknowledged command when the API process is killed mid-write', async () => {
   const port = await freePort();
   const api = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'start.ts')], {
-    env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), REALTIME_PORT: String(await freePort()), HOST: '127.0.0.1', LIVELY_SEED: 'false', LOG_LEVEL: 'silent' },
+    env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), REALTIME_PORT: String(await freePort()), METRICS_PORT: String(await freePort()), HOST: '127.0.0.1', LIVELY_SEED: 'false', LOG_LEVEL: 'silent' },
     stdio: 'ignore',
   });
   const exited = new Promise((resolve) => api.once('exit', resolve));
