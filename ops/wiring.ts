@@ -23,6 +23,7 @@ import { creatorEarningsProcess } from '../domain/creators/earnings-process';
 import { messageUnlockProcess } from '../domain/messaging/unlock-process';
 import { ABANDONED_SIGN_UP_MS, giveBackAbandonedSignUp } from '../domain/accounts/register';
 import { abandonedSignUpPayments } from '../projections/payments';
+import { membershipsDueBy } from '../projections/users';
 import { housekeepingTicker } from './housekeeping';
 
 /**
@@ -62,8 +63,7 @@ export function allTickers(ports: Record<string, unknown>): Ticker[] {
       intervalMs: BILLING_TICK_MS,
       tick: async ({ store, db, now }) => {
         // Candidates from the users read model; each membership stream re-checks before acting.
-        const due = async (at: Date) =>
-          db('users').whereIn('subscription_status', ['active', 'canceled', 'past_due']).where('subscription_end_date', '<=', at).orderBy('subscription_end_date').limit(500).pluck('id');
+        const due = (at: Date) => membershipsDueBy(db, at);
         await billingTick({ store, gateway: ports.paymentGateway as PaymentGateway, due }, now);
       },
     },

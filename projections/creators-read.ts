@@ -2,21 +2,9 @@ import type { Knex } from 'knex';
 import { DEFAULT_CREATOR_BIO, DEFAULT_CREATOR_PRICE, type Creator, type CreatorStats, type Tier } from '../domain/contracts/creators';
 import { FALLBACK_TIERS } from '../domain/creators/fallback-tiers';
 import { formatCents, splitEarnings } from '../domain/payouts/money';
+import { displayName, isUserId } from './users';
 
 /** Read queries over creators, tiers and creator subscriptions (joined with `users` for names). */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids in paths are user ids (uuids): anything else is simply unknown (404), never a SQL error. */
-export const isUserId = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
-
-/**
- * First plus last name. SPEC §2 falls back to the email, but names are shown to other members
- * and an address is not theirs to see: without a name the person is a generic `fallback`.
- */
-export function displayName(row: { first_name: string | null; last_name: string | null }, fallback = 'Member'): string {
-  const name = [row.first_name, row.last_name].map((part) => (part ?? '').trim()).filter(Boolean).join(' ');
-  return name || fallback;
-}
 
 interface CreatorRow {
   user_id: string;

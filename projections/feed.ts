@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Comment, FeedPage, Post } from '../domain/contracts/posts';
-import { displayName, isUserId, readableCreatorIds } from './creators-read';
+import { readableCreatorIds } from './creators-read';
+import { displayName, isUserId } from './users';
 import { preparedQuery } from './engine/database';
 
 /**

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { PAID_MESSAGE_LABEL, type ChatUser, type Conversation, type Message } from '../domain/contracts/messages';
 import { formatCents } from '../domain/payouts/money';
-import { displayName } from './creators-read';
+import { displayName } from './users';
 
 interface MessageRow {
   id: string;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { CurrentUser } from '../domain/contracts/accounts';
 import type {
   AccountLockedData,
   AgeVerifiedData,
@@ -139,3 +140,84 @@ export const usersProjector: Projector = {
   // Every user event names its user: one read and one upsert per batch.
   ...rowPerEvent('users', 'id', (event) => (event.data as { userId: string }).userId, (user, event) => userHandlers[event.type]?.(user, event) ?? user),
 };
+
+// Queries of the `users` read model and the mapping of its row to the client's view.
+
+export interface UserRow {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  profile_image_url: string | null;
+  password_hash: string;
+  role: CurrentUser['role'];
+  is_active: boolean;
+  is_creator: boolean;
+  age_verified: boolean;
+  subscription_status: string;
+  last_payment_date: Date | null;
+  subscription_end_date: Date | null;
+  [column: string]: unknown;
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+export function toCurrentUser(row: UserRow): CurrentUser {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    profileImageUrl: row.profile_image_url,
+    role: row.role,
+    isCreator: row.is_creator,
+    ageVerified: row.age_verified,
+    subscriptionStatus: row.subscription_status,
+    lastPaymentDate: iso(row.last_payment_date),
+    subscriptionEndDate: iso(row.subscription_end_date),
+  };
+}
+
+export async function findUserRow(db: Knex, userId: string): Promise<UserRow | null> {
+  return (await db<UserRow>('users').where({ id: userId }).first()) ?? null;
+}
+
+/** The signed-in user as the client reads it; null for an unknown or deactivated account. */
+export async function currentUser(db: Knex, userId: string | null): Promise<CurrentUser | null> {
+  if (!userId) return null;
+  const row = await findUserRow(db, userId);
+  return row && row.is_active ? toCurrentUser(row) : null;
+}
+
+export async function userExists(db: Knex, userId: string): Promise<boolean> {
+  return Boolean(await db('users').where({ id: userId }).first('id'));
+}
+
+/** The email of each of these users that has a row (for naming the actors of events to finance staff). */
+export async function emailsOf(db: Knex, userIds: string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  return new Map((await db('users').whereIn('id', userIds).select('id', 'email')).map((u) => [u.id, u.email]));
+}
+
+/** The user whose pending password reset has this token hash (the reset form's lookup). */
+export async function userIdByResetTokenHash(db: Knex, tokenHash: string): Promise<string | null> {
+  return (await db('users').where({ password_reset_token_hash: tokenHash }).first('id'))?.id ?? null;
+}
+
+/** Members whose paid time ends by `at` (renewal candidates; each membership stream re-checks before acting). */
+export function membershipsDueBy(db: Knex, at: Date, limit = 500): Promise<string[]> {
+  return db('users').whereIn('subscription_status', ['active', 'canceled', 'past_due']).where('subscription_end_date', '<=', at).orderBy('subscription_end_date').limit(limit).pluck('id');
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids in paths are user ids (uuids): anything else is simply unknown (404), never a SQL error. */
+export const isUserId = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
+/**
+ * First plus last name. SPEC §2 falls back to the email, but names are shown to other members
+ * and an address is not theirs to see: without a name the person is a generic `fallback`.
+ */
+export function displayName(row: { first_name: string | null; last_name: string | null }, fallback = 'Member'): string {
+  const name = [row.first_name, row.last_name].map((part) => (part ?? '').trim()).filter(Boolean).join(' ');
+  return name || fallback;
+}

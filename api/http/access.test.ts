@@ -6,7 +6,8 @@ import { newId } from '../../domain/shared/ids';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { waitForProjections } from '../../projections/engine/read-your-writes';
 import { errorHandler } from './errors';
-import { currentUser, requireActiveSubscription, requireAgeVerified, requireRole } from './access';
+import { currentUser } from '../../projections/users';
+import { requireActiveSubscription, requireAgeVerified, requireRole } from './access';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { UserRow } from './access';
+import type { UserRow } from '../../projections/users';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

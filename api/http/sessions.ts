@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { CookieOptions, RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
 import { preparedQuery } from '../../projections/engine/database';
-import type { UserRow } from './access';
+import type { UserRow } from '../../projections/users';
 
 export const SESSION_COOKIE = 'lively.sid';
 const SESSION_DAYS = 30;

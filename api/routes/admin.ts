@@ -17,6 +17,7 @@ import { decidePayout, processPayout } from '../../domain/payouts/commands';
 import type { PayoutGateway } from '../../domain/payouts/gateway';
 import { formatCents } from '../../domain/payouts/money';
 import { refuse } from '../../domain/shared/errors';
+import { emailsOf } from '../../projections/users';
 import { requireRole } from '../http/access';
 import { redactEventData, redactEventMetadata } from '../http/event-redaction';
 import { waitForProjections } from '../../projections/engine/read-your-writes';
@@ -78,7 +79,7 @@ export function adminRoutes(api: Api): Router {
     const shown = recorded.map((event) => ({ ...event, data: redactEventData(event.type, event.data), metadata: redactEventMetadata(event.metadata) }));
     const events = related ? shown.filter((event) => JSON.stringify(event.data).includes(related)) : shown;
     const actorIds = [...new Set(events.map((e) => e.metadata.actorId).filter((id): id is string => typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id)))];
-    const emails = new Map<string, string>(actorIds.length ? (await db('users').whereIn('id', actorIds).select('id', 'email')).map((u) => [u.id, u.email]) : []);
+    const emails = await emailsOf(db, actorIds);
     const body: StreamEventView[] = events.map((event) => {
       const actorId = typeof event.metadata.actorId === 'string' ? event.metadata.actorId : null;
       return {

@@ -9,7 +9,8 @@ import { registerUser, WELCOME_MESSAGE } from '../../domain/accounts/register';
 import type { EmailSender } from '../../domain/notifications/email';
 import type { PaymentGateway } from '../../domain/payments/gateway';
 import { DomainError, refuse } from '../../domain/shared/errors';
-import { currentUser, requestUser } from '../http/access';
+import { currentUser, userIdByResetTokenHash } from '../../projections/users';
+import { requestUser } from '../http/access';
 import { postgresUnknownEmailFailures, TrustedDevices } from '../http/login-throttle';
 import { hitRateLimit } from '../http/rate-limit';
 import { parseWith } from '../http/validate';
@@ -161,7 +162,7 @@ export function authRoutes(api: Api): Router {
   router.post('/auth/reset-password', async (req, res) => {
     const input = parseAuth(resetPasswordSchema, req.body);
     const passwordHash = await hashPassword(input.password);
-    const findUserIdByTokenHash = async (tokenHash: string) => (await db('users').where({ password_reset_token_hash: tokenHash }).first('id'))?.id ?? null;
+    const findUserIdByTokenHash = (tokenHash: string) => userIdByResetTokenHash(db, tokenHash);
     const { userId, position } = await resetPassword({ store, findUserIdByTokenHash }, { token: input.token, passwordHash }, api.context(req));
     await api.sessions.closeAllFor(userId, req.userId === userId ? req.sessionId : null);
     await api.readYourWrites(position);

@@ -5,6 +5,7 @@ import { memberDecider } from '../../domain/chat/member-decider';
 import { sessionDecider } from '../../domain/chat/session-decider';
 import { handleCommand, loadState } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
+import { userExists } from '../../projections/users';
 import { requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
@@ -27,8 +28,7 @@ export function chatRoutes(api: Api): Router {
   router.post('/chat/blocks', member, async (req, res) => {
     const body = parseWith(blockSchema, req.body);
     if (body.userId !== userOf(req)) {
-      const known = await db('users').where({ id: body.userId }).first('id');
-      if (!known) throw refuse.notFound('User not found');
+      if (!(await userExists(db, body.userId))) throw refuse.notFound('User not found');
     }
     const context = api.context(req);
     const command = { type: 'BlockUser' as const, userId: userOf(req), blockedId: body.userId, reason: body.reason || null, now: context.now };

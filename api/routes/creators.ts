@@ -6,9 +6,10 @@ import { creatorStream } from '../../domain/creators/events';
 import { handleCommand } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
-import { creatorStats, creatorTiers, displayName, findCreator, isUserId, listCreators } from '../../projections/creators-read';
+import { creatorStats, creatorTiers, findCreator, listCreators } from '../../projections/creators-read';
 import { creatorPosts } from '../../projections/feed';
-import { findUserRow, requireActiveSubscription } from '../http/access';
+import { displayName, findUserRow, isUserId } from '../../projections/users';
+import { requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 

@@ -9,6 +9,7 @@ import type { PayoutGateway } from '../../domain/payouts/gateway';
 import { formatCents } from '../../domain/payouts/money';
 import { creatorBalances } from '../../projections/creator-balances';
 import { waitForProjections } from '../../projections/engine/read-your-writes';
+import { userExists } from '../../projections/users';
 import { requestUser } from '../http/access';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
@@ -64,7 +65,7 @@ async function selfCreatorOrStaff(db: Knex, req: Request): Promise<string> {
   const user = await signedIn(db, req);
   const userId = String(req.params.userId);
   if (user.role === 'admin') {
-    if (!(await db('users').where({ id: userId }).first('id'))) throw refuse.notFound('User not found');
+    if (!(await userExists(db, userId))) throw refuse.notFound('User not found');
     return userId;
   }
   if (user.id !== userId) throw refuse.forbidden('You may only see your own payouts');

@@ -7,8 +7,8 @@ import { handleCommand } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
 import { feedPage, findPost, postComments } from '../../projections/feed';
-import { findUserRow, requireActiveSubscription } from '../http/access';
-import { displayName } from '../../projections/creators-read';
+import { displayName, findUserRow } from '../../projections/users';
+import { requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 
