@@ -24,7 +24,7 @@ export async function startProduct(databaseUrl: string): Promise<{ baseUrl: stri
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const tsx = path.resolve(__dirname, '../../node_modules/tsx/dist/cli.mjs');
-  const env = { PORT: String(port), HOST: '127.0.0.1', REALTIME_PORT: String(await freePort()), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', TRUST_PROXY: 'true' };
+  const env = { PORT: String(port), HOST: '127.0.0.1', REALTIME_PORT: String(await freePort()), METRICS_PORT: String(await freePort()), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', TRUST_PROXY: 'true' };
   const child = await startProcess([tsx, path.resolve(__dirname, '../start.ts')], env, `${baseUrl}/api/health`);
   return { baseUrl, child };
 }
