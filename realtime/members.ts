@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { SessionStore } from '../api/http/sessions';
 import { CHAT_ERRORS } from '../domain/contracts/chat';
 import { hasSiteAccess } from '../domain/contracts/money';
+import { resolveSession } from '../projections/sessions';
 import { compileProfile } from './compatibility';
 import type { Member } from './matcher';
 
@@ -46,14 +46,10 @@ interface MemberRow {
  * (subscription and age verification gate chat), the chat profile, preferences and blocks.
  */
 export class DatabaseDirectory implements MemberDirectory {
-  private readonly sessions: SessionStore;
-
-  constructor(private readonly db: Knex) {
-    this.sessions = new SessionStore(db);
-  }
+  constructor(private readonly db: Knex) {}
 
   async admit(sessionToken: string | undefined, userId: string | null): Promise<Admission> {
-    const session = await this.sessions.resolve(sessionToken);
+    const session = await resolveSession(this.db, sessionToken);
     if (!session) return { ok: false, status: '401 Unauthorized', reason: 'Unauthorized' };
     // A socket never acts as anyone but the session's user.
     if (!userId || userId !== session.userId) return { ok: false, status: '403 Forbidden', reason: 'Forbidden' };

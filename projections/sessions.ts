@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { preparedQuery } from './engine/database';
+import type { UserRow } from './users';
+
+/**
+ * Not a read model: `http_sessions` is the API's own table (made by `migrations/`, written by
+ * `api/http/sessions.ts` at sign-in and sign-out). Resolving a session cookie is here because
+ * it reads the `users` read model in the same round trip, and both the API (every signed-in
+ * request) and the realtime service (every chat socket upgrade) need it: `projections/` is
+ * the one folder with queries that both may import.
+ */
+
+export const SESSION_COOKIE = 'lively.sid';
+
+/** The table holds only a hash of the cookie's token, so a leaked table opens no session. */
+export const hashSessionToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface ResolvedSession {
+  sessionId: string;
+  userId: string;
+  /** The user's `users` row; null while the read model does not hold it yet. */
+  user: UserRow | null;
+}
+
+const SESSION_SQL = `
+SELECT u.*, s.id AS session_id, s.user_id AS session_user_id
+FROM http_sessions s LEFT JOIN users u ON u.id = s.user_id::uuid
+WHERE s.id = $1 AND s.expires_at > now()`;
+
+/**
+ * The session behind a cookie token, if it is live, with its user's `users` row (null when
+ * the read model does not hold it yet): one round trip, as every signed-in request needs both.
+ */
+export async function resolveSession(db: Knex, token: string | undefined): Promise<ResolvedSession | null> {
+  if (!token || token.length > 200) return null;
+  const [row] = await preparedQuery<UserRow & { session_id: string; session_user_id: string }>(db, 'lively-session', SESSION_SQL, [hashSessionToken(token)]);
+  if (!row) return null;
+  const { session_id: sessionId, session_user_id: userId, ...user } = row;
+  return { sessionId, userId, user: user.id === null ? null : (user as UserRow) };
+}
