@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Comment, FeedPage, Post } from '../domain/contracts/posts';
-import { readableCreatorIds } from './creators-read';
+import { readableCreatorIds } from './creator-subscriptions';
 import { displayName, isUserId } from './users';
 import { preparedQuery } from './engine/database';
 

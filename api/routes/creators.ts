@@ -6,7 +6,7 @@ import { creatorStream } from '../../domain/creators/events';
 import { handleCommand } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
-import { creatorStats, creatorTiers, findCreator, listCreators } from '../../projections/creators-read';
+import { creatorStats, creatorTiers, findCreator, listCreators } from '../../projections/creators';
 import { creatorPosts } from '../../projections/feed';
 import { displayName, findUserRow, isUserId } from '../../projections/users';
 import { requireActiveSubscription } from '../http/access';

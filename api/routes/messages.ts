@@ -8,7 +8,7 @@ import { unlockMessage } from '../../domain/messaging/unlock';
 import { handleCommand } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
-import { isCreator } from '../../projections/creators-read';
+import { isCreator } from '../../projections/creators';
 import { isUserId } from '../../projections/users';
 import { chatUser, conversations, findMessage, thread } from '../../projections/messages-read';
 import { requireActiveSubscription } from '../http/access';
