@@ -10,7 +10,7 @@ import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
 import { isCreator } from '../../projections/creators';
 import { isUserId } from '../../projections/users';
-import { chatUser, conversations, findMessage, thread } from '../../projections/messages-read';
+import { chatUser, conversations, findMessage, thread } from '../../projections/messages';
 import { requireActiveSubscription } from '../http/access';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
