@@ -1,6 +1,11 @@
+import type { Knex } from 'knex';
+import type { Comment, FeedPage, Post } from '../domain/contracts/posts';
 import type { PostCommented, PostLiked } from '../domain/posts/events';
-import { applyPostsBatch, postRow } from './posts-batch';
+import { readableCreatorIds } from './creator-subscriptions';
+import { preparedQuery } from './engine/database';
 import type { Projector } from './engine/projector';
+import { applyPostsBatch, postRow } from './posts-batch';
+import { displayName, isUserId } from './users';
 
 /**
  * Posts with their like and comment counters, likes and comments. Every event of a post comes
@@ -78,3 +83,151 @@ export const postsProjector: Projector = {
     return applyPostsBatch(context, events, (c, e) => postsProjector.apply(c, e));
   },
 };
+
+/**
+ * Queries: posts as a viewer sees them. A non-public post is locked for viewers who are neither its
+ * creator nor subscribed to the creator; a locked post is sent without content and media URL.
+ */
+
+export interface PostRow {
+  id: string;
+  creator_id: string;
+  title: string;
+  content: string;
+  media_url: string | null;
+  media_type: string | null;
+  is_public: boolean;
+  created_at: Date;
+  like_count: number;
+  comment_count: number;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+  profile_image_url: string | null;
+  liked: boolean;
+}
+
+export function postView(row: PostRow, readable: Set<string>): Post {
+  const locked = !row.is_public && !readable.has(row.creator_id);
+  return {
+    id: row.id,
+    creatorId: row.creator_id,
+    creator: {
+      id: row.creator_id,
+      name: displayName(row, 'Creator'),
+      profileImageUrl: row.profile_image_url,
+    },
+    title: row.title,
+    content: locked ? null : row.content,
+    mediaUrl: locked ? null : row.media_url,
+    mediaType: row.media_type,
+    hasMedia: Boolean(row.media_url),
+    isPublic: row.is_public,
+    locked,
+    likeCount: row.like_count,
+    commentCount: row.comment_count,
+    liked: row.liked,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** Columns of a post row with its author and whether the viewer liked it (`f` is the post alias). */
+const DECORATE = `f.id, f.creator_id, f.title, f.content, f.media_url, f.media_type, f.is_public, f.created_at,
+  f.like_count, f.comment_count, u.first_name, u.last_name, u.email, u.profile_image_url,
+  EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = f.id AND l.user_id = ?) AS liked`;
+
+interface Cursor {
+  at: string;
+  id: string;
+}
+const CURSOR_ID = /^[A-Za-z0-9_-]{1,100}$/;
+export const encodeCursor = (cursor: Cursor) => Buffer.from(`${cursor.at}|${cursor.id}`).toString('base64url');
+export function decodeCursor(text: string | undefined): Cursor | null {
+  if (!text) return null;
+  const [at, id] = Buffer.from(text, 'base64url').toString().split('|');
+  // What a cursor decodes to is the client's input too: only a post id's characters reach SQL.
+  return at && id && CURSOR_ID.test(id) && !Number.isNaN(Date.parse(at)) ? { at: new Date(at).toISOString(), id } : null;
+}
+
+/** The feed's SQL; `$5, $6` are the cursor (created_at, id) of the last post already shown. */
+function feedSql(withCursor: boolean): string {
+  const before = withCursor ? 'AND (p.created_at, p.id) < ($5::timestamptz, $6::text)' : '';
+  return `WITH readable AS (
+      SELECT DISTINCT s.creator_id FROM creator_subscriptions s WHERE s.subscriber_id = $1 AND s.end_date > $2
+      UNION SELECT $1::text
+    ), page AS (
+      SELECT id, created_at FROM (
+        (SELECT p.id, p.created_at FROM posts p WHERE p.is_public ${before} ORDER BY p.created_at DESC, p.id DESC LIMIT $3)
+        UNION ALL
+        (SELECT q.id, q.created_at FROM readable c CROSS JOIN LATERAL (
+           SELECT p.id, p.created_at FROM posts p WHERE p.creator_id = c.creator_id AND NOT p.is_public ${before}
+           ORDER BY p.created_at DESC, p.id DESC LIMIT $3) q)
+      ) x ORDER BY created_at DESC, id DESC LIMIT $4
+    )
+    SELECT f.id, f.creator_id, f.title, f.content, f.media_url, f.media_type, f.is_public, f.created_at,
+      f.like_count, f.comment_count, u.first_name, u.last_name, u.email, u.profile_image_url,
+      EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = f.id AND l.user_id = $1) AS liked
+    FROM page JOIN posts f ON f.id = page.id
+    LEFT JOIN users u ON u.id = f.creator_id::uuid
+    ORDER BY page.created_at DESC, page.id DESC`;
+}
+const FEED_FIRST = feedSql(false);
+const FEED_NEXT = feedSql(true);
+
+/**
+ * The feed: posts of subscribed creators (and the viewer's own) plus public posts, newest
+ * first, keyset-paginated on (created_at, id). Two bounded index-only range scans (public
+ * posts; each readable creator's locked posts) pick the page's ids, then only those rows are
+ * read: a page costs the same on page 1 and page 1,000 and does not grow with the posts.
+ */
+export async function feedPage(db: Knex, now: Date, viewerId: string, options: { cursor?: string; limit: number }): Promise<FeedPage> {
+  const cursor = decodeCursor(options.cursor);
+  const limit = options.limit;
+  const values: unknown[] = [viewerId, now, limit, limit + 1];
+  if (cursor) values.push(cursor.at, cursor.id);
+  const rows = await preparedQuery<PostRow>(db, cursor ? 'feed-next' : 'feed-first', cursor ? FEED_NEXT : FEED_FIRST, values);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  // Every feed post is public or from a creator the viewer may read: none is locked.
+  const readable = new Set(page.map((row) => row.creator_id));
+  return {
+    posts: page.map((row) => postView(row, readable)),
+    nextCursor: rows.length > limit && last ? encodeCursor({ at: new Date(last.created_at).toISOString(), id: last.id }) : null,
+  };
+}
+
+function decorated(db: Knex, viewerId: string) {
+  return db('posts as f').leftJoin('users as u', 'u.id', db.raw('f.creator_id::uuid')).select(db.raw(DECORATE, [viewerId]));
+}
+
+/** A creator's posts, newest first (locked ones without content for non-subscribers). */
+export async function creatorPosts(db: Knex, now: Date, viewerId: string, creatorId: string): Promise<Post[]> {
+  if (!isUserId(creatorId)) return [];
+  const readable = await readableCreatorIds(db, now, viewerId);
+  const rows = (await decorated(db, viewerId).where('f.creator_id', creatorId).orderBy([{ column: 'f.created_at', order: 'desc' }, { column: 'f.id', order: 'desc' }]).limit(500)) as PostRow[];
+  return rows.map((row) => postView(row, readable));
+}
+
+/** One post as the viewer sees it; null when unknown. */
+export async function findPost(db: Knex, now: Date, viewerId: string, postId: string): Promise<Post | null> {
+  if (!isUserId(postId)) return null;
+  const row = (await decorated(db, viewerId).where('f.id', postId).first()) as PostRow | undefined;
+  return row ? postView(row, await readableCreatorIds(db, now, viewerId)) : null;
+}
+
+export async function postComments(db: Knex, postId: string): Promise<Comment[]> {
+  const rows = await db('post_comments as c')
+    .leftJoin('users as u', 'u.id', db.raw('c.user_id::uuid'))
+    .where('c.post_id', postId)
+    .orderBy([{ column: 'c.created_at' }, { column: 'c.id' }])
+    .limit(500)
+    .select('c.*', 'u.first_name', 'u.last_name', 'u.email');
+  return rows.map((row) => ({
+    id: row.id,
+    postId: row.post_id,
+    userId: row.user_id,
+    userName: displayName(row),
+    content: row.content,
+    createdAt: new Date(row.created_at).toISOString(),
+  }));
+}

@@ -7,7 +7,7 @@ import { handleCommand } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
 import { creatorStats, creatorTiers, findCreator, listCreators } from '../../projections/creators';
-import { creatorPosts } from '../../projections/feed';
+import { creatorPosts } from '../../projections/posts';
 import { displayName, findUserRow, isUserId } from '../../projections/users';
 import { requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';

@@ -6,7 +6,7 @@ import { publishPost } from '../../domain/posts/publish';
 import { handleCommand } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
-import { feedPage, findPost, postComments } from '../../projections/feed';
+import { feedPage, findPost, postComments } from '../../projections/posts';
 import { displayName, findUserRow } from '../../projections/users';
 import { requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';
