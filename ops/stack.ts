@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
-import httpProxy from 'http-proxy';
+import { createProxyServer } from 'http-proxy-3';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import { createApp } from '../api/app';
@@ -97,7 +97,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
   const { app, metrics } = createApp(deps);
   const server = http.createServer(app);
-  const proxy = httpProxy.createProxyServer({ target: `http://127.0.0.1:${realtime.port}`, ws: true, xfwd: true });
+  const proxy = createProxyServer({ target: `http://127.0.0.1:${realtime.port}`, ws: true, xfwd: true });
   proxy.on('error', (_error, _req, socket) => {
     if ('destroy' in socket) socket.destroy();
   });
