@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { PaymentAccountView } from '../domain/contracts/payouts';
 import type { PaymentAccountAddedData, PaymentAccountVerificationFailedData, PaymentAccountVerifiedData } from '../domain/payouts/events';
 import type { Projector } from './engine/projector';
 
@@ -78,4 +79,35 @@ export async function pendingPaymentAccounts(db: Knex): Promise<Array<{ creatorI
   if (!(await db.schema.hasTable('payment_accounts'))) return [];
   const rows = await db('payment_accounts').where({ verification_status: 'pending' }).orderBy('created_at').limit(500).select('id', 'creator_id');
   return rows.map((row) => ({ creatorId: row.creator_id, paymentAccountId: row.id }));
+}
+
+// Queries: a creator's payment accounts as the creator sees them (routing number masked).
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+export function paymentAccountView(row: Record<string, any>): PaymentAccountView {
+  return {
+    id: row.id,
+    type: row.type,
+    accountHolderName: row.account_holder_name,
+    bankAccountLast4: row.bank_account_last4,
+    routingNumber: row.routing_number ? `*****${String(row.routing_number).slice(-4)}` : null,
+    stripeAccountId: row.stripe_account_id,
+    isDefault: row.is_default,
+    isVerified: row.is_verified,
+    verificationStatus: row.verification_status ?? (row.is_verified ? 'verified' : 'pending'),
+    verificationFailureReason: row.verification_failure_reason ?? null,
+    createdAt: iso(row.created_at)!,
+  };
+}
+
+/** A creator's payment accounts, the default first, then oldest first. */
+export async function paymentAccountsOfCreator(db: Knex, creatorId: string): Promise<PaymentAccountView[]> {
+  const rows = await db('payment_accounts').where({ creator_id: creatorId }).orderBy([{ column: 'is_default', order: 'desc' }, { column: 'created_at', order: 'asc' }]);
+  return rows.map(paymentAccountView);
+}
+
+export async function findPaymentAccount(db: Knex, paymentAccountId: string): Promise<PaymentAccountView | null> {
+  const row = await db('payment_accounts').where({ id: paymentAccountId }).first();
+  return row ? paymentAccountView(row) : null;
 }

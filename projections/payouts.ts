@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { PayoutView } from '../domain/contracts/payouts';
+import { formatCents } from '../domain/contracts/money';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type {
   PayoutCancelledData,
@@ -83,3 +85,40 @@ export const payoutsProjector: Projector = {
     await handlers[event.type]?.(context, event);
   },
 };
+
+// Queries: a creator's payout history and one payout, as the creator sees them.
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+export function payoutView(row: Record<string, any>): PayoutView {
+  return {
+    id: row.id,
+    creatorId: row.creator_id,
+    paymentAccountId: row.payment_account_id,
+    amount: formatCents(row.amount_cents),
+    processingFee: formatCents(row.processing_fee_cents),
+    netAmount: formatCents(row.net_amount_cents),
+    currency: 'USD',
+    status: row.status,
+    gatewayTransactionId: row.gateway_transaction_id,
+    failureReason: row.failure_reason,
+    processedAt: iso(row.processed_at),
+    createdAt: iso(row.created_at)!,
+  };
+}
+
+/** A creator's payouts, newest first. */
+export async function payoutsOfCreator(db: Knex, creatorId: string): Promise<PayoutView[]> {
+  const rows = await db('payouts').where({ creator_id: creatorId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  return rows.map(payoutView);
+}
+
+/** One payout's row (null when unknown): who it belongs to, for commands on it. */
+export async function findPayoutRow(db: Knex, payoutId: string): Promise<{ id: string; creator_id: string; [column: string]: unknown } | null> {
+  return (await db('payouts').where({ id: payoutId }).first()) ?? null;
+}
+
+export async function findPayout(db: Knex, payoutId: string): Promise<PayoutView | null> {
+  const row = await findPayoutRow(db, payoutId);
+  return row ? payoutView(row) : null;
+}
