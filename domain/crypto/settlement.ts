@@ -1,6 +1,7 @@
 import type { EventStore, RecordedEvent } from '../event-store/port';
 import { handleCommand, type CommandContext } from '../shared/command-handler';
 import { deterministicId } from '../shared/ids';
+import { balanceMovement } from '../shared/money-flows';
 import type { ProcessManager } from '../shared/process-manager';
 import { creditBalance } from '../wallet/balance';
 import { conversionDecider } from './conversion-decider';
@@ -42,7 +43,7 @@ export const conversionCredit: ProcessManager = {
     await creditBalance(
       store,
       done.userId,
-      { amountCents: done.netCents, reason: 'crypto conversion', reference: `conversion:${done.transactionId}` },
+      balanceMovement('crypto_conversion', done.transactionId, done.netCents),
       reactionContext(event, now),
       { eventIds: [deterministicId(event.eventId, 'credited')] },
     );

@@ -1,9 +1,10 @@
+import { creatorSaleOf } from '../creators/sales';
 import type { CryptoConversionCompletedData } from '../crypto/events';
-import type { CreatorSubscriptionStarted } from '../creators/events';
 import type { RecordedEvent } from '../event-store/port';
 import type { MessageUnlocked } from '../messaging/events';
 import type { PaymentCapturedData, PaymentRefundedData } from '../payments/events';
 import type { EarningsCreditedData } from '../payouts/events';
+import { flowOfCardPayment, flowOfMovement, flowReference, type MoneyFlow } from '../shared/money-flows';
 import type { BalanceMovement } from '../wallet/events';
 
 /**
@@ -50,46 +51,58 @@ export const EFFECT_EVENT_TYPES = [
 const whenOf = (event: RecordedEvent) => (event.metadata.occurredAt as string | undefined) ?? event.createdAt;
 
 type Opened = Omit<Obligation, 'eventId' | 'eventType' | 'streamId' | 'occurredAt'>;
+type Owing = { paidFor: string; owed: string };
+
+/** What each money flow's money is owed, by how it was paid (null: it is never paid that way, or owes nothing). */
+export const FLOW_OBLIGATIONS = {
+  site_plan: {
+    card: (requestType: string): Owing => ({ paidFor: `membership (${requestType})`, owed: 'membership time or a refund' }),
+    balanceSpend: { paidFor: 'a site plan from the balance', owed: 'membership time' },
+    creatorSale: null,
+  },
+  tier_subscription: { card: null, balanceSpend: null, creatorSale: 'a tier subscription (creator sale)' },
+  message_unlock: { card: null, balanceSpend: { paidFor: 'a message unlock', owed: 'the unlocked message' }, creatorSale: 'a message unlock (creator sale)' },
+  crypto_conversion: { card: null, balanceSpend: null, creatorSale: null },
+} as const satisfies Record<MoneyFlow, { card: ((requestType: string) => Owing) | null; balanceSpend: Owing | null; creatorSale: string | null }>;
 
 /** The obligations an event opens, and the keys it closes. */
 export function obligationsOf(event: RecordedEvent): { opens: Opened[]; closes: string[] } {
+  // A creator sale (tier subscription, unlocked message) is owed the creator's earnings.
+  const sale = creatorSaleOf(event);
+  const sold: Opened[] = sale ? [{ key: `earnings:${sale.reference}`, paidFor: FLOW_OBLIGATIONS[sale.flow].creatorSale, owed: "the creator's earnings", userId: sale.creatorId, amountCents: sale.grossCents }] : [];
   switch (event.type) {
     case 'PaymentCaptured': {
       const d = event.data as PaymentCapturedData;
-      if (!String(d.requestType).startsWith('membership_')) return { opens: [], closes: [] };
-      return { opens: [{ key: `membership:${d.paymentId}`, paidFor: `membership (${d.requestType})`, owed: 'membership time or a refund', userId: d.userId, amountCents: d.amountCents }], closes: [] };
+      const flow = flowOfCardPayment(String(d.requestType));
+      const owing = flow ? FLOW_OBLIGATIONS[flow].card : null;
+      if (!flow || !owing) return { opens: [], closes: [] };
+      return { opens: [{ key: flowReference(flow, d.paymentId), ...owing(String(d.requestType)), userId: d.userId, amountCents: d.amountCents }], closes: [] };
     }
     case 'PaymentRefunded':
-      return { opens: [], closes: [`membership:${(event.data as PaymentRefundedData).paymentId}`] };
+      return { opens: [], closes: [flowReference('site_plan', (event.data as PaymentRefundedData).paymentId)] };
     case 'WalletDebited': {
       const d = event.data as BalanceMovement;
-      const base = { userId: d.userId, amountCents: d.amountCents };
-      if (d.reference.startsWith('membership:')) return { opens: [{ ...base, key: d.reference, paidFor: 'a site plan from the balance', owed: 'membership time' }], closes: [] };
-      if (d.reference.startsWith('messageUnlock:')) return { opens: [{ ...base, key: d.reference, paidFor: 'a message unlock', owed: 'the unlocked message' }], closes: [] };
-      return { opens: [], closes: [] };
+      // Only a spend that names its flow and what it bought (`membership:<purchaseId>`) can be followed.
+      const named = flowOfMovement(d);
+      const owing = named && named.id !== null ? FLOW_OBLIGATIONS[named.flow].balanceSpend : null;
+      if (!owing) return { opens: [], closes: [] };
+      return { opens: [{ userId: d.userId, amountCents: d.amountCents, key: d.reference, ...owing }], closes: [] };
     }
     case 'WalletCredited':
       return { opens: [], closes: [(event.data as BalanceMovement).reference] };
     case 'MembershipActivated':
     case 'MembershipRenewed':
-      return { opens: [], closes: [`membership:${(event.data as { paymentId: string }).paymentId}`] };
-    case 'MessageUnlocked': {
-      const d = event.data as MessageUnlocked['data'];
-      const sale = { key: `earnings:messageUnlock:${d.messageId}`, paidFor: 'a message unlock (creator sale)', owed: "the creator's earnings", userId: d.senderId, amountCents: d.priceCents };
-      return { opens: [sale], closes: [`messageUnlock:${d.messageId}`] };
-    }
+      return { opens: [], closes: [flowReference('site_plan', (event.data as { paymentId: string }).paymentId)] };
+    case 'MessageUnlocked':
+      return { opens: sold, closes: [flowReference('message_unlock', (event.data as MessageUnlocked['data']).messageId)] };
     case 'CryptoConversionCompleted': {
       const d = event.data as CryptoConversionCompletedData;
-      return { opens: [{ key: `conversion:${d.transactionId}`, paidFor: 'a completed crypto conversion', owed: 'the balance credit', userId: d.userId, amountCents: d.netCents }], closes: [] };
-    }
-    case 'CreatorSubscriptionStarted': {
-      const d = event.data as CreatorSubscriptionStarted['data'];
-      return { opens: [{ key: `earnings:creatorSubscription:${d.subscriptionId}`, paidFor: 'a tier subscription (creator sale)', owed: "the creator's earnings", userId: d.creatorId, amountCents: d.priceCents }], closes: [] };
+      return { opens: [{ key: flowReference('crypto_conversion', d.transactionId), paidFor: 'a completed crypto conversion', owed: 'the balance credit', userId: d.userId, amountCents: d.netCents }], closes: [] };
     }
     case 'EarningsCredited':
       return { opens: [], closes: [`earnings:${(event.data as EarningsCreditedData).reference}`] };
     default:
-      return { opens: [], closes: [] };
+      return { opens: sold, closes: [] };
   }
 }
 

@@ -3,6 +3,7 @@ import type { CryptoConversionCompletedData, CryptoConversionRequestedData } fro
 import type { CreatorSubscriptionStarted } from '../creators/events';
 import type { PaymentCapturedData, PaymentRefundedData } from '../payments/events';
 import type { EarningsCreditedData, EarningsReversedData, PayoutCancelledData, PayoutCompletedData, PayoutFailedData, PayoutRequestedData } from '../payouts/events';
+import { flowOfCardPayment, flowOfMovement, flowReference, type MoneyFlow } from '../shared/money-flows';
 import type { BalanceMovement } from '../wallet/events';
 import { LEDGER_ACCOUNTS as A, type LedgerAccount, type LedgerKind } from './accounts';
 
@@ -56,6 +57,33 @@ export interface LedgerEffect {
   cancel: string[];
 }
 
+/** How a money flow's payment is posted: its kind, and the account on the other side. */
+interface FlowPosting {
+  kind: LedgerKind;
+  account: LedgerAccount;
+}
+
+/**
+ * Each money flow's postings (`domain/shared/money-flows.ts`); null where the flow never moves
+ * money that way. Money of no flow is posted as `card_charge` (to other revenue),
+ * `balance_spend` (to other revenue) or `balance_credit` (from member credits).
+ */
+export const FLOW_POSTINGS = {
+  site_plan: {
+    /** A card charge: debit gateway clearing, credit the account. */
+    card: { kind: 'site_plan_charge', account: A.sitePlanRevenue },
+    /** A spend from the member's balance: debit the balance, credit the account. */
+    balanceSpend: { kind: 'site_plan_charge', account: A.sitePlanRevenue },
+    /** A credit to the member's balance: debit the account, credit the balance. */
+    balanceCredit: null,
+  },
+  tier_subscription: { card: { kind: 'tier_charge', account: A.creatorSalesClearing }, balanceSpend: null, balanceCredit: null },
+  message_unlock: { card: null, balanceSpend: { kind: 'message_unlock', account: A.creatorSalesClearing }, balanceCredit: null },
+  crypto_conversion: { card: null, balanceSpend: null, balanceCredit: { kind: 'conversion_credit', account: A.conversionClearing } },
+} as const satisfies Record<MoneyFlow, { card: FlowPosting | null; balanceSpend: FlowPosting | null; balanceCredit: FlowPosting | null }>;
+
+const flowPosting = (flow: MoneyFlow | null | undefined, how: 'card' | 'balanceSpend' | 'balanceCredit'): FlowPosting | null => (flow ? FLOW_POSTINGS[flow][how] : null);
+
 export const LEDGER_EVENT_TYPES = [
   'PaymentCaptured',
   'PaymentRefunded',
@@ -101,11 +129,10 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
   switch (event.type) {
     case 'PaymentCaptured': {
       const d = event.data as PaymentCapturedData;
-      const sitePlan = String(d.requestType).startsWith('membership');
-      const revenue = sitePlan ? A.sitePlanRevenue : A.otherRevenue;
-      tx(sitePlan ? 'site_plan_charge' : 'card_charge', { userId: d.userId, reference: d.paymentId, description: `Card charge ${usd(d.amountCents)} (${d.requestType})`, occurredAt: d.at }, [
+      const posting = flowPosting(flowOfCardPayment(String(d.requestType)), 'card');
+      tx(posting?.kind ?? 'card_charge', { userId: d.userId, reference: d.paymentId, description: `Card charge ${usd(d.amountCents)} (${d.requestType})`, occurredAt: d.at }, [
         dr(A.gatewayClearing, d.amountCents),
-        cr(revenue, d.amountCents),
+        cr(posting?.account ?? A.otherRevenue, d.amountCents),
       ]);
       break;
     }
@@ -119,29 +146,27 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
     }
     case 'CreatorSubscriptionStarted': {
       const d = (event.data as CreatorSubscriptionStarted['data']);
-      tx('tier_charge', { userId: d.subscriberId, reference: `creatorSubscription:${d.subscriptionId}`, description: `Tier ${d.tierName} ${usd(d.priceCents)} for creator ${d.creatorId}`, occurredAt: d.startDate }, [
+      const posting = FLOW_POSTINGS.tier_subscription.card;
+      tx(posting.kind, { userId: d.subscriberId, reference: flowReference('tier_subscription', d.subscriptionId), description: `Tier ${d.tierName} ${usd(d.priceCents)} for creator ${d.creatorId}`, occurredAt: d.startDate }, [
         dr(A.gatewayClearing, d.priceCents),
-        cr(A.creatorSalesClearing, d.priceCents),
+        cr(posting.account, d.priceCents),
       ]);
       break;
     }
     case 'WalletDebited': {
       const d = event.data as BalanceMovement;
-      const unlock = d.reason === 'message_unlock' || d.reference.startsWith('messageUnlock:');
-      const plan = !unlock && /plan|membership|subscri/i.test(`${d.reason} ${d.reference}`);
-      const kind: LedgerKind = unlock ? 'message_unlock' : plan ? 'site_plan_charge' : 'balance_spend';
-      const credit = unlock ? A.creatorSalesClearing : plan ? A.sitePlanRevenue : A.otherRevenue;
-      tx(kind, { userId: d.userId, reference: d.reference, description: `Balance spent ${usd(d.amountCents)} (${d.reason})` }, [
+      const posting = flowPosting(flowOfMovement(d)?.flow, 'balanceSpend');
+      tx(posting?.kind ?? 'balance_spend', { userId: d.userId, reference: d.reference, description: `Balance spent ${usd(d.amountCents)} (${d.reason})` }, [
         dr(A.memberBalance, d.amountCents, d.userId),
-        cr(credit, d.amountCents),
+        cr(posting?.account ?? A.otherRevenue, d.amountCents),
       ]);
       break;
     }
     case 'WalletCredited': {
       const d = event.data as BalanceMovement;
-      const conversion = d.reference.startsWith('conversion:');
-      tx(conversion ? 'conversion_credit' : 'balance_credit', { userId: d.userId, reference: d.reference, description: `Balance credited ${usd(d.amountCents)} (${d.reason})` }, [
-        dr(conversion ? A.conversionClearing : A.memberCredits, d.amountCents),
+      const posting = flowPosting(flowOfMovement(d)?.flow, 'balanceCredit');
+      tx(posting?.kind ?? 'balance_credit', { userId: d.userId, reference: d.reference, description: `Balance credited ${usd(d.amountCents)} (${d.reason})` }, [
+        dr(posting?.account ?? A.memberCredits, d.amountCents),
         cr(A.memberBalance, d.amountCents, d.userId),
       ]);
       break;
@@ -156,7 +181,7 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
       const known = await memory.get('conversion', d.transactionId);
       const feeCents = known?.feeCents ?? 0;
       const grossCents = d.netCents + feeCents;
-      tx('conversion', { userId: d.userId, reference: `conversion:${d.transactionId}`, description: `Conversion of ${d.cryptoAmount} crypto: ${usd(grossCents)}, fee ${usd(feeCents)}`, occurredAt: d.completedAt }, [
+      tx('conversion', { userId: d.userId, reference: flowReference('crypto_conversion', d.transactionId), description: `Conversion of ${d.cryptoAmount} crypto: ${usd(grossCents)}, fee ${usd(feeCents)}`, occurredAt: d.completedAt }, [
         dr(A.cryptoCustody, grossCents),
         cr(A.conversionFees, feeCents),
         cr(A.conversionClearing, d.netCents),

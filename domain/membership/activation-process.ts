@@ -6,6 +6,7 @@ import { paymentDecider } from '../payments/decider';
 import { paymentStream, type PaymentCapturedData } from '../payments/events';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
 import { deterministicId } from '../shared/ids';
+import { flowOfReference } from '../shared/money-flows';
 import type { ProcessManager } from '../shared/process-manager';
 import type { BalanceMovement } from '../wallet/events';
 import { membershipDecider } from './decider';
@@ -13,10 +14,6 @@ import { membershipStream, type MembershipSource } from './events';
 
 /** Months of membership a captured card payment buys, by its request type. Extend per plan. */
 export const MEMBERSHIP_MONTHS_BY_REQUEST: Record<string, number> = { membership_signup: 1, membership_subscribe: 1 };
-
-/** The wallet reference of a site plan bought from the balance: the purchase activates once. */
-export const MEMBERSHIP_REFERENCE_PREFIX = 'membership:';
-export const membershipReference = (purchaseId: string) => `${MEMBERSHIP_REFERENCE_PREFIX}${purchaseId}`;
 
 /** Months a balance spend for a plan buys, by its amount (only the 6-month plan is sold from the balance). */
 export function monthsForBalanceSpend(amountCents: number): number | null {
@@ -76,9 +73,11 @@ async function purchaseOf(store: EventStore, event: RecordedEvent): Promise<Purc
     case 'WalletDebited': {
       const spend = event.data as BalanceMovement;
       const months = monthsForBalanceSpend(spend.amountCents);
-      if (!spend.reference.startsWith(MEMBERSHIP_REFERENCE_PREFIX) || months === null) return null;
+      // The site plan's reference (`membership:<purchaseId>`): the purchase activates once.
+      const named = flowOfReference(spend.reference);
+      if (named?.flow !== 'site_plan' || months === null) return null;
       const paidAt = (event.metadata.occurredAt as string | undefined) ?? event.createdAt;
-      return { userId: spend.userId, paymentId: spend.reference.slice(MEMBERSHIP_REFERENCE_PREFIX.length), source: 'crypto', months, paidAt };
+      return { userId: spend.userId, paymentId: named.id, source: 'crypto', months, paidAt };
     }
     default:
       return null;

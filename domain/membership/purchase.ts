@@ -7,9 +7,10 @@ import { PaymentDeclinedError, type ChargeRequest, type ChargeResult, type Payme
 import { recordRefundedCharge } from '../payments/refund';
 import { DomainError, refuse } from '../shared/errors';
 import { deterministicId } from '../shared/ids';
+import { balanceMovement } from '../shared/money-flows';
 import { spendBalance } from '../wallet/balance';
 import { cardOnFileDecider, loadCardOnFile, userStream } from './card-on-file';
-import { membershipReference, monthsForBalanceSpend } from './activation-process';
+import { monthsForBalanceSpend } from './activation-process';
 import { membershipDecider } from './decider';
 import { membershipStream } from './events';
 
@@ -158,7 +159,7 @@ export async function subscribeWithBalance(
 
 async function spendForPlan(store: EventStore, userId: string, purchaseId: string, context: CommandContext) {
   try {
-    return await spendBalance(store, userId, { amountCents: SIX_MONTH_PLAN.priceCents, reason: 'site plan: 6 months + 1 free', reference: membershipReference(purchaseId) }, context);
+    return await spendBalance(store, userId, balanceMovement('site_plan', purchaseId, SIX_MONTH_PLAN.priceCents), context);
   } catch (error) {
     if (!(error instanceof DomainError && error.message === 'Insufficient balance')) throw error;
     const have = Number(error.details.balanceCents ?? 0);

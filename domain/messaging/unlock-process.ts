@@ -1,13 +1,11 @@
 import type { RecordedEvent } from '../event-store/port';
 import { handleCommand, loadState } from '../shared/command-handler';
 import { deterministicId } from '../shared/ids';
+import { flowOfReference } from '../shared/money-flows';
 import type { ProcessManager } from '../shared/process-manager';
 import type { BalanceMovement } from '../wallet/events';
 import { messageDecider } from './decider';
 import { messageStream } from './events';
-import { unlockReference } from './unlock';
-
-const UNLOCK_PREFIX = unlockReference('');
 
 /**
  * A balance spend for a message unlock always unlocks it (DESIGN §4): the request unlocks
@@ -20,8 +18,9 @@ export const messageUnlockProcess: ProcessManager = {
   eventTypes: ['WalletDebited'],
   async handle(event, { store }) {
     const spend = event.data as BalanceMovement;
-    if (!spend.reference.startsWith(UNLOCK_PREFIX)) return;
-    const messageId = spend.reference.slice(UNLOCK_PREFIX.length);
+    const named = flowOfReference(spend.reference);
+    if (named?.flow !== 'message_unlock') return;
+    const messageId = named.id;
     const { state } = await loadState(store, messageStream(messageId), messageDecider);
     if (state.unlocked || !state.sent || state.receiverId !== spend.userId || state.priceCents === null) return;
     const at = new Date(occurredAt(event));

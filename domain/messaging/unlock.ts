@@ -1,12 +1,13 @@
 import type { EventStore } from '../event-store/port';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
 import { DomainError, refuse } from '../shared/errors';
+import { balanceMovement, flowReference } from '../shared/money-flows';
 import { spendBalance } from '../wallet/balance';
 import { assertCanUnlock, messageDecider } from './decider';
 import { messageStream } from './events';
 
 /** The wallet reference of an unlock: the same message is never paid twice. */
-export const unlockReference = (messageId: string) => `messageUnlock:${messageId}`;
+export const unlockReference = (messageId: string) => flowReference('message_unlock', messageId);
 
 /**
  * The receiver pays a paid message from their USD balance, then it is unlocked. The payment's
@@ -16,9 +17,10 @@ export const unlockReference = (messageId: string) => `messageUnlock:${messageId
 export async function unlockMessage(store: EventStore, userId: string, messageId: string, context: CommandContext) {
   const { state } = await loadState(store, messageStream(messageId), messageDecider);
   assertCanUnlock(state, userId);
-  const reference = unlockReference(messageId);
+  const movement = balanceMovement('message_unlock', messageId, state.priceCents!);
+  const { reference } = movement;
   try {
-    await spendBalance(store, userId, { amountCents: state.priceCents!, reason: 'message_unlock', reference }, context);
+    await spendBalance(store, userId, movement, context);
   } catch (error) {
     if (error instanceof DomainError && error.message === 'Insufficient balance') {
       const balanceCents = Number(error.details.balanceCents ?? 0);

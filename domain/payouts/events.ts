@@ -1,3 +1,5 @@
+import type { EarningsSource } from '../shared/money-flows';
+
 /**
  * Events of a creator's account: one stream per creator (`creatorAccount-<creatorId>`), so the
  * balance that can be withdrawn lives on one stream and optimistic concurrency forbids paying
@@ -7,7 +9,8 @@
 export const creatorAccountStream = (creatorId: string): string => `creatorAccount-${creatorId}`;
 export const CREATOR_ACCOUNT_PREFIX = 'creatorAccount-';
 
-export type EarningsSource = 'subscription' | 'message_unlock';
+/** Which creator sale earned it: the money flows' earnings sources ('subscription', 'message_unlock'). */
+export type { EarningsSource };
 export type PaymentAccountType = 'stripe' | 'bank_account';
 export type PayoutStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
 
