@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+import { formatCents, formatCryptoUnits, formatRate, parseCryptoUnits, parseRateUnits, type ConversionRecord, type CryptoType, type TransactionStatus } from '../domain/contracts/money';
 import type {
   CryptoConversionCompletedData,
   CryptoConversionRequestedData,
@@ -79,4 +81,67 @@ function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {
     }
   }
   return row;
+}
+
+// Queries: a member's conversions as the client shows them, and the unused ones that can pay for a plan.
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+/** numeric(18,8) / numeric(10,4) come back as strings; normalize their decimals. */
+const crypto8 = (value: string) => formatCryptoUnits(parseCryptoUnits(String(value)) ?? 0n);
+const rate4 = (value: string) => formatRate(parseRateUnits(String(value)) ?? 0n);
+
+interface ConversionRow {
+  user_id: string;
+  id: string;
+  /** The public number (int8, so a string); null for conversions from before numbers. */
+  number: string | null;
+  transaction_id: string;
+  from_crypto_type: CryptoType;
+  crypto_amount: string;
+  usd_amount_cents: string;
+  service_fee_cents: string;
+  net_amount_cents: string;
+  exchange_rate: string;
+  status: TransactionStatus;
+  used_for_subscription: boolean;
+  subscription_months: number | null;
+  created_at: Date;
+}
+
+function conversionRecord(row: ConversionRow): ConversionRecord {
+  return {
+    id: row.number === null ? null : Number(row.number),
+    transactionId: row.transaction_id,
+    cryptoType: row.from_crypto_type,
+    cryptoAmount: crypto8(row.crypto_amount),
+    usdAmount: formatCents(BigInt(row.usd_amount_cents)),
+    netAmount: formatCents(BigInt(row.net_amount_cents)),
+    exchangeRate: rate4(row.exchange_rate),
+    feeAmount: formatCents(BigInt(row.service_fee_cents)),
+    status: row.status,
+    createdAt: iso(row.created_at),
+    usedForSubscription: row.used_for_subscription,
+    subscriptionMonths: row.subscription_months,
+  };
+}
+
+const newestFirst = (db: Knex, userId: string) =>
+  db<ConversionRow>('crypto_conversions').where({ user_id: userId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'number', order: 'desc', nulls: 'last' }, { column: 'id', order: 'desc' }]);
+
+/** A member's conversions, newest first. */
+export async function conversionsOf(db: Knex, userId: string): Promise<ConversionRecord[]> {
+  return (await newestFirst(db, userId)).map(conversionRecord);
+}
+
+/** A member's completed conversions whose credit has reached the USD balance (`wallet_entries`), newest first. */
+export async function creditedConversionsOf(db: Knex, userId: string): Promise<ConversionRecord[]> {
+  const rows = await newestFirst(db, userId)
+    .where({ status: 'completed' })
+    .whereExists(db('wallet_entries').whereRaw(`wallet_entries.reference = 'conversion:' || crypto_conversions.transaction_id`));
+  return rows.map(conversionRecord);
+}
+
+/** A member's completed conversions not yet used for a site plan, oldest first. */
+export function unusedConversionsOf(db: Knex, userId: string): Promise<Pick<ConversionRow, 'number' | 'transaction_id' | 'net_amount_cents'>[]> {
+  return db<ConversionRow>('crypto_conversions').where({ user_id: userId, status: 'completed', used_for_subscription: false }).orderBy('created_at', 'asc');
 }

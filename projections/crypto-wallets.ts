@@ -1,4 +1,5 @@
-import { formatCryptoUnits, parseCryptoUnits } from '../domain/contracts/money';
+import type { Knex } from 'knex';
+import { formatCryptoUnits, parseCryptoUnits, type CryptoType, type CryptoWallet } from '../domain/contracts/money';
 import type { CryptoConversionCompletedData, CryptoWalletRegisteredData } from '../domain/crypto/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { KeyedRows } from './engine/keyed-rows';
@@ -61,4 +62,25 @@ async function applyWallets(context: ProjectionContext, events: RecordedEvent[])
   }
   await counted.store();
   await wallets.store();
+}
+
+// Queries: a member's wallets as the client shows them.
+
+function walletView(row: { id: string; crypto_type: CryptoType; wallet_address: string; balance: string; is_active: boolean; created_at: Date }): CryptoWallet {
+  return { id: row.id, cryptoType: row.crypto_type, walletAddress: row.wallet_address, balance: formatCryptoUnits(parseCryptoUnits(String(row.balance)) ?? 0n), isActive: row.is_active, createdAt: new Date(row.created_at).toISOString() };
+}
+
+/** A member's wallets, oldest first. */
+export async function walletsOf(db: Knex, userId: string): Promise<CryptoWallet[]> {
+  return (await db('crypto_wallets').where({ user_id: userId }).orderBy('created_at', 'asc')).map(walletView);
+}
+
+export async function findWallet(db: Knex, walletId: string): Promise<CryptoWallet | null> {
+  const row = await db('crypto_wallets').where({ id: walletId }).first();
+  return row ? walletView(row) : null;
+}
+
+/** The id of the member's wallet with this address (any letter case), if they registered one. */
+export async function walletIdByAddress(db: Knex, userId: string, walletAddress: string): Promise<string | null> {
+  return (await db('crypto_wallets').where({ user_id: userId }).whereRaw('lower(wallet_address) = lower(?)', [walletAddress]).first('id'))?.id ?? null;
 }

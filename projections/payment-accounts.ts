@@ -85,7 +85,7 @@ export async function pendingPaymentAccounts(db: Knex): Promise<Array<{ creatorI
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-export function paymentAccountView(row: Record<string, any>): PaymentAccountView {
+function paymentAccountView(row: Record<string, any>): PaymentAccountView {
   return {
     id: row.id,
     type: row.type,

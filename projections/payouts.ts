@@ -90,7 +90,7 @@ export const payoutsProjector: Projector = {
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-export function payoutView(row: Record<string, any>): PayoutView {
+function payoutView(row: Record<string, any>): PayoutView {
   return {
     id: row.id,
     creatorId: row.creator_id,

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { BalanceMovement } from '../domain/wallet/events';
 import { walletEventTypes } from '../domain/wallet/events';
 import type { Projector } from './engine/projector';
@@ -64,3 +65,9 @@ export const walletBalancesProjector: Projector = {
   },
   applyAll: applyWalletBatch,
 };
+
+/** A member's USD balance in cents (0 before their first credit). */
+export async function balanceCents(db: Knex, userId: string): Promise<number> {
+  const row = await db('wallet_balances').where({ user_id: userId }).first();
+  return row ? Number(row.balance_cents) : 0;
+}

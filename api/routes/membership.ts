@@ -5,6 +5,7 @@ import { markConversionsUsed } from '../../domain/crypto/commands';
 import { cancelMembership, subscribeWithBalance, subscribeWithCard, verifyAge, type ActionResult } from '../../domain/membership/purchase';
 import type { PaymentGateway } from '../../domain/payments/gateway';
 import type { CommandContext } from '../../domain/shared/command-handler';
+import { unusedConversionsOf } from '../../projections/crypto-conversions';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
 import { refuse } from '../../domain/shared/errors';
@@ -42,7 +43,7 @@ export function membershipRoutes(api: Api): Router {
   router.post('/subscribe/crypto', api.requireUser, idempotency(db), async (req, res) => {
     const body = parseWith(subscribeWithCryptoSchema, req.body);
     const userId = req.userId!;
-    const unused = await db('crypto_conversions').where({ user_id: userId, status: 'completed', used_for_subscription: false }).orderBy('created_at', 'asc');
+    const unused = await unusedConversionsOf(db, userId);
     // conversionId is the conversion's public number; only the member's own unused ones count.
     const chosen = (row: { number: string | null }) => body.conversionId !== undefined && row.number !== null && Number(row.number) === body.conversionId;
     if (body.conversionId !== undefined && !unused.some(chosen)) throw refuse.notFound('Conversion not found or already used');
