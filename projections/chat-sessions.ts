@@ -87,3 +87,20 @@ export const chatSessionsProjector: Projector = {
     }
   },
 };
+
+/** A member's recent chats, newest first (what a report refers to), as the client lists them. */
+export async function recentChatsOf(db: Knex, userId: string, limit = 20) {
+  const rows = await db('chat_sessions')
+    .where((q) => q.where({ user1_id: userId }).orWhere({ user2_id: userId }))
+    .orderBy('started_at', 'desc')
+    .limit(limit);
+  return rows.map((r) => ({
+    roomId: r.room_id as string,
+    partnerId: (r.user1_id === userId ? r.user2_id : r.user1_id) as string,
+    status: r.status as string,
+    compatibilityScore: Number(r.compatibility_score),
+    startedAt: new Date(r.started_at).toISOString(),
+    endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
+    durationSeconds: r.duration_seconds as number | null,
+  }));
+}

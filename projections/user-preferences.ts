@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { STORED_PREFERENCE_DEFAULTS, type ChatPreferences, type ExperienceLevel } from '../domain/contracts/chat';
 import type { ChatPreferencesSaved } from '../domain/chat/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { bulkInsert } from './engine/bulk-insert';
@@ -69,4 +70,31 @@ export interface UserPreferencesRow {
   must_haves: string[];
   is_private: boolean;
   updated_at: Date;
+}
+
+// Queries: a member's matching preferences as the client shows them (the defaults before any are saved).
+
+function preferencesView(userId: string, row: UserPreferencesRow | undefined): ChatPreferences {
+  if (!row) {
+    return { userId, sexualActivities: [], kinks: [], rolePreferences: [], experienceLevel: null, ...STORED_PREFERENCE_DEFAULTS, lookingForGenders: [], dealBreakers: [], mustHaves: [], isPrivate: false };
+  }
+  return {
+    userId,
+    sexualActivities: row.sexual_activities,
+    kinks: row.kinks,
+    rolePreferences: row.role_preferences,
+    experienceLevel: row.experience_level as ExperienceLevel | null,
+    ageRangeMin: row.age_range_min,
+    ageRangeMax: row.age_range_max,
+    maxDistance: row.max_distance,
+    lookingForGenders: row.looking_for_genders,
+    dealBreakers: row.deal_breakers,
+    mustHaves: row.must_haves,
+    isPrivate: row.is_private,
+  };
+}
+
+export async function preferencesOf(db: Knex, userId: string): Promise<ChatPreferences> {
+  const row = await db<UserPreferencesRow>('user_preferences').where({ user_id: userId }).first();
+  return preferencesView(userId, row);
 }

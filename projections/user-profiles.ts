@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { ChatProfile, GenderIdentity, RelationshipType, SexualOrientation } from '../domain/contracts/chat';
 import type { ChatMemberWentOffline, ChatMemberWentOnline, ChatProfileSaved, ChatSessionEnded, ChatSessionStarted } from '../domain/chat/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { KeyedRows } from './engine/keyed-rows';
@@ -115,4 +116,95 @@ export interface UserProfileRow {
   last_active_at: Date | null;
   created_at: Date;
   updated_at: Date;
+}
+
+// Queries: a member's chat profile as the client shows it, members shown online, the chat member row.
+
+const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+
+function profileView(row: UserProfileRow): ChatProfile {
+  return {
+    userId: row.user_id,
+    displayName: row.display_name,
+    age: row.age,
+    location: row.location,
+    genderIdentity: row.gender_identity as GenderIdentity,
+    sexualOrientation: row.sexual_orientation as SexualOrientation,
+    relationshipType: row.relationship_type as RelationshipType[],
+    bio: row.bio,
+    interests: row.interests,
+    profileImages: row.profile_images,
+    isOnline: row.is_online,
+    lastActiveAt: iso(row.last_active_at),
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+  };
+}
+
+export async function findProfile(db: Knex, userId: string): Promise<ChatProfile | null> {
+  const row = await db<UserProfileRow>('user_profiles').where({ user_id: userId }).first();
+  return row ? profileView(row) : null;
+}
+
+/** Members the read model shows online (before the projection's first run: none). */
+export async function membersShownOnline(db: Knex): Promise<string[]> {
+  if (!(await db.schema.hasTable('chat_presence'))) return [];
+  const rows: { user_id: string }[] = await db('chat_presence').where({ is_online: true }).select('user_id');
+  return rows.map((row) => row.user_id);
+}
+
+/** What the chat service knows of a member: the `users` gates, the chat profile and the matching preferences. */
+export interface ChatMemberRow {
+  id: string;
+  first_name: string | null;
+  subscription_status: string | null;
+  subscription_end_date: Date | null;
+  age_verified: boolean | null;
+  display_name: string | null;
+  age: number | null;
+  location: string | null;
+  gender_identity: string | null;
+  sexual_orientation: string | null;
+  relationship_type: string[] | null;
+  interests: string[] | null;
+  sexual_activities: string[] | null;
+  kinks: string[] | null;
+  role_preferences: string[] | null;
+  experience_level: string | null;
+  age_range_min: number | null;
+  age_range_max: number | null;
+  looking_for_genders: string[] | null;
+  deal_breakers: string[] | null;
+  must_haves: string[] | null;
+}
+
+export async function chatMemberRow(db: Knex, userId: string): Promise<ChatMemberRow | undefined> {
+  return db('users as u')
+    // users.id is a uuid column, the chat read models key on text.
+    .leftJoin('user_profiles as p', (on) => on.on(db.raw('p.user_id = u.id::text')))
+    .leftJoin('user_preferences as q', (on) => on.on(db.raw('q.user_id = u.id::text')))
+    .where('u.id', userId)
+    .first(
+      'u.id',
+      'u.first_name',
+      'u.subscription_status',
+      'u.subscription_end_date',
+      'u.age_verified',
+      'p.display_name',
+      'p.age',
+      'p.location',
+      'p.gender_identity',
+      'p.sexual_orientation',
+      'p.relationship_type',
+      'p.interests',
+      'q.sexual_activities',
+      'q.kinks',
+      'q.role_preferences',
+      'q.experience_level',
+      'q.age_range_min',
+      'q.age_range_max',
+      'q.looking_for_genders',
+      'q.deal_breakers',
+      'q.must_haves',
+    );
 }

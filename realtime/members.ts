@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import { CHAT_ERRORS } from '../domain/contracts/chat';
 import { hasSiteAccess } from '../domain/contracts/money';
+import { blockedAround } from '../projections/chat-blocks';
 import { resolveSession } from '../projections/sessions';
+import { chatMemberRow, type ChatMemberRow } from '../projections/user-profiles';
 import { compileProfile } from './compatibility';
 import type { Member } from './matcher';
 
@@ -17,30 +19,6 @@ export interface MemberDirectory {
   load(userId: string, blocked: Set<string>): Promise<Member | null>;
 }
 
-interface MemberRow {
-  id: string;
-  first_name: string | null;
-  subscription_status: string | null;
-  subscription_end_date: Date | null;
-  age_verified: boolean | null;
-  display_name: string | null;
-  age: number | null;
-  location: string | null;
-  gender_identity: string | null;
-  sexual_orientation: string | null;
-  relationship_type: string[] | null;
-  interests: string[] | null;
-  sexual_activities: string[] | null;
-  kinks: string[] | null;
-  role_preferences: string[] | null;
-  experience_level: string | null;
-  age_range_min: number | null;
-  age_range_max: number | null;
-  looking_for_genders: string[] | null;
-  deal_breakers: string[] | null;
-  must_haves: string[] | null;
-}
-
 /**
  * Members from the read models: the HTTP session (`lively.sid` cookie), the `users` row
  * (subscription and age verification gate chat), the chat profile, preferences and blocks.
@@ -53,8 +31,8 @@ export class DatabaseDirectory implements MemberDirectory {
     if (!session) return { ok: false, status: '401 Unauthorized', reason: 'Unauthorized' };
     // A socket never acts as anyone but the session's user.
     if (!userId || userId !== session.userId) return { ok: false, status: '403 Forbidden', reason: 'Forbidden' };
-    const blocked = await this.blocksOf(userId);
-    const row = await this.row(userId);
+    const blocked = await blockedAround(this.db, userId);
+    const row = await chatMemberRow(this.db, userId);
     if (!row) return { ok: false, status: '401 Unauthorized', reason: 'Unauthorized' };
     const access = hasSiteAccess({ subscriptionStatus: row.subscription_status ?? 'none', subscriptionEndDate: row.subscription_end_date && new Date(row.subscription_end_date).toISOString() });
     const refusal = !access ? CHAT_ERRORS.subscription : row.age_verified !== true ? CHAT_ERRORS.ageVerification : null;
@@ -62,48 +40,12 @@ export class DatabaseDirectory implements MemberDirectory {
   }
 
   async load(userId: string, blocked: Set<string>): Promise<Member | null> {
-    const row = await this.row(userId);
+    const row = await chatMemberRow(this.db, userId);
     return row ? toMember(row, blocked) : null;
-  }
-
-  private async blocksOf(userId: string): Promise<Set<string>> {
-    const rows = await this.db('user_blocks').where({ blocker_id: userId }).orWhere({ blocked_id: userId }).select('blocker_id', 'blocked_id');
-    return new Set(rows.map((r) => (r.blocker_id === userId ? r.blocked_id : r.blocker_id)));
-  }
-
-  private async row(userId: string): Promise<MemberRow | undefined> {
-    return this.db('users as u')
-      // users.id is a uuid column, the chat read models key on text.
-      .leftJoin('user_profiles as p', (on) => on.on(this.db.raw('p.user_id = u.id::text')))
-      .leftJoin('user_preferences as q', (on) => on.on(this.db.raw('q.user_id = u.id::text')))
-      .where('u.id', userId)
-      .first(
-        'u.id',
-        'u.first_name',
-        'u.subscription_status',
-        'u.subscription_end_date',
-        'u.age_verified',
-        'p.display_name',
-        'p.age',
-        'p.location',
-        'p.gender_identity',
-        'p.sexual_orientation',
-        'p.relationship_type',
-        'p.interests',
-        'q.sexual_activities',
-        'q.kinks',
-        'q.role_preferences',
-        'q.experience_level',
-        'q.age_range_min',
-        'q.age_range_max',
-        'q.looking_for_genders',
-        'q.deal_breakers',
-        'q.must_haves',
-      );
   }
 }
 
-function toMember(row: MemberRow, blocked: Set<string>): Member {
+function toMember(row: ChatMemberRow, blocked: Set<string>): Member {
   const profile = row.display_name
     ? {
         age: row.age,

@@ -4,6 +4,7 @@ import { presenceStream } from '../domain/chat/events';
 import { presenceDecider } from '../domain/chat/presence-decider';
 import type { EventStore } from '../domain/event-store/port';
 import { handleCommand } from '../domain/shared/command-handler';
+import { membersShownOnline } from '../projections/user-profiles';
 
 /**
  * Records chat presence as events (ChatMemberWentOnline / ChatMemberWentOffline on
@@ -34,9 +35,7 @@ export class PresenceRecorder {
 
   /** After a restart nobody is connected: members the read model still shows online go offline. */
   async settleAfterRestart(db: Knex, at: Date): Promise<void> {
-    if (!(await db.schema.hasTable('chat_presence'))) return;
-    const rows: { user_id: string }[] = await db('chat_presence').where({ is_online: true }).select('user_id');
-    for (const row of rows) this.offline(row.user_id, at);
+    for (const userId of await membersShownOnline(db)) this.offline(userId, at);
   }
 
   /** Resolves when every wanted state is written (or failed and was logged). */

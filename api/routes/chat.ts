@@ -5,6 +5,8 @@ import { memberDecider } from '../../domain/chat/member-decider';
 import { sessionDecider } from '../../domain/chat/session-decider';
 import { handleCommand, loadState } from '../../domain/shared/command-handler';
 import { refuse } from '../../domain/shared/errors';
+import { blocksBy } from '../../projections/chat-blocks';
+import { recentChatsOf } from '../../projections/chat-sessions';
 import { userExists } from '../../projections/users';
 import { requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';
@@ -21,8 +23,7 @@ export function chatRoutes(api: Api): Router {
   const member = requireActiveSubscription(db);
 
   router.get('/chat/blocks', member, async (req, res) => {
-    const rows = await db('user_blocks').where({ blocker_id: userOf(req) }).orderBy('created_at', 'desc').select('blocked_id', 'reason', 'created_at');
-    res.json(rows.map((r) => ({ userId: r.blocked_id, reason: r.reason, createdAt: new Date(r.created_at).toISOString() })));
+    res.json(await blocksBy(db, userOf(req)));
   });
 
   router.post('/chat/blocks', member, async (req, res) => {
@@ -39,22 +40,7 @@ export function chatRoutes(api: Api): Router {
 
   /** The member's recent chats, newest first (what a report refers to). */
   router.get('/chat/sessions', member, async (req, res) => {
-    const me = userOf(req);
-    const rows = await db('chat_sessions')
-      .where((q) => q.where({ user1_id: me }).orWhere({ user2_id: me }))
-      .orderBy('started_at', 'desc')
-      .limit(20);
-    res.json(
-      rows.map((r) => ({
-        roomId: r.room_id,
-        partnerId: r.user1_id === me ? r.user2_id : r.user1_id,
-        status: r.status,
-        compatibilityScore: Number(r.compatibility_score),
-        startedAt: new Date(r.started_at).toISOString(),
-        endedAt: r.ended_at ? new Date(r.ended_at).toISOString() : null,
-        durationSeconds: r.duration_seconds,
-      })),
-    );
+    res.json(await recentChatsOf(db, userOf(req)));
   });
 
   /**
