@@ -10,6 +10,15 @@ import { cryptoTransactionStream, cryptoWalletsStream } from './events';
 import type { RatesProvider } from './rates';
 import { cryptoWalletsDecider } from './wallets-decider';
 
+/**
+ * The crypto context's way in: wallets, pricing and requesting conversions, spending them on a
+ * plan; the ports they take (rates, with the peg as the default provider; conversion numbers)
+ * and the preview the API answers with. api/ and realtime/ import this file and events.ts only.
+ */
+export { toPreview } from './amounts';
+export type { ConversionNumbers } from './conversion-numbers';
+export { PegRatesProvider, type RatesProvider } from './rates';
+
 export const MINIMUM_CONVERSION_MESSAGE = 'Minimum conversion is $10 USD after fees. Please increase your crypto amount';
 
 export async function registerCryptoWallet(

@@ -6,7 +6,12 @@ import { creatorAccountDecider, type CreatorAccountCommand } from './decider';
 import { creatorAccountStream, type CreatorAccountEvent, type PaymentAccountType } from './events';
 import type { PayoutGateway } from './gateway';
 
-/** The creator-account commands the API runs (creditEarnings lives in credit-earnings.ts). */
+/**
+ * The payouts context's way in: the creator-account commands the API runs (payment accounts,
+ * payouts, staff decisions) and the port they take. Earnings are credited by the creators'
+ * earnings process (credit-earnings.ts). api/ and realtime/ import this file and events.ts only.
+ */
+export type { PayoutGateway } from './gateway';
 
 type Result = CommandResult<CreatorAccountEvent>;
 
