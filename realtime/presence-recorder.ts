@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { presenceStream } from '../domain/chat/events';
-import { presenceDecider } from '../domain/chat/presence-decider';
+import { recordChatPresence } from '../domain/chat/commands';
 import type { EventStore } from '../domain/event-store/port';
-import { handleCommand } from '../domain/shared/command-handler';
 import { membersShownOnline } from '../projections/user-profiles';
 
 /**
@@ -75,8 +73,7 @@ export class PresenceRecorder {
 
   private async write(userId: string, online: boolean, at: Date): Promise<void> {
     try {
-      const command = { type: online ? ('GoOnline' as const) : ('GoOffline' as const), userId, now: at };
-      await handleCommand(this.store, presenceStream(userId), presenceDecider, command, { actorId: userId, now: at });
+      await recordChatPresence(this.store, userId, online, at);
     } catch (error) {
       this.log.error({ err: error, component: 'chat-presence', userId }, 'could not record chat presence');
     }

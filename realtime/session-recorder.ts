@@ -1,12 +1,9 @@
 import type { Logger } from 'pino';
-import { sessionStream, type ChatEndReason } from '../domain/chat/events';
-import { sessionDecider, type SessionCommand } from '../domain/chat/session-decider';
+import { endChatSession, recordChatSessionStart, type EndChatSession as End, type StartChatSession as Start } from '../domain/chat/commands';
+import type { ChatEndReason } from '../domain/chat/events';
 import type { EventStore } from '../domain/event-store/port';
-import { handleCommand, metadataFor, type CommandContext } from '../domain/shared/command-handler';
+import type { CommandContext } from '../domain/shared/command-handler';
 import type { Session } from './matcher';
-
-type Start = Extract<SessionCommand, { type: 'StartSession' }>;
-type End = Extract<SessionCommand, { type: 'EndSession' }>;
 
 interface Pending {
   start: Start;
@@ -116,16 +113,11 @@ export class SessionRecorder {
   }
 
   private async writeStart(item: Pending): Promise<void> {
-    let state = sessionDecider.initialState;
-    const events = sessionDecider.decide(item.start, state);
-    state = events.reduce(sessionDecider.evolve, state);
     // An end that arrived before the start was written rides along with it.
-    if (item.end) events.push(...sessionDecider.decide(item.end, state));
-    const metadata = metadataFor(this.context(item.actorId, item.start.roomId, item.start.now));
-    await this.store.append(sessionStream(item.start.roomId), events.map((e) => ({ type: e.type, data: e.data, metadata })), { expectedRevision: 'no_stream' });
+    await recordChatSessionStart(this.store, item.start, item.end, this.context(item.actorId, item.start.roomId, item.start.now));
   }
 
   private async writeEnd(end: End, actorId: string | null): Promise<void> {
-    await handleCommand(this.store, sessionStream(end.roomId), sessionDecider, end, this.context(actorId, end.roomId, end.now));
+    await endChatSession(this.store, end, this.context(actorId, end.roomId, end.now));
   }
 }

@@ -1,9 +1,6 @@
 import { Router, type Request } from 'express';
 import { blockPartnerSchema, blockSchema, reportSchema } from '../../domain/contracts/chat';
-import { memberStream, sessionStream } from '../../domain/chat/events';
-import { memberDecider } from '../../domain/chat/member-decider';
-import { sessionDecider } from '../../domain/chat/session-decider';
-import { handleCommand, loadState } from '../../domain/shared/command-handler';
+import { blockChatMember, chatSessionStarted, reportChatSession } from '../../domain/chat/commands';
 import { refuse } from '../../domain/shared/errors';
 import { blocksBy } from '../../projections/chat-blocks';
 import { recentChatsOf } from '../../projections/chat-sessions';
@@ -31,9 +28,7 @@ export function chatRoutes(api: Api): Router {
     if (body.userId !== userOf(req)) {
       if (!(await userExists(db, body.userId))) throw refuse.notFound('User not found');
     }
-    const context = api.context(req);
-    const command = { type: 'BlockUser' as const, userId: userOf(req), blockedId: body.userId, reason: body.reason || null, now: context.now };
-    const result = await handleCommand(store, memberStream(userOf(req)), memberDecider, command, context);
+    const result = await blockChatMember(store, { userId: userOf(req), blockedId: body.userId, reason: body.reason || null }, api.context(req));
     await api.readYourWrites(result.position);
     res.status(201).json({ message: 'User blocked', userId: body.userId });
   });
@@ -50,10 +45,10 @@ export function chatRoutes(api: Api): Router {
   const sessionOf = async (roomId: string, me: string) => {
     if (!ROOM_ID.test(roomId)) throw refuse.notFound('Chat session not found');
     for (let waited = 0; ; waited += 50) {
-      const { state } = await loadState(store, sessionStream(roomId), sessionDecider);
-      if (state.started) {
-        if (state.started.user1Id !== me && state.started.user2Id !== me) throw refuse.notFound('Chat session not found');
-        return state.started;
+      const started = await chatSessionStarted(store, roomId);
+      if (started) {
+        if (started.user1Id !== me && started.user2Id !== me) throw refuse.notFound('Chat session not found');
+        return started;
       }
       if (waited >= 2000) throw refuse.notFound('Chat session not found');
       await new Promise((r) => setTimeout(r, 50));
@@ -66,9 +61,7 @@ export function chatRoutes(api: Api): Router {
     const me = userOf(req);
     const session = await sessionOf(roomId, me);
     const partnerId = session.user1Id === me ? session.user2Id : session.user1Id;
-    const context = api.context(req);
-    const command = { type: 'BlockUser' as const, userId: me, blockedId: partnerId, reason: body.reason || null, now: context.now };
-    const result = await handleCommand(store, memberStream(me), memberDecider, command, context);
+    const result = await blockChatMember(store, { userId: me, blockedId: partnerId, reason: body.reason || null }, api.context(req));
     await api.readYourWrites(result.position);
     res.status(201).json({ message: 'User blocked', roomId });
   });
@@ -77,8 +70,7 @@ export function chatRoutes(api: Api): Router {
     const roomId = String(req.params.roomId);
     const body = parseWith(reportSchema, req.body);
     await sessionOf(roomId, userOf(req));
-    const context = api.context(req);
-    const result = await handleCommand(store, sessionStream(roomId), sessionDecider, { type: 'ReportSession', roomId, reporterId: userOf(req), reason: body.reason, now: context.now }, context);
+    const result = await reportChatSession(store, { roomId, reporterId: userOf(req), reason: body.reason }, api.context(req));
     await api.readYourWrites(result.position);
     res.status(201).json({ message: 'Report received', roomId });
   });

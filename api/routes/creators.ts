@@ -1,9 +1,7 @@
 import { Router } from 'express';
 import { creatorSearchSchema, DEFAULT_CREATOR_PRICE, registerCreatorSchema, tierSchema, type Creator, type Tier } from '../../domain/contracts/creators';
-import { formatCents } from '../../domain/payouts/money';
-import { creatorDecider } from '../../domain/creators/decider';
-import { creatorStream } from '../../domain/creators/events';
-import { handleCommand } from '../../domain/shared/command-handler';
+import { formatCents } from '../../domain/contracts/money';
+import { createTier, registerCreator, updateTier } from '../../domain/creators/commands';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
 import { creatorStats, creatorTiers, findCreator, listCreators } from '../../projections/creators';
@@ -34,7 +32,7 @@ export function creatorRoutes(api: Api): Router {
   router.post('/creators/register', member, async (req, res) => {
     const body = parseWith(registerCreatorSchema, req.body);
     const userId = req.userId!;
-    const result = await handleCommand(store, creatorStream(userId), creatorDecider, { type: 'RegisterCreator', userId, bio: body.bio, coverImageUrl: body.coverImageUrl ?? null, at: now() }, api.context(req));
+    const result = await registerCreator(store, { userId, bio: body.bio, coverImageUrl: body.coverImageUrl ?? null }, api.context(req));
     await api.readYourWrites(result.position);
     // The read model answers; if it lags beyond the bounded wait, the answer comes from the event.
     const creator = await findCreator(db, now(), userId);
@@ -86,7 +84,7 @@ export function creatorRoutes(api: Api): Router {
     const creatorId = ownTiers(req);
     const body = parseWith(tierSchema, req.body);
     const tierId = newId();
-    const result = await handleCommand(store, creatorStream(creatorId), creatorDecider, { type: 'CreateTier', creatorId, tierId, ...body, priceCents: body.price, at: now() }, api.context(req));
+    const result = await createTier(store, { creatorId, tierId, name: body.name, description: body.description, priceCents: body.price, features: body.features }, api.context(req));
     await api.readYourWrites(result.position);
     res.status(201).json(tierView(creatorId, tierId, body));
   });
@@ -95,7 +93,7 @@ export function creatorRoutes(api: Api): Router {
     const creatorId = ownTiers(req);
     const body = parseWith(tierSchema, req.body);
     const tierId = String(req.params.tierId);
-    const result = await handleCommand(store, creatorStream(creatorId), creatorDecider, { type: 'UpdateTier', creatorId, tierId, ...body, priceCents: body.price, at: now() }, api.context(req));
+    const result = await updateTier(store, { creatorId, tierId, name: body.name, description: body.description, priceCents: body.price, features: body.features }, api.context(req));
     await api.readYourWrites(result.position);
     res.json(tierView(creatorId, tierId, body));
   });

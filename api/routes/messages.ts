@@ -1,11 +1,7 @@
 import { Router } from 'express';
 import { sendMessageSchema, type Message } from '../../domain/contracts/messages';
-import type { MessageState } from '../../domain/messaging/decider';
-import { formatCents } from '../../domain/payouts/money';
-import { messageDecider } from '../../domain/messaging/decider';
-import { messageStream } from '../../domain/messaging/events';
-import { unlockMessage } from '../../domain/messaging/unlock';
-import { handleCommand } from '../../domain/shared/command-handler';
+import { formatCents } from '../../domain/contracts/money';
+import { sendMessage, unlockMessage, type MessageState } from '../../domain/messaging/commands';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
 import { isCreator } from '../../projections/creators';
@@ -50,13 +46,8 @@ export function messageRoutes(api: Api): Router {
     const receiver = await userOr404(body.receiverId);
     const senderId = req.userId!;
     const messageId = newId();
-    const result = await handleCommand(
-      store,
-      messageStream(messageId),
-      messageDecider,
-      { type: 'SendMessage', messageId, senderId, senderIsCreator: await isCreator(db, senderId), receiverId: receiver.id, content: body.content, priceCents: body.price ?? null, at: api.deps.clock() },
-      api.context(req),
-    );
+    const senderIsCreator = await isCreator(db, senderId);
+    const result = await sendMessage(store, { messageId, senderId, senderIsCreator, receiverId: receiver.id, content: body.content, priceCents: body.price ?? null }, api.context(req));
     await api.readYourWrites(result.position);
     res.status(201).json((await findMessage(db, senderId, messageId)) ?? fromState(messageId, result.state, senderId));
   });

@@ -1,9 +1,6 @@
 import { Router, type Request } from 'express';
 import { commentSchema, createPostSchema, feedQuerySchema, type Comment, type Post } from '../../domain/contracts/posts';
-import { postDecider } from '../../domain/posts/decider';
-import { postStream } from '../../domain/posts/events';
-import { publishPost } from '../../domain/posts/publish';
-import { handleCommand } from '../../domain/shared/command-handler';
+import { commentOnPost, likePost, publishPost } from '../../domain/posts/commands';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
 import { feedPage, findPost, postComments } from '../../projections/posts';
@@ -71,7 +68,7 @@ export function postRoutes(api: Api): Router {
 
   router.post('/posts/:id/like', member, async (req, res) => {
     const post = await readablePost(req);
-    const result = await handleCommand(store, postStream(post.id), postDecider, { type: 'ToggleLike', postId: post.id, userId: req.userId!, at: now() }, api.context(req));
+    const result = await likePost(store, { postId: post.id, userId: req.userId! }, api.context(req));
     await api.readYourWrites(result.position);
     res.json({ liked: result.state.likers.has(req.userId!), count: result.state.likers.size });
   });
@@ -85,7 +82,7 @@ export function postRoutes(api: Api): Router {
     const post = await readablePost(req);
     const body = parseWith(commentSchema, req.body);
     const commentId = newId();
-    const result = await handleCommand(store, postStream(post.id), postDecider, { type: 'CommentOnPost', postId: post.id, commentId, userId: req.userId!, content: body.content, at: now() }, api.context(req));
+    const result = await commentOnPost(store, { postId: post.id, commentId, userId: req.userId!, content: body.content }, api.context(req));
     await api.readYourWrites(result.position);
     const user = await findUserRow(db, req.userId!);
     const comment: Comment = { id: commentId, postId: post.id, userId: req.userId!, userName: user ? displayName(user) : 'Member', content: body.content, createdAt: (result.events[0].data as { at: string }).at };

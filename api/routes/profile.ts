@@ -1,8 +1,6 @@
 import { Router, type Request } from 'express';
 import { preferencesSchema, profileSchema } from '../../domain/contracts/chat';
-import { memberStream } from '../../domain/chat/events';
-import { memberDecider } from '../../domain/chat/member-decider';
-import { handleCommand } from '../../domain/shared/command-handler';
+import { saveChatPreferences, saveChatProfile } from '../../domain/chat/commands';
 import { refuse } from '../../domain/shared/errors';
 import { preferencesOf } from '../../projections/user-preferences';
 import { findProfile } from '../../projections/user-profiles';
@@ -27,8 +25,7 @@ export function profileRoutes(api: Api): Router {
 
   router.post('/profile', member, async (req, res) => {
     const profile = parseWith(profileSchema, req.body);
-    const context = api.context(req);
-    const result = await handleCommand(store, memberStream(userOf(req)), memberDecider, { type: 'SaveProfile', userId: userOf(req), profile, now: context.now }, context);
+    const result = await saveChatProfile(store, userOf(req), profile, api.context(req));
     await api.readYourWrites(result.position);
     res.json({ message: 'Profile saved', profile: await readProfile(userOf(req)) });
   });
@@ -40,8 +37,7 @@ export function profileRoutes(api: Api): Router {
   router.post('/preferences', member, async (req, res) => {
     const body = parseWith(preferencesSchema, req.body);
     const preferences = { ...body, experienceLevel: body.experienceLevel ?? null };
-    const context = api.context(req);
-    const result = await handleCommand(store, memberStream(userOf(req)), memberDecider, { type: 'SavePreferences', userId: userOf(req), preferences, now: context.now }, context);
+    const result = await saveChatPreferences(store, userOf(req), preferences, api.context(req));
     await api.readYourWrites(result.position);
     res.json({ message: 'Preferences saved', preferences: await preferencesOf(db, userOf(req)) });
   });
