@@ -1,4 +1,6 @@
 import { formatCents } from '../domain/contracts/money';
+import type { AdminConversionRow } from '../domain/contracts/admin';
+import { isoOrNull, type AdminTable } from './admin-tables';
 import type {
   CryptoConversionCompletedData,
   CryptoConversionFailedData,
@@ -97,3 +99,42 @@ export async function processingConversions(db: import('knex').Knex): Promise<Ar
   const rows = await db('crypto_transactions').where({ status: 'processing' }).whereNotNull('gateway_transaction_id').orderBy('created_at').limit(500);
   return rows.map((row) => ({ transactionId: row.id, gatewayTransactionId: row.gateway_transaction_id }));
 }
+
+/** The finance console's table of this read model (see admin-tables.ts). */
+export const conversionsAdminTable: AdminTable<AdminConversionRow> = {
+  base: (db) =>
+    db('crypto_transactions as c')
+      .joinRaw('left join users u on u.id::text = c.user_id')
+      .leftJoin('crypto_conversions as n', 'n.transaction_id', 'c.id')
+      .select('c.*', 'u.email as user_email', 'n.number as conversion_number'),
+  id: 'c.id',
+  created: 'c.created_at',
+  amount: 'c.usd_amount_cents',
+  status: 'c.status',
+  users: ['c.user_id'],
+  sort: { createdAt: 'c.created_at', amount: 'c.usd_amount_cents', netAmount: 'c.net_usd_cents', fee: 'c.service_fee_cents', status: 'c.status', userId: 'c.user_id' },
+  defaultSort: 'createdAt',
+  view: (row) => ({
+    id: row.id,
+    conversionNumber: row.conversion_number === null ? null : Number(row.conversion_number),
+    userId: row.user_id,
+    userEmail: row.user_email ?? null,
+    cryptoType: row.crypto_type,
+    cryptoAmount: String(row.crypto_amount),
+    exchangeRate: String(row.exchange_rate),
+    amount: formatCents(row.usd_amount_cents),
+    fee: formatCents(row.service_fee_cents),
+    netAmount: formatCents(row.net_usd_cents),
+    status: row.status,
+    transactionHash: row.transaction_hash,
+    failureReason: row.failure_reason,
+    createdAt: isoOrNull(row.created_at)!,
+    streamId: `cryptoTransaction-${row.id}`,
+  }),
+  csv: [
+    ['id', (r) => r.id], ['conversionNumber', (r) => r.conversionNumber], ['createdAt', (r) => r.createdAt], ['userId', (r) => r.userId], ['userEmail', (r) => r.userEmail],
+    ['cryptoType', (r) => r.cryptoType],
+    ['cryptoAmount', (r) => r.cryptoAmount], ['exchangeRate', (r) => r.exchangeRate], ['usdAmount', (r) => r.amount], ['serviceFee', (r) => r.fee],
+    ['netAmount', (r) => r.netAmount], ['status', (r) => r.status], ['transactionHash', (r) => r.transactionHash], ['failureReason', (r) => r.failureReason],
+  ],
+};

@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import type { AdminLedgerRow } from '../domain/contracts/admin';
+import { formatCents } from '../domain/contracts/money';
+import { isoOrNull, type AdminTable } from './admin-tables';
 import { ledgerEffect, LEDGER_EVENT_TYPES, type Fact, type LedgerMemory } from '../domain/ledger/postings';
 import { applyLedgerBatch, entryRows, transactionRow } from './ledger-batch';
 import type { Projector } from './engine/projector';
@@ -92,3 +95,60 @@ export async function ledgerBalance(db: Knex, account: string, owner: string | n
   const row = await query.select(db.raw('coalesce(sum(credit_cents) - sum(debit_cents), 0)::text as balance')).first();
   return Number(row?.balance ?? 0);
 }
+
+/** Net (credits minus debits, in cents) per account and UTC day over [from, to], for these accounts. */
+export async function netByAccountAndDay(db: Knex, accounts: string[], from: Date, to: Date): Promise<Array<{ account: string; day: string; netCents: number }>> {
+  const rows = await db('ledger_entries')
+    .whereIn('account', accounts)
+    .andWhere('effective_at', '>=', from)
+    .andWhere('effective_at', '<=', to)
+    .select('account', db.raw(`to_char(effective_at at time zone 'UTC', 'YYYY-MM-DD') as day`), db.raw('(sum(credit_cents) - sum(debit_cents))::text as net'))
+    .groupBy('account', 'day');
+  return rows.map((row) => ({ account: row.account, day: row.day, netCents: Number(row.net) }));
+}
+
+/** Ids of ledger transactions whose entries do not balance (reconciliation). */
+export async function unbalancedTransactionIds(db: Knex): Promise<string[]> {
+  const rows = await db('ledger_entries').select('transaction_id').groupBy('transaction_id').havingRaw('sum(debit_cents) <> sum(credit_cents)');
+  return rows.map((row) => row.transaction_id);
+}
+
+/** Every entry of the ledger (reconciliation compares them with the events). */
+export async function allLedgerEntries(db: Knex): Promise<Array<{ transactionId: string; account: string; ownerId: string | null; debitCents: number; creditCents: number }>> {
+  const rows = await db('ledger_entries').select('transaction_id', 'account', 'owner_id', 'debit_cents', 'credit_cents');
+  return rows.map((e) => ({ transactionId: e.transaction_id, account: e.account, ownerId: e.owner_id, debitCents: Number(e.debit_cents), creditCents: Number(e.credit_cents) }));
+}
+
+/** The finance console's table of this read model (see admin-tables.ts). */
+export const ledgerAdminTable: AdminTable<AdminLedgerRow> = {
+  base: (db) =>
+    db('ledger_entries as e')
+      .join('ledger_transactions as t', 't.id', 'e.transaction_id')
+      .select('e.*', 't.kind', 't.stream_id', 't.description', 't.user_id', 't.occurred_at'),
+  id: 'e.transaction_id',
+  created: 'e.effective_at',
+  amount: 'greatest(e.debit_cents, e.credit_cents)',
+  status: 't.kind',
+  users: ['e.owner_id', 't.user_id'],
+  sort: { effectiveAt: 'e.effective_at', amount: 'greatest(e.debit_cents, e.credit_cents)', account: 'e.account', kind: 't.kind' },
+  defaultSort: 'effectiveAt',
+  account: 'e.account',
+  tieBreak: 'e.line',
+  view: (row) => ({
+    id: `${row.transaction_id}#${row.line}`,
+    transactionId: row.transaction_id,
+    account: row.account,
+    ownerId: row.owner_id,
+    debit: formatCents(row.debit_cents),
+    credit: formatCents(row.credit_cents),
+    kind: row.kind,
+    description: row.description,
+    userId: row.user_id,
+    effectiveAt: isoOrNull(row.effective_at)!,
+    streamId: row.stream_id,
+  }),
+  csv: [
+    ['transactionId', (r) => r.transactionId], ['effectiveAt', (r) => r.effectiveAt], ['kind', (r) => r.kind], ['account', (r) => r.account], ['ownerId', (r) => r.ownerId],
+    ['debit', (r) => r.debit], ['credit', (r) => r.credit], ['userId', (r) => r.userId], ['description', (r) => r.description], ['streamId', (r) => r.streamId],
+  ],
+};

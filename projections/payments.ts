@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import type { AdminPaymentRow } from '../domain/contracts/admin';
+import { formatCents } from '../domain/contracts/money';
+import { isoOrNull, type AdminTable } from './admin-tables';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { PaymentAttemptData, PaymentFailedData, PaymentRefundedData } from '../domain/payments/events';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
@@ -98,3 +101,34 @@ export function abandonedSignUpPayments(db: Knex, before: Date, limit = 100): Pr
     .limit(limit)
     .pluck('id');
 }
+
+/** The finance console's table of this read model (see admin-tables.ts). */
+export const paymentsAdminTable: AdminTable<AdminPaymentRow> = {
+  base: (db) => db('payments as p').leftJoin('users as u', 'u.id', 'p.user_id').select('p.*', 'u.email as user_email'),
+  id: 'p.id',
+  created: 'p.created_at',
+  amount: 'p.amount_cents',
+  status: 'p.status',
+  users: ['p.user_id'],
+  sort: { createdAt: 'p.created_at', amount: 'p.amount_cents', status: 'p.status', requestType: 'p.request_type', userId: 'p.user_id' },
+  defaultSort: 'createdAt',
+  view: (row) => ({
+    id: row.id,
+    userId: row.user_id,
+    userEmail: row.user_email ?? row.email ?? null,
+    requestType: row.request_type,
+    amount: formatCents(row.amount_cents),
+    currency: row.currency,
+    status: row.status,
+    cardLast4: row.card_last4,
+    gatewayTransactionId: row.gateway_transaction_id,
+    failureReason: row.failure_reason,
+    createdAt: isoOrNull(row.created_at)!,
+    streamId: `payment-${row.id}`,
+  }),
+  csv: [
+    ['id', (r) => r.id], ['createdAt', (r) => r.createdAt], ['userId', (r) => r.userId], ['userEmail', (r) => r.userEmail], ['requestType', (r) => r.requestType],
+    ['amount', (r) => r.amount], ['currency', (r) => r.currency], ['status', (r) => r.status], ['cardLast4', (r) => r.cardLast4],
+    ['gatewayTransactionId', (r) => r.gatewayTransactionId], ['failureReason', (r) => r.failureReason],
+  ],
+};

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { AdminPayoutRow } from '../domain/contracts/admin';
+import { isoOrNull, type AdminTable } from './admin-tables';
 import type { PayoutView } from '../domain/contracts/payouts';
 import { formatCents } from '../domain/contracts/money';
 import type { RecordedEvent } from '../domain/event-store/port';
@@ -122,3 +124,43 @@ export async function findPayout(db: Knex, payoutId: string): Promise<PayoutView
   const row = await findPayoutRow(db, payoutId);
   return row ? payoutView(row) : null;
 }
+
+/** A creator's payouts as recorded, by id: status and amount in cents (reconciliation). */
+export async function payoutStatesOfCreator(db: Knex, creatorId: string): Promise<Map<string, { status: string; amountCents: number }>> {
+  const rows = await db('payouts').where({ creator_id: creatorId }).select('id', 'status', 'amount_cents');
+  return new Map(rows.map((row) => [row.id, { status: row.status, amountCents: Number(row.amount_cents) }]));
+}
+
+/** The finance console's table of this read model (see admin-tables.ts). */
+export const payoutsAdminTable: AdminTable<AdminPayoutRow> = {
+  base: (db) => db('payouts as p').joinRaw('left join users u on u.id::text = p.creator_id').select('p.*', 'u.email as user_email'),
+  id: 'p.id',
+  created: 'p.created_at',
+  amount: 'p.amount_cents',
+  status: 'p.status',
+  users: ['p.creator_id'],
+  sort: { createdAt: 'p.created_at', amount: 'p.amount_cents', netAmount: 'p.net_amount_cents', status: 'p.status', processedAt: 'p.processed_at', creatorId: 'p.creator_id' },
+  defaultSort: 'createdAt',
+  view: (row) => ({
+    id: row.id,
+    creatorId: row.creator_id,
+    creatorEmail: row.user_email ?? null,
+    paymentAccountId: row.payment_account_id,
+    amount: formatCents(row.amount_cents),
+    processingFee: formatCents(row.processing_fee_cents),
+    netAmount: formatCents(row.net_amount_cents),
+    status: row.status,
+    gatewayTransactionId: row.gateway_transaction_id,
+    failureReason: row.failure_reason,
+    staffId: row.staff_id,
+    processedAt: isoOrNull(row.processed_at),
+    createdAt: isoOrNull(row.created_at)!,
+    streamId: row.stream_id,
+  }),
+  csv: [
+    ['id', (r) => r.id], ['createdAt', (r) => r.createdAt], ['creatorId', (r) => r.creatorId], ['creatorEmail', (r) => r.creatorEmail],
+    ['amount', (r) => r.amount], ['processingFee', (r) => r.processingFee], ['netAmount', (r) => r.netAmount], ['currency', () => 'USD'],
+    ['status', (r) => r.status], ['paymentAccountId', (r) => r.paymentAccountId], ['gatewayTransactionId', (r) => r.gatewayTransactionId],
+    ['failureReason', (r) => r.failureReason], ['staffId', (r) => r.staffId], ['processedAt', (r) => r.processedAt],
+  ],
+};

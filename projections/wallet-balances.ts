@@ -71,3 +71,8 @@ export async function balanceCents(db: Knex, userId: string): Promise<number> {
   const row = await db('wallet_balances').where({ user_id: userId }).first();
   return row ? Number(row.balance_cents) : 0;
 }
+
+/** Every member's balance in cents, by user id (reconciliation). */
+export async function allBalances(db: Knex): Promise<Map<string, number>> {
+  return new Map((await db('wallet_balances').select('user_id', 'balance_cents')).map((row) => [row.user_id, Number(row.balance_cents)]));
+}

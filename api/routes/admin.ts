@@ -17,6 +17,11 @@ import { decidePayout, processPayout } from '../../domain/payouts/commands';
 import type { PayoutGateway } from '../../domain/payouts/gateway';
 import { formatCents } from '../../domain/payouts/money';
 import { refuse } from '../../domain/shared/errors';
+import { adminPage, adminRow, adminRows, type AdminTable } from '../../projections/admin-tables';
+import { conversionsAdminTable } from '../../projections/crypto-transactions';
+import { ledgerAdminTable, netByAccountAndDay } from '../../projections/ledger';
+import { paymentsAdminTable } from '../../projections/payments';
+import { findPayoutRow, payoutsAdminTable } from '../../projections/payouts';
 import { emailsOf } from '../../projections/users';
 import { requireRole } from '../http/access';
 import { redactEventData, redactEventMetadata } from '../http/event-redaction';
@@ -24,7 +29,6 @@ import { waitForProjections } from '../../projections/engine/read-your-writes';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 import { streamCsv } from './admin-csv';
-import { ADMIN_TABLES, filtered, ordered } from './admin-tables';
 import { PAYOUT_READ_MODELS } from './payouts';
 
 /** The finance console's API: role admin only (401 without a session, 403 for everyone else). */
@@ -32,6 +36,8 @@ import { PAYOUT_READ_MODELS } from './payouts';
 const STREAM_NAME = /^[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9_:.-]{1,200}$/;
 const DAY_MS = 86_400_000;
 const EXPORT_BATCH = 500;
+
+const ADMIN_TABLES: Record<AdminResource, AdminTable<any>> = { payouts: payoutsAdminTable, conversions: conversionsAdminTable, payments: paymentsAdminTable, ledger: ledgerAdminTable };
 
 const isResource = (value: string): value is AdminResource => (ADMIN_RESOURCES as readonly string[]).includes(value);
 
@@ -45,17 +51,12 @@ export function adminRoutes(api: Api): Router {
     const query = parseWith(revenueQuerySchema, req.query);
     const to = query.to ?? api.deps.clock();
     const from = query.from ?? new Date(to.getTime() - 29 * DAY_MS);
-    const rows = await db('ledger_entries')
-      .whereIn('account', [A.platformFees, A.sitePlanRevenue, A.conversionFees, A.payoutFees, A.refunds])
-      .andWhere('effective_at', '>=', from)
-      .andWhere('effective_at', '<=', to)
-      .select('account', db.raw(`to_char(effective_at at time zone 'UTC', 'YYYY-MM-DD') as day`), db.raw('(sum(credit_cents) - sum(debit_cents))::text as net'))
-      .groupBy('account', 'day');
+    const rows = await netByAccountAndDay(db, [A.platformFees, A.sitePlanRevenue, A.conversionFees, A.payoutFees, A.refunds], from, to);
     const days = new Map<string, Record<string, number>>();
     for (let t = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()); t <= to.getTime(); t += DAY_MS) days.set(new Date(t).toISOString().slice(0, 10), {});
     for (const row of rows) {
       const day = days.get(row.day) ?? {};
-      day[row.account] = Number(row.net);
+      day[row.account] = row.netCents;
       days.set(row.day, day);
     }
     const body: RevenueDay[] = [...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, sums]) => ({
@@ -100,7 +101,7 @@ export function adminRoutes(api: Api): Router {
     if (!PAYOUT_ACTIONS.includes(action)) throw refuse.notFound(`Unknown payout action: ${action}`);
     const { reason } = parseWith(payoutActionSchema, req.body);
     if (REASON_REQUIRED.includes(action) && !reason) throw refuse.validation('A reason is required', { reason: 'A reason is required' });
-    const payout = await db('payouts').where({ id: String(req.params.id) }).first();
+    const payout = await findPayoutRow(db, String(req.params.id));
     if (!payout) throw refuse.notFound('Payout not found');
     const context = api.context(req);
     const result =
@@ -108,9 +109,7 @@ export function adminRoutes(api: Api): Router {
         ? await processPayout(store, gateway(), payout.creator_id, payout.id, context)
         : await decidePayout(store, payout.creator_id, payout.id, action === 'complete' ? { action } : { action, reason: reason! }, context);
     await waitForProjections(db, [...PAYOUT_READ_MODELS, 'ledger'], result.position, 10_000);
-    const table = ADMIN_TABLES.payouts;
-    const row = await filtered(db, table, { id: payout.id, page: 0, pageSize: 1, sortOrder: 'desc' }).first();
-    res.json(table.view(row));
+    res.json(await adminRow(db, ADMIN_TABLES.payouts, payout.id));
   });
 
   router.get('/admin/:resource/export.csv', staffOnly, async (req: Request, res: Response, next: NextFunction) => {
@@ -121,15 +120,8 @@ export function adminRoutes(api: Api): Router {
     // One snapshot for the whole file: rows written while exporting neither repeat nor go missing.
     await db.transaction(
       async (trx) => {
-        async function* batches() {
-          for (let offset = 0; ; offset += EXPORT_BATCH) {
-            const rows = await ordered(trx, filtered(trx, table, query), table, query).limit(EXPORT_BATCH).offset(offset);
-            if (rows.length) yield rows.map(table.view);
-            if (rows.length < EXPORT_BATCH) return;
-          }
-        }
         const stamp = api.deps.clock().toISOString().slice(0, 10);
-        await streamCsv(res, `${resource}-${stamp}.csv`, table.csv.map(([header]) => header), batches(), (view) => table.csv.map(([, cell]) => cell(view)));
+        await streamCsv(res, `${resource}-${stamp}.csv`, table.csv.map(([header]) => header), adminRows(trx, table, query, EXPORT_BATCH), (view) => table.csv.map(([, cell]) => cell(view)));
       },
       { isolationLevel: 'repeatable read', readOnly: true },
     );
@@ -140,11 +132,7 @@ export function adminRoutes(api: Api): Router {
     if (!isResource(resource)) return next();
     const query = parseWith(adminListQuerySchema(resource), req.query);
     const table = ADMIN_TABLES[resource];
-    const [rows, count] = await Promise.all([
-      ordered(db, filtered(db, table, query), table, query).limit(query.pageSize).offset(query.page * query.pageSize),
-      filtered(db, table, query).clearSelect().count({ n: '*' }).first(),
-    ]);
-    const body: AdminPage<unknown> = { rows: rows.map(table.view), total: Number(count?.n ?? 0), page: query.page, pageSize: query.pageSize };
+    const body: AdminPage<unknown> = await adminPage(db, table, query);
     res.json(body);
   });
 

@@ -9,7 +9,9 @@ import { formatCents } from '../../domain/payouts/money';
 import type { BalanceMovement } from '../../domain/wallet/events';
 import { positionOf, type CheckpointRow } from '../../projections/engine/checkpoints';
 import { creatorBalances } from '../../projections/creator-balances';
-import { ledgerBalance } from '../../projections/ledger';
+import { allLedgerEntries, ledgerBalance, unbalancedTransactionIds } from '../../projections/ledger';
+import { payoutStatesOfCreator } from '../../projections/payouts';
+import { allBalances } from '../../projections/wallet-balances';
 import type { OpsCommand } from './command';
 
 /**
@@ -110,16 +112,14 @@ export async function reconcile({ store, db }: { store: EventStore; db: Knex }, 
     const sum = transaction.postings.reduce((s, p) => s + p.debitCents - p.creditCents, 0);
     if (sum !== 0) problems.push(`mapping of ${transaction.eventType} ${transaction.eventId} does not balance (off by ${formatCents(sum)})`);
   }
-  const unbalanced = await db('ledger_entries').select('transaction_id').groupBy('transaction_id').havingRaw('sum(debit_cents) <> sum(credit_cents)');
-  for (const row of unbalanced) problems.push(`ledger transaction ${row.transaction_id} does not balance`);
+  for (const id of await unbalancedTransactionIds(db)) problems.push(`ledger transaction ${id} does not balance`);
 
   // 2. The ledger read model holds exactly the transactions the events give.
-  const entries = await db('ledger_entries').select('transaction_id', 'account', 'owner_id', 'debit_cents', 'credit_cents');
   const actual = new Map<string, string[]>();
-  for (const e of entries) {
-    const list = actual.get(e.transaction_id) ?? [];
-    list.push(postingKey({ account: e.account, owner: e.owner_id, debitCents: Number(e.debit_cents), creditCents: Number(e.credit_cents) }));
-    actual.set(e.transaction_id, list);
+  for (const e of await allLedgerEntries(db)) {
+    const list = actual.get(e.transactionId) ?? [];
+    list.push(postingKey({ account: e.account, owner: e.ownerId, debitCents: e.debitCents, creditCents: e.creditCents }));
+    actual.set(e.transactionId, list);
   }
   for (const [id, transaction] of expected) {
     if (transaction.postings.length === 0) continue;
@@ -145,19 +145,19 @@ export async function reconcile({ store, db }: { store: EventStore; db: Knex }, 
     compare('pending balance', truth.pendingCents, await ledgerBalance(db, A.creatorPending, creatorId, now), 'the ledger');
     const inTransit = Object.values(state.payouts).filter((p) => p.status === 'pending' || p.status === 'processing').reduce((s, p) => s + p.amountCents, 0);
     compare('payouts in transit', inTransit, await ledgerBalance(db, A.payoutsInTransit, creatorId, now), 'the ledger');
-    const rowsById = new Map((await db('payouts').where({ creator_id: creatorId })).map((row) => [row.id, row]));
+    const rowsById = await payoutStatesOfCreator(db, creatorId);
     for (const payout of Object.values(state.payouts)) {
       payouts++;
       const row = rowsById.get(payout.payoutId);
       if (!row) problems.push(`payout ${payout.payoutId} of creator ${creatorId} is missing from the payouts read model`);
-      else if (row.status !== payout.status || Number(row.amount_cents) !== payout.amountCents) {
-        problems.push(`payout ${payout.payoutId}: read model says ${row.status} ${formatCents(row.amount_cents)}, events say ${payout.status} ${formatCents(payout.amountCents)}`);
+      else if (row.status !== payout.status || row.amountCents !== payout.amountCents) {
+        problems.push(`payout ${payout.payoutId}: read model says ${row.status} ${formatCents(row.amountCents)}, events say ${payout.status} ${formatCents(payout.amountCents)}`);
       }
     }
   }
 
   // 4. Member balances.
-  const walletRows = new Map((await db('wallet_balances').select('user_id', 'balance_cents')).map((row) => [row.user_id, Number(row.balance_cents)]));
+  const walletRows = await allBalances(db);
   for (const [userId, balance] of wallets) {
     const readModel = walletRows.get(userId);
     if (readModel !== balance) problems.push(`member ${userId}: balance is ${readModel === undefined ? 'missing' : formatCents(readModel)} in wallet_balances, events say ${formatCents(balance)}`);
