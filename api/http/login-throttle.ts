@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Knex } from 'knex';
-import { noLoginFailures, type LoginFailures } from '../../domain/accounts/decider';
-import type { UnknownEmailFailures } from '../../domain/accounts/login';
+import { noLoginFailures, type LoginFailures, type UnknownEmailFailures } from '../../domain/accounts/commands';
 
 /** Sign-in throttling state kept by the API in PostgreSQL (not events, not read models). */
 

@@ -13,9 +13,8 @@ import {
   type StreamEventView,
 } from '../../domain/contracts/admin';
 import { LEDGER_ACCOUNTS as A } from '../../domain/ledger/accounts';
-import { decidePayout, processPayout } from '../../domain/payouts/commands';
-import type { PayoutGateway } from '../../domain/payouts/gateway';
-import { formatCents } from '../../domain/payouts/money';
+import { decidePayout, processPayout, type PayoutGateway } from '../../domain/payouts/commands';
+import { formatCents } from '../../domain/contracts/money';
 import { refuse } from '../../domain/shared/errors';
 import { adminPage, adminRow, adminRows, type AdminTable } from '../../projections/admin-tables';
 import { conversionsAdminTable } from '../../projections/crypto-transactions';

@@ -1,9 +1,6 @@
 import { Router } from 'express';
 import { calculateConversionSchema, convertSchema, formatCents, formatRate, registerWalletSchema, type ConvertResponse, type CryptoBalance, type CryptoRates } from '../../domain/contracts/money';
-import { toPreview } from '../../domain/crypto/amounts';
-import { priceConversion, registerCryptoWallet, requestConversion } from '../../domain/crypto/commands';
-import type { ConversionNumbers } from '../../domain/crypto/conversion-numbers';
-import { PegRatesProvider, type RatesProvider } from '../../domain/crypto/rates';
+import { PegRatesProvider, priceConversion, registerCryptoWallet, requestConversion, toPreview, type ConversionNumbers, type RatesProvider } from '../../domain/crypto/commands';
 import { postgresConversionNumbers } from '../../projections/crypto-conversion-numbers';
 import { conversionsOf, creditedConversionsOf } from '../../projections/crypto-conversions';
 import { findWallet, walletIdByAddress, walletsOf } from '../../projections/crypto-wallets';

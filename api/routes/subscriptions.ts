@@ -1,8 +1,7 @@
 import { Router } from 'express';
 import { subscribeSchema, type SubscriptionCheck } from '../../domain/contracts/creators';
-import { subscribeToCreator } from '../../domain/creators/subscribe';
-import type { PaymentGateway } from '../../domain/payments/gateway';
-import { formatCents } from '../../domain/payouts/money';
+import { formatCents } from '../../domain/contracts/money';
+import { subscribeToCreator, type PaymentGateway } from '../../domain/creators/commands';
 import { refuse } from '../../domain/shared/errors';
 import { activeSubscription } from '../../projections/creator-subscriptions';
 import { findCreator } from '../../projections/creators';
