@@ -7,7 +7,7 @@ import type { Position } from '../domain/event-store/port';
 import { openReadDatabase } from '../projections/engine/database';
 import { migrateToLatest } from '../projections/migrations';
 import { waitForProjections } from '../projections/engine/read-your-writes';
-import { AUDITS } from './commands/fault-tolerance-worker';
+import { AUDITS } from './testing/fault-tolerance-worker';
 import { createTestDatabase, type TestDatabase } from './testing/test-database';
 
 /**
@@ -22,7 +22,7 @@ interface Worker {
 }
 
 function startWorker(databaseUrl: string): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'commands/fault-tolerance-worker.ts')], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'testing/fault-tolerance-worker.ts')], {
     env: { ...process.env, DATABASE_URL: databaseUrl },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -32,7 +32,7 @@ import { cryptoTransactionsProjector } from './crypto-transactions';
 import { cryptoWalletsProjector } from './crypto-wallets';
 import { paymentsProjector } from './payments';
 import { projectionContext, type Projector } from './engine/projector';
-import { dumpTables, replayTwice } from './engine/replay-twice';
+import { dumpTables, replayTwice } from './engine/testing/replay-twice';
 import { userPreferencesProjector } from './user-preferences';
 import { userProfilesProjector } from './user-profiles';
 import { usersProjector } from './users';

@@ -16,10 +16,10 @@ import { postsProjector } from './posts';
 import { creatorBalancesProjector } from './creator-balances';
 import { walletBalancesProjector } from './wallet-balances';
 import { ledgerProjector } from './ledger';
-import { sampleMoneyHistory } from '../domain/ledger/sample-history';
+import { sampleMoneyHistory } from '../domain/ledger/testing/sample-history';
 import { creatorSubscriptionsProjector } from './creator-subscriptions';
 import { projectionContext, type Projector } from './engine/projector';
-import { dumpTables, replayTwice } from './engine/replay-twice';
+import { dumpTables, replayTwice } from './engine/testing/replay-twice';
 
 let store: PostgresEventStore;
 let db: Knex;

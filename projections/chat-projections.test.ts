@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../ops/testing/test-datab
 import { chatBlocksProjector } from './chat-blocks';
 import { chatSessionsProjector } from './chat-sessions';
 import { openReadDatabase } from './engine/database';
-import { replayTwice } from './engine/replay-twice';
+import { replayTwice } from './engine/testing/replay-twice';
 import { userPreferencesProjector } from './user-preferences';
 import { userProfilesProjector } from './user-profiles';
 

@@ -12,7 +12,7 @@ import { cryptoConversionsProjector } from './crypto-conversions';
 import { cryptoTransactionsProjector } from './crypto-transactions';
 import { cryptoWalletsProjector } from './crypto-wallets';
 import { openReadDatabase } from './engine/database';
-import { replayTwice } from './engine/replay-twice';
+import { replayTwice } from './engine/testing/replay-twice';
 import { readWholeLog } from '../ops/testing/read-whole-log';
 
 

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { sampleMoneyHistory } from '../domain/ledger/sample-history';
+import { sampleMoneyHistory } from '../domain/ledger/testing/sample-history';
 import { useTestDatabase } from '../ops/testing/use-test-database';
 import { ledgerProjector } from './ledger';
-import { replayTwice } from './engine/replay-twice';
+import { replayTwice } from './engine/testing/replay-twice';
 
 let db: Knex;
 useTestDatabase((opened) => ({ db } = opened), { poolSize: 2 });

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { useTestDatabase } from '../ops/testing/use-test-database';
 import { paymentsProjector } from './payments';
-import { replayTwice } from './engine/replay-twice';
+import { replayTwice } from './engine/testing/replay-twice';
 
 let db: Knex;
 useTestDatabase((opened) => ({ db } = opened), { poolSize: 2 });

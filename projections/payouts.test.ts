@@ -7,7 +7,7 @@ import { useTestDatabase } from '../ops/testing/use-test-database';
 import { creatorBalancesProjector } from './creator-balances';
 import { paymentAccountsProjector } from './payment-accounts';
 import { payoutsProjector } from './payouts';
-import { replayTwice } from './engine/replay-twice';
+import { replayTwice } from './engine/testing/replay-twice';
 
 let db: Knex;
 useTestDatabase((opened) => ({ db } = opened), { poolSize: 2 });

@@ -13,7 +13,7 @@ import { creatorSubscriptionsProjector } from './creator-subscriptions';
 import { creatorsProjector } from './creators';
 import { messagesProjector } from './messages';
 import { postsProjector } from './posts';
-import { replayTwice } from './engine/replay-twice';
+import { replayTwice } from './engine/testing/replay-twice';
 import { readWholeLog } from '../ops/testing/read-whole-log';
 
 let store: PostgresEventStore;

@@ -5,7 +5,7 @@ import { membershipDecider, type MembershipCommand } from '../domain/membership/
 import { membershipStream } from '../domain/membership/events';
 import { handleCommand } from '../domain/shared/command-handler';
 import { useTestDatabase } from '../ops/testing/use-test-database';
-import { replayTwice } from './engine/replay-twice';
+import { replayTwice } from './engine/testing/replay-twice';
 import { usersProjector } from './users';
 import { readWholeLog } from '../ops/testing/read-whole-log';
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { useTestDatabase } from '../ops/testing/use-test-database';
-import { replayTwice } from './engine/replay-twice';
+import { replayTwice } from './engine/testing/replay-twice';
 import { usersProjector } from './users';
 
 let db: Knex;

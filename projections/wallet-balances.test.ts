@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { PostgresEventStore } from '../domain/event-store/postgres-event-store';
 import { creditBalance, spendBalance } from '../domain/wallet/balance';
 import { useTestDatabase } from '../ops/testing/use-test-database';
-import { replayTwice } from './engine/replay-twice';
+import { replayTwice } from './engine/testing/replay-twice';
 import { walletBalancesProjector } from './wallet-balances';
 import { readWholeLog } from '../ops/testing/read-whole-log';
 

@@ -3,7 +3,7 @@ import { comparePositions } from '../domain/event-store/port';
 import { startTestStack, type TestStack } from '../ops/testing/harness';
 import { compileProfile } from './compatibility';
 import { MAX_MESSAGE_BYTES, startRealtimeServer } from './server';
-import { ChatClient, registerMember, unsubscribedUser, type TestMember } from './test-support';
+import { ChatClient, registerMember, unsubscribedUser, type TestMember } from '../ops/testing/chat-client';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
-import { earn, eventually, person, ready } from './payouts-fixtures';
+import { earn, eventually, person, ready } from '../../ops/testing/payouts-fixtures';
 
 jest.setTimeout(180_000);
 

@@ -4,7 +4,7 @@ import type { RecordedEvent } from '../../domain/event-store/port';
 import { exportEventLog } from '../../ops/commands/event-log';
 import { readWholeLog } from '../../ops/testing/read-whole-log';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
-import { eventually, person } from './payouts-fixtures';
+import { eventually, person } from '../../ops/testing/payouts-fixtures';
 
 jest.setTimeout(90_000);
 

@@ -17,7 +17,7 @@ import { creditBalance } from '../../domain/wallet/balance';
 import { reconcile } from '../../ops/commands/reconcile';
 import { readWholeLog } from '../../ops/testing/read-whole-log';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
-import { earn, eventually, person, ready } from './payouts-fixtures';
+import { earn, eventually, person, ready } from '../../ops/testing/payouts-fixtures';
 
 jest.setTimeout(300_000);
 

@@ -1,6 +1,6 @@
 import { SANDBOX_VERIFICATION_FAILURE, SANDBOX_VERIFY_AFTER_MS } from '../../domain/payouts/sandbox-payout-gateway';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
-import { earn, eventually, person, ready } from './payouts-fixtures';
+import { earn, eventually, person, ready } from '../../ops/testing/payouts-fixtures';
 
 jest.setTimeout(180_000);
 

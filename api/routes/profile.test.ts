@@ -1,5 +1,5 @@
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
-import { registerMember, unsubscribedUser } from '../../realtime/test-support';
+import { registerMember, unsubscribedUser } from '../../ops/testing/chat-client';
 
 let stack: TestStack;
 beforeAll(async () => {

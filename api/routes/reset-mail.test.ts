@@ -3,7 +3,7 @@ import { createLogger } from '../logger';
 import { eventually } from '../../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { startLoopbackSmtp, type LoopbackSmtp } from '../../ops/testing/loopback-smtp';
-import { person } from './payouts-fixtures';
+import { person } from '../../ops/testing/payouts-fixtures';
 
 jest.setTimeout(60_000);
 

@@ -2,7 +2,7 @@ import supertest from 'supertest';
 import type { EventPage, RebuildJobView, SystemStatusView } from '../../domain/contracts/system';
 import { allProjectors } from '../../projections/engine/registry';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
-import { person } from './payouts-fixtures';
+import { person } from '../../ops/testing/payouts-fixtures';
 
 let stack: TestStack;
 let admin: supertest.Agent;

@@ -1,4 +1,4 @@
-import { describeEventStoreContract } from './contract';
+import { describeEventStoreContract } from './testing/contract';
 import { EventStoreDbEventStore } from './eventstoredb-event-store';
 
 const connectionString = process.env.EVENTSTORE_CONNECTION_STRING;

@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '../../ops/testing/test-database';
 import { readWholeLog } from '../../ops/testing/read-whole-log';
 import { useTestDatabase, type OpenedTestDatabase } from '../../ops/testing/use-test-database';
-import { describeEventStoreContract } from './contract';
+import { describeEventStoreContract } from './testing/contract';
 import { PostgresEventStore } from './postgres-event-store';
 
 let database: TestDatabase;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { LEDGER_ACCOUNTS as A } from './accounts';
 import { isBalanced, ledgerEffect, memoryLedger, type LedgerTransaction } from './postings';
-import { sampleMoneyHistory } from './sample-history';
+import { sampleMoneyHistory } from './testing/sample-history';
 
 async function replay(events = sampleMoneyHistory()) {
   const memory = memoryLedger();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { WrongExpectedRevisionError, comparePositions, type EventStore } from '../../domain/event-store/port';
 import { copyEventLog, exportEventLog, importEventLog } from './event-log';
-import { openFixture, type Fixture } from './test-fixtures';
+import { openFixture, type Fixture } from '../testing/command-fixtures';
 
 let source: Fixture;
 let target: Fixture;

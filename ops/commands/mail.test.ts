@@ -2,7 +2,7 @@ import { createLogger } from '../../api/logger';
 import { DevelopmentEmailSender } from '../../domain/notifications/dev-email';
 import type { OpsContext } from './command';
 import { mailCommand } from './mail';
-import { openFixture, type Fixture } from './test-fixtures';
+import { openFixture, type Fixture } from '../testing/command-fixtures';
 
 let fixture: Fixture;
 beforeAll(async () => {

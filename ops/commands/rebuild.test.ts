@@ -2,14 +2,14 @@ import { comparePositions, type Position } from '../../domain/event-store/port';
 import { positionOf, readCheckpoint } from '../../projections/engine/checkpoints';
 import type { RebuildProgress } from '../../projections/engine/rebuild';
 import { waitForProjections } from '../../projections/engine/read-your-writes';
-import { sampleMoneyHistory } from '../../domain/ledger/sample-history';
+import { sampleMoneyHistory } from '../../domain/ledger/testing/sample-history';
 import { ledgerProjector } from '../../projections/ledger';
 import { messagesProjector } from '../../projections/messages';
 import type { Projector } from '../../projections/engine/projector';
 import { ProjectionRunner } from '../../projections/engine/runner';
 import { eventually } from '../testing/eventually';
 import { rebuildAll, rebuildAndVerify, selectProjectors } from './rebuild';
-import { openFixture, tallyProjector, type Fixture } from './test-fixtures';
+import { openFixture, tallyProjector, type Fixture } from '../testing/command-fixtures';
 
 let fixture: Fixture;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { earn, eventually, person, ready } from '../../api/routes/payouts-fixtures';
+import { earn, eventually, person, ready } from '../testing/payouts-fixtures';
 import { creditBalance, spendBalance } from '../../domain/wallet/balance';
 import { startTestStack, type TestStack } from '../testing/harness';
 import { readWholeLog } from '../testing/read-whole-log';

@@ -1,5 +1,5 @@
 import { seed } from './seed';
-import { openFixture, type Fixture } from './test-fixtures';
+import { openFixture, type Fixture } from '../testing/command-fixtures';
 
 let fixture: Fixture;
 beforeAll(async () => {

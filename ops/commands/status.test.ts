@@ -1,7 +1,7 @@
 import { waitForProjections } from '../../projections/engine/read-your-writes';
 import { ProjectionRunner } from '../../projections/engine/runner';
 import { collectStatus, renderStatus } from './status';
-import { openFixture, tallyProjector, type Fixture } from './test-fixtures';
+import { openFixture, tallyProjector, type Fixture } from '../testing/command-fixtures';
 
 let fixture: Fixture;
 beforeAll(async () => {

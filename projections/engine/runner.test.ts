@@ -6,7 +6,7 @@ import { migrateToLatest } from '../migrations';
 import type { Projector } from './projector';
 import { rebuildProjection, type RebuildProgress } from './rebuild';
 import { waitForProjections } from './read-your-writes';
-import { replayTwice } from './replay-twice';
+import { replayTwice } from './testing/replay-twice';
 import { ProjectionRunner } from './runner';
 import { readWholeLog } from '../../ops/testing/read-whole-log';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RecordedEvent } from '../event-store/port';
+import type { RecordedEvent } from '../../event-store/port';
 
 /** A money history touching every mapped event type: for ledger tests and the reconcile test. */
 export function sampleMoneyHistory(): RecordedEvent[] {

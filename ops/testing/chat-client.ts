@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import type { ServerMessage } from '../domain/contracts/chat';
-import type { TestStack } from '../ops/testing/harness';
+import type { ServerMessage } from '../../domain/contracts/chat';
+import type { TestStack } from './harness';
 
 /** Test people and sockets for the chat tests (server and benchmark). */
 

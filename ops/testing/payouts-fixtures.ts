@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { emailStream } from '../../domain/accounts/events';
-import { eventually } from '../../ops/testing/eventually';
-import type { TestStack } from '../../ops/testing/harness';
+import { eventually } from './eventually';
+import type { TestStack } from './harness';
 import { creditEarnings, earningsEventId } from '../../domain/payouts/credit-earnings';
 import { grantStaffRole } from '../../domain/payouts/staff-role';
 

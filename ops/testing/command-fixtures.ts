@@ -3,7 +3,7 @@ import { PostgresEventStore } from '../../domain/event-store/postgres-event-stor
 import { openReadDatabase } from '../../projections/engine/database';
 import { migrateToLatest } from '../../projections/migrations';
 import type { Projector } from '../../projections/engine/projector';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database';
+import { createTestDatabase, type TestDatabase } from './test-database';
 
 /** A small, idempotent read model for the command tests: how often each stream was bumped. */
 export function tallyProjector(name = 'tallies'): Projector {

@@ -3,7 +3,7 @@
  * prefix so the suite also runs against a shared EventStoreDB.
  */
 import { randomUUID } from 'node:crypto';
-import { WrongExpectedRevisionError, comparePositions, formatPosition, type EventStore, type Position, type RecordedEvent } from './port';
+import { WrongExpectedRevisionError, comparePositions, formatPosition, type EventStore, type Position, type RecordedEvent } from '../port';
 
 export function describeEventStoreContract(name: string, open: () => Promise<EventStore>, cleanup: () => Promise<void> = async () => undefined) {
   describe(`event store contract: ${name}`, () => {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { RecordedEvent } from '../../domain/event-store/port';
-import { projectionContext, type Projector } from './projector';
+import type { RecordedEvent } from '../../../domain/event-store/port';
+import { projectionContext, type Projector } from '../projector';
 
 /** Every row of the projector's tables in `schema`, in a stable order: for comparing builds. */
 export async function dumpTables(db: Knex, projector: Projector, schema: string): Promise<Record<string, unknown[]>> {

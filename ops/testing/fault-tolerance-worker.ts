@@ -1,7 +1,7 @@
 import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
 import { openReadDatabase } from '../../projections/engine/database';
 import type { Projector } from '../../projections/engine/projector';
-import { startProjectors } from './projectors';
+import { startProjectors } from '../commands/projectors';
 
 /**
  * A projector process for ops/fault-tolerance.test.ts: runs audit projections that count how
