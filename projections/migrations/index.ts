@@ -8,6 +8,16 @@ import * as loginThrottle from './0004-login-throttle';
  * Knex migrations, listed here rather than discovered on disk so they run the same under
  * tsx, jest and a bundle. Append new ones; never edit a released one.
  */
+/**
+ * The tables these migrations make, and the event store's `events`: none is a read model (not
+ * derived from events, or the events themselves), so each is queried where it belongs:
+ * checkpoints by the engine (`engine/`), sessions, rate limits, idempotency keys and sign-in
+ * throttling by the API (`api/http/`; a session cookie is looked up by `sessions.ts`), the
+ * outbox by the development mail adapter. Read models are the `tables` of the projectors in
+ * `engine/registry.ts`; `engine/boundaries.test.ts` holds the two lists apart.
+ */
+export const NOT_READ_MODELS = ['events', 'projection_checkpoints', 'http_sessions', 'rate_limits', 'idempotency_keys', 'email_outbox', 'login_devices', 'login_failures'];
+
 const migrations: Record<string, Knex.Migration> = {
   '0001-infrastructure': infrastructure,
   '0002-email-outbox': emailOutbox,
