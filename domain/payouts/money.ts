@@ -8,8 +8,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 // The processing fee is part of the contract the web shows: defined once, in domain/contracts.
 export { PAYOUT_FEE_BASIS_POINTS, payoutFee } from '../contracts/payouts';
-// Cents as the HTTP edge shows them: the one formatCents of domain/contracts/money.ts.
-export { formatCents } from '../contracts/money';
 
 /** Integer split of a sale: the platform fee is 10% rounded half up, the creator gets the rest. */
 export function splitEarnings(grossCents: number): { creatorShareCents: number; platformFeeCents: number } {

@@ -5,7 +5,7 @@ import { EFFECT_EVENT_TYPES, obligationTracker, type Obligation } from '../../do
 import { ledgerEffect, LEDGER_EVENT_TYPES, memoryLedger, type LedgerTransaction } from '../../domain/ledger/postings';
 import { balancesAt, creatorAccountDecider, type CreatorAccountState } from '../../domain/payouts/decider';
 import { CREATOR_ACCOUNT_PREFIX, creatorAccountEventTypes, type CreatorAccountEvent } from '../../domain/payouts/events';
-import { formatCents } from '../../domain/payouts/money';
+import { formatCents } from '../../domain/contracts/money';
 import type { BalanceMovement } from '../../domain/wallet/events';
 import { positionOf, type CheckpointRow } from '../../projections/engine/checkpoints';
 import { creatorBalances } from '../../projections/creator-balances';
