@@ -16,7 +16,7 @@ export const SESSION_COOKIE = 'lively.sid';
 /** The table holds only a hash of the cookie's token, so a leaked table opens no session. */
 export const hashSessionToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export interface ResolvedSession {
+interface ResolvedSession {
   sessionId: string;
   userId: string;
   /** The user's `users` row; null while the read model does not hold it yet. */

@@ -56,7 +56,7 @@ async function applyPreferences(context: ProjectionContext, events: RecordedEven
   await bulkInsert(context, 'user_preferences', [...rows.values()], { conflict: ['user_id'], merge: true });
 }
 
-export interface UserPreferencesRow {
+interface UserPreferencesRow {
   user_id: string;
   sexual_activities: string[];
   kinks: string[];

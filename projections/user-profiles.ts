@@ -101,7 +101,7 @@ async function applyProfiles(context: ProjectionContext, events: RecordedEvent[]
   await profiles.store();
 }
 
-export interface UserProfileRow {
+interface UserProfileRow {
   user_id: string;
   display_name: string;
   age: number;
