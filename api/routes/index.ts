@@ -8,12 +8,12 @@ import { healthRoutes } from './health';
 import { membershipRoutes } from './membership';
 import { payoutRoutes } from './payouts';
 import { adminRoutes } from './admin';
-import { profileRoutes } from './profile';
+import { chatProfileRoutes } from './chat-profile';
 import { creatorRoutes } from './creators';
 import { postRoutes } from './posts';
-import { subscriptionRoutes } from './subscriptions';
-import { messageRoutes } from './messages';
+import { creatorSubscriptionRoutes } from './creator-subscriptions';
+import { messagingRoutes } from './messaging';
 import { systemRoutes } from './system';
 
 /** Every route module of the API, mounted under /api. Each bounded context adds its own. */
-export const routeModules: Array<(api: Api) => Router> = [healthRoutes, clientLogRoutes, authRoutes, membershipRoutes, profileRoutes, chatRoutes, cryptoRoutes, payoutRoutes, creatorRoutes, postRoutes, subscriptionRoutes, messageRoutes, adminRoutes, systemRoutes];
+export const routeModules: Array<(api: Api) => Router> = [healthRoutes, clientLogRoutes, authRoutes, membershipRoutes, chatProfileRoutes, chatRoutes, cryptoRoutes, payoutRoutes, creatorRoutes, postRoutes, creatorSubscriptionRoutes, messagingRoutes, adminRoutes, systemRoutes];

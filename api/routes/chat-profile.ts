@@ -9,7 +9,7 @@ import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 
 /** The Lively Chat profile and matching preferences of the signed-in member (SPEC §2 Profile setup, §5). */
-export function profileRoutes(api: Api): Router {
+export function chatProfileRoutes(api: Api): Router {
   const router = Router();
   const { store, db } = api.deps;
   const userOf = (req: Request) => req.userId as string;

@@ -13,7 +13,7 @@ import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 
 /** Direct messages, paid ones locked until their receiver unlocks them (SPEC §2 Messages, §7). */
-export function messageRoutes(api: Api): Router {
+export function messagingRoutes(api: Api): Router {
   const router = Router();
   const { db, store } = api.deps;
   const member = requireActiveSubscription(db);

@@ -12,7 +12,7 @@ import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 
 /** Creator tier subscriptions: charged to the card on file, one month each (SPEC §7). */
-export function subscriptionRoutes(api: Api): Router {
+export function creatorSubscriptionRoutes(api: Api): Router {
   const router = Router();
   const { db, store } = api.deps;
   const member = requireActiveSubscription(db);
