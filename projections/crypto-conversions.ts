@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { formatCents, formatCryptoUnits, formatRate, parseCryptoUnits, parseRateUnits, type ConversionRecord, type CryptoType, type TransactionStatus } from '../domain/contracts/money';
+import { formatCryptoUnits, formatRate, parseCryptoUnits, parseRateUnits, type ConversionRecord, type CryptoType, type TransactionStatus } from '../domain/contracts/crypto';
+import { formatCents } from '../domain/contracts/money';
 import type {
   CryptoConversionCompletedData,
   CryptoConversionRequestedData,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { formatCryptoUnits, parseCryptoUnits, type CryptoType, type CryptoWallet } from '../domain/contracts/money';
+import { formatCryptoUnits, parseCryptoUnits, type CryptoType, type CryptoWallet } from '../domain/contracts/crypto';
 import type { CryptoConversionCompletedData, CryptoWalletRegisteredData } from '../domain/crypto/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { KeyedRows } from './engine/keyed-rows';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { CHAT_ERRORS } from '../domain/contracts/chat';
-import { hasSiteAccess } from '../domain/contracts/money';
+import { hasSiteAccess } from '../domain/contracts/membership';
 import { blockedAround } from '../projections/chat-blocks';
 import { resolveSession } from '../projections/sessions';
 import { chatMemberRow, type ChatMemberRow } from '../projections/user-profiles';

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { CurrentUser } from '../../domain/contracts/accounts';
-import { hasSiteAccess } from '../../domain/contracts/money';
+import { hasSiteAccess } from '../../domain/contracts/membership';
 import { refuse } from '../../domain/shared/errors';
 import { currentUser, toCurrentUser } from '../../projections/users';
 

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { calculateConversionSchema, convertSchema, formatCents, formatRate, registerWalletSchema, type ConvertResponse, type CryptoBalance, type CryptoRates } from '../../domain/contracts/money';
+import { calculateConversionSchema, convertSchema, formatRate, registerWalletSchema, type ConvertResponse, type CryptoBalance, type CryptoRates } from '../../domain/contracts/crypto';
+import { formatCents } from '../../domain/contracts/money';
 import { PegRatesProvider, priceConversion, registerCryptoWallet, requestConversion, toPreview, type ConversionNumbers, type RatesProvider } from '../../domain/crypto/commands';
 import { postgresConversionNumbers } from '../../projections/crypto-conversion-numbers';
 import { conversionsOf, creditedConversionsOf } from '../../projections/crypto-conversions';

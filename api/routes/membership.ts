@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Response } from 'express';
-import { SIX_MONTH_PLAN, subscribeWithCryptoSchema, verifyAgeSchema, type MembershipActionResult } from '../../domain/contracts/money';
+import { subscribeWithCryptoSchema, verifyAgeSchema, type MembershipActionResult } from '../../domain/contracts/membership';
+import { SIX_MONTH_PLAN } from '../../domain/contracts/money';
 import { markConversionsUsed } from '../../domain/crypto/commands';
 import { cancelMembership, subscribeWithBalance, subscribeWithCard, verifyAge, type ActionResult, type PaymentGateway } from '../../domain/membership/commands';
 import type { CommandContext } from '../../domain/shared/command-handler';

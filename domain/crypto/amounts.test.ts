@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { formatCents, formatCryptoUnits, parseCents, parseCryptoUnits, calculateConversionSchema } from '../contracts/money';
+import { formatCryptoUnits, parseCryptoUnits, calculateConversionSchema } from '../contracts/crypto';
+import { formatCents, parseCents } from '../contracts/money';
 import { computeConversion, grossCentsOf } from './amounts';
 
 const cryptoUnits = fc.bigInt({ min: 1n, max: 10n ** 12n * 10n ** 8n - 1n });

@@ -1,12 +1,5 @@
-import {
-  MINIMUM_CONVERSION_NET_CENTS,
-  SERVICE_FEE_BASIS_POINTS,
-  formatCents,
-  formatCryptoUnits,
-  formatRate,
-  type ConversionPreview,
-  type CryptoType,
-} from '../contracts/money';
+import { MINIMUM_CONVERSION_NET_CENTS, SERVICE_FEE_BASIS_POINTS, formatCryptoUnits, formatRate, type ConversionPreview, type CryptoType } from '../contracts/crypto';
+import { formatCents } from '../contracts/money';
 
 /**
  * Conversion arithmetic in integers: crypto in 1e-8 units, rates in 1e-4 units, USD in

@@ -1,4 +1,4 @@
-import { parseCryptoUnits, type CryptoType } from '../contracts/money';
+import { parseCryptoUnits, type CryptoType } from '../contracts/crypto';
 import type { EventStore } from '../event-store/port';
 import { handleCommand, type CommandContext } from '../shared/command-handler';
 import { DomainError, refuse } from '../shared/errors';

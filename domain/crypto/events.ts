@@ -1,4 +1,4 @@
-import type { CryptoType } from '../contracts/money';
+import type { CryptoType } from '../contracts/crypto';
 import type { DomainEvent } from '../shared/command-handler';
 
 /**

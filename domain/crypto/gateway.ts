@@ -1,4 +1,4 @@
-import type { CryptoType } from '../contracts/money';
+import type { CryptoType } from '../contracts/crypto';
 
 /**
  * The crypto processor port: it takes a member's stablecoin deposit and settles it to USD.

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CryptoType } from '../contracts/money';
+import type { CryptoType } from '../contracts/crypto';
 
 /** Exchange rates in integer 1e-4 USD per coin (10000n = 1.0000). */
 export type RateTable = Record<CryptoType, bigint>;

@@ -1,4 +1,4 @@
-import type { CryptoType } from '../contracts/money';
+import type { CryptoType } from '../contracts/crypto';
 import type { Decider } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
 import type { CryptoWalletRegistered } from './events';

@@ -1,4 +1,4 @@
-import type { CryptoBalance } from '@contracts/money';
+import type { CryptoBalance } from '@contracts/crypto';
 import { api } from './api';
 
 /** GET /api/crypto/balance (SPEC §7): shown by the wallet and by the plan options (paying with it). */

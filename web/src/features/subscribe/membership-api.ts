@@ -1,4 +1,4 @@
-import type { MembershipActionResult, SubscribeWithCryptoRequest, VerifyAgeRequest } from '@contracts/money';
+import type { MembershipActionResult, SubscribeWithCryptoRequest, VerifyAgeRequest } from '@contracts/membership';
 import { api, isApiError } from '@/lib/api';
 
 /** SPEC §7 membership actions; each refreshes the user, the status and the balance (SPEC §4). */

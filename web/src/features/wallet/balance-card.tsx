@@ -3,7 +3,8 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
-import { parseCents, type CryptoBalance } from '@contracts/money';
+import { type CryptoBalance } from '@contracts/crypto';
+import { parseCents } from '@contracts/money';
 
 /** The green Available Balance card (SPEC §2), shown only when the USD balance is above 0. */
 export function BalanceCard({ balance }: { balance: CryptoBalance | undefined }) {

@@ -12,7 +12,7 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { nanoid } from '@reduxjs/toolkit';
 import { useState } from 'react';
-import { CRYPTO_TYPES, type ConversionPreview, type CryptoType } from '@contracts/money';
+import { CRYPTO_TYPES, type ConversionPreview, type CryptoType } from '@contracts/crypto';
 import { serverErrorText } from '@/lib/api';
 import { toast } from '@/components/toast';
 import { shortAddress, useCalculateConversionMutation, useConvertCryptoMutation, useCryptoWalletsQuery } from './wallet-api';

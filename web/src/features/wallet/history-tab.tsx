@@ -8,7 +8,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { ConversionRecord } from '@contracts/money';
+import type { ConversionRecord } from '@contracts/crypto';
 
 /** SPEC §4: a conversion shows as Used (with months) or Available; unsettled ones show their status. */
 function ConversionState({ record }: { record: ConversionRecord }) {

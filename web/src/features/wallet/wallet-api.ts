@@ -1,13 +1,4 @@
-import type {
-  CalculateConversionRequest,
-  ConversionPreview,
-  ConversionRecord,
-  ConvertRequest,
-  ConvertResponse,
-  CryptoRates,
-  CryptoWallet,
-  RegisterWalletRequest,
-} from '@contracts/money';
+import type { CalculateConversionRequest, ConversionPreview, ConversionRecord, ConvertRequest, ConvertResponse, CryptoRates, CryptoWallet, RegisterWalletRequest } from '@contracts/crypto';
 import { api } from '@/lib/api';
 
 /** SPEC §7 crypto calls. */

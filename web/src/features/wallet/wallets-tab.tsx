@@ -15,7 +15,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
-import { CRYPTO_TYPES, type CryptoType } from '@contracts/money';
+import { CRYPTO_TYPES, type CryptoType } from '@contracts/crypto';
 import { serverErrorText } from '@/lib/api';
 import { toast } from '@/components/toast';
 import { shortAddress, useCryptoWalletsQuery, useRegisterWalletMutation } from './wallet-api';

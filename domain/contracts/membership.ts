@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { text } from './text';
+
+/** The site plan over HTTP (SPEC §2, §7): the 6-month plan from the balance, age verification, access. */
+
+/** The 6-month plan from the balance. The body may be empty; months, when given, must be 6. */
+export const subscribeWithCryptoSchema = z.object({
+  months: z.literal(6, { error: 'Only 6-month subscriptions available' }).optional(),
+  /** A conversion's number (ConversionRecord.id), spent first. */
+  conversionId: z.int({ error: 'Invalid conversion ID' }).positive({ error: 'Invalid conversion ID' }).optional(),
+});
+export type SubscribeWithCryptoRequest = z.input<typeof subscribeWithCryptoSchema>;
+
+/** Age verification: a card authorization on the card on file, or on a newly tokenized card. */
+export const verifyAgeSchema = z.object({
+  paymentToken: text().trim().min(1, 'Payment information is required').max(200, 'Invalid payment token').optional(),
+});
+export type VerifyAgeRequest = z.input<typeof verifyAgeSchema>;
+
+export interface MembershipActionResult {
+  success: boolean;
+  message: string;
+}
+
+/**
+ * Whether a member may use the site (SPEC §2 gates): an active membership, or a canceled one
+ * until its paid period ends, or a past-due one during the renewal grace period (the users
+ * read model keeps the moment access ends in subscriptionEndDate).
+ */
+export function hasSiteAccess(user: { subscriptionStatus: string; subscriptionEndDate?: string | null }, now: Date = new Date()): boolean {
+  if (user.subscriptionStatus === 'active') return true;
+  if (user.subscriptionStatus !== 'canceled' && user.subscriptionStatus !== 'past_due') return false;
+  return !!user.subscriptionEndDate && new Date(user.subscriptionEndDate) > now;
+}
