@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { PAID_MESSAGE_LABEL, type ChatUser, type Conversation, type Message } from '../domain/contracts/messages';
+import { PAID_MESSAGE_LABEL, type ChatUser, type Conversation, type Message } from '../domain/contracts/messaging';
 import { formatCents } from '../domain/contracts/money';
 import type { MessageSent, MessageUnlocked } from '../domain/messaging/events';
 import { bulkInsert } from './engine/bulk-insert';

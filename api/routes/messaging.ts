@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { sendMessageSchema, type Message } from '../../domain/contracts/messages';
+import { sendMessageSchema, type Message } from '../../domain/contracts/messaging';
 import { formatCents } from '../../domain/contracts/money';
 import { sendMessage, unlockMessage, type MessageState } from '../../domain/messaging/commands';
 import { refuse } from '../../domain/shared/errors';

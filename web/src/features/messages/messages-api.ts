@@ -1,4 +1,4 @@
-import type { ChatUser, Conversation, Message } from '@contracts/messages';
+import type { ChatUser, Conversation, Message } from '@contracts/messaging';
 import { api } from '@/lib/api';
 
 /** Conversations, threads, sending and unlocking paid messages (SPEC §7). */

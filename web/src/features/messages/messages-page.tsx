@@ -16,7 +16,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import type { Message } from '@contracts/messages';
+import type { Message } from '@contracts/messaging';
 import { isUnauthorized, serverErrorText } from '@/lib/api';
 import { useCurrentUser } from '@/lib/current-user';
 import { toast } from '@/components/toast';
