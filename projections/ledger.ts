@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import type { AdminLedgerRow } from '../domain/contracts/admin';
+import type { AdminLedgerRow, RevenueDay } from '../domain/contracts/admin';
 import { formatCents } from '../domain/contracts/money';
 import { isoOrNull, type AdminTable } from './admin-tables';
+import { LEDGER_ACCOUNTS as A } from '../domain/ledger/accounts';
 import { ledgerEffect, LEDGER_EVENT_TYPES, type Fact, type LedgerMemory } from '../domain/ledger/postings';
 import { applyLedgerBatch, entryRows, transactionRow } from './ledger-batch';
 import type { Projector } from './engine/projector';
@@ -105,6 +106,28 @@ export async function netByAccountAndDay(db: Knex, accounts: string[], from: Dat
     .select('account', db.raw(`to_char(effective_at at time zone 'UTC', 'YYYY-MM-DD') as day`), db.raw('(sum(credit_cents) - sum(debit_cents))::text as net'))
     .groupBy('account', 'day');
   return rows.map((row) => ({ account: row.account, day: row.day, netCents: Number(row.net) }));
+}
+
+const DAY_MS = 86_400_000;
+
+/** The finance console's revenue per UTC day over [from, to]: every day, the platform's revenue accounts as USD strings. */
+export async function revenueDays(db: Knex, from: Date, to: Date): Promise<RevenueDay[]> {
+  const rows = await netByAccountAndDay(db, [A.platformFees, A.sitePlanRevenue, A.conversionFees, A.payoutFees, A.refunds], from, to);
+  const days = new Map<string, Record<string, number>>();
+  for (let t = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()); t <= to.getTime(); t += DAY_MS) days.set(new Date(t).toISOString().slice(0, 10), {});
+  for (const row of rows) {
+    const day = days.get(row.day) ?? {};
+    day[row.account] = row.netCents;
+    days.set(row.day, day);
+  }
+  return [...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, sums]) => ({
+    date,
+    platformFees: formatCents(sums[A.platformFees] ?? 0),
+    subscriptionRevenue: formatCents(sums[A.sitePlanRevenue] ?? 0),
+    conversionFees: formatCents(sums[A.conversionFees] ?? 0),
+    payoutFees: formatCents(sums[A.payoutFees] ?? 0),
+    refunds: formatCents(-(sums[A.refunds] ?? 0)),
+  }));
 }
 
 /** Ids of ledger transactions whose entries do not balance (reconciliation). */

@@ -9,16 +9,13 @@ import {
   type AdminPage,
   type AdminResource,
   type PayoutAction,
-  type RevenueDay,
   type StreamEventView,
 } from '../../domain/contracts/admin';
-import { LEDGER_ACCOUNTS as A } from '../../domain/ledger/accounts';
 import { decidePayout, processPayout, type PayoutGateway } from '../../domain/payouts/commands';
-import { formatCents } from '../../domain/contracts/money';
 import { refuse } from '../../domain/shared/errors';
 import { adminPage, adminRow, adminRows, type AdminTable } from '../../projections/admin-tables';
 import { conversionsAdminTable } from '../../projections/crypto-transactions';
-import { ledgerAdminTable, netByAccountAndDay } from '../../projections/ledger';
+import { ledgerAdminTable, revenueDays } from '../../projections/ledger';
 import { paymentsAdminTable } from '../../projections/payments';
 import { findPayoutRow, payoutsAdminTable } from '../../projections/payouts';
 import { emailsOf } from '../../projections/users';
@@ -50,23 +47,7 @@ export function adminRoutes(api: Api): Router {
     const query = parseWith(revenueQuerySchema, req.query);
     const to = query.to ?? api.deps.clock();
     const from = query.from ?? new Date(to.getTime() - 29 * DAY_MS);
-    const rows = await netByAccountAndDay(db, [A.platformFees, A.sitePlanRevenue, A.conversionFees, A.payoutFees, A.refunds], from, to);
-    const days = new Map<string, Record<string, number>>();
-    for (let t = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()); t <= to.getTime(); t += DAY_MS) days.set(new Date(t).toISOString().slice(0, 10), {});
-    for (const row of rows) {
-      const day = days.get(row.day) ?? {};
-      day[row.account] = row.netCents;
-      days.set(row.day, day);
-    }
-    const body: RevenueDay[] = [...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, sums]) => ({
-      date,
-      platformFees: formatCents(sums[A.platformFees] ?? 0),
-      subscriptionRevenue: formatCents(sums[A.sitePlanRevenue] ?? 0),
-      conversionFees: formatCents(sums[A.conversionFees] ?? 0),
-      payoutFees: formatCents(sums[A.payoutFees] ?? 0),
-      refunds: formatCents(-(sums[A.refunds] ?? 0)),
-    }));
-    res.json(body);
+    res.json(await revenueDays(db, from, to));
   });
 
   router.get('/admin/streams/:streamName/events', staffOnly, async (req, res) => {
