@@ -4,7 +4,7 @@ import type { ProcessManager } from '../domain/shared/process-manager';
 import type { CryptoGateway } from '../domain/crypto/gateway';
 import { PegRatesProvider } from '../domain/crypto/rates';
 import { SandboxCryptoGateway } from '../domain/crypto/sandbox-gateway';
-import { checkSettlements, conversionCredit, conversionSubmission } from '../domain/crypto/settlement';
+import { checkSettlements, conversionCredit, conversionSubmission } from '../domain/crypto/settlement-process';
 import { processingConversions } from '../projections/crypto-transactions';
 import { postgresConversionNumbers } from '../projections/crypto-conversion-numbers';
 import type { Ticker } from './tickers';

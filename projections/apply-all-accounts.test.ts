@@ -14,7 +14,7 @@ import { conversionDecider } from '../domain/crypto/conversion-decider';
 import { cryptoTransactionStream } from '../domain/crypto/events';
 import { FixedRatesProvider } from '../domain/crypto/rates';
 import { SandboxCryptoGateway } from '../domain/crypto/sandbox-gateway';
-import { checkSettlements, conversionSubmission } from '../domain/crypto/settlement';
+import { checkSettlements, conversionSubmission } from '../domain/crypto/settlement-process';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { PostgresEventStore } from '../domain/event-store/postgres-event-store';
 import { membershipDecider } from '../domain/membership/decider';

@@ -5,7 +5,7 @@ import { registerCryptoWallet, requestConversion } from '../domain/crypto/comman
 import { cryptoTransactionStream } from '../domain/crypto/events';
 import { FixedRatesProvider } from '../domain/crypto/rates';
 import { SandboxCryptoGateway } from '../domain/crypto/sandbox-gateway';
-import { checkSettlements, conversionSubmission } from '../domain/crypto/settlement';
+import { checkSettlements, conversionSubmission } from '../domain/crypto/settlement-process';
 import { PostgresEventStore } from '../domain/event-store/postgres-event-store';
 import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
 import { cryptoConversionsProjector } from './crypto-conversions';

@@ -1,6 +1,6 @@
 import { registerCryptoWallet, requestConversion } from '../../domain/crypto/commands';
 import { cryptoTransactionStream } from '../../domain/crypto/events';
-import { checkSettlements, conversionCredit, conversionSubmission } from '../../domain/crypto/settlement';
+import { checkSettlements, conversionCredit, conversionSubmission } from '../../domain/crypto/settlement-process';
 import type { RecordedEvent } from '../../domain/event-store/port';
 import { addPaymentAccount, processPayout, requestPayout } from '../../domain/payouts/commands';
 import { balancesAt, creatorAccountDecider } from '../../domain/payouts/decider';
