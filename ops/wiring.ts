@@ -15,7 +15,7 @@ import type { EmailSender } from '../domain/notifications/email';
 import { DEFAULT_FROM, SmtpEmailSender } from '../domain/notifications/smtp-email';
 import { createSandboxGateway } from '../domain/payments/sandbox-gateway';
 import { membershipActivationProcess } from '../domain/membership/activation-process';
-import { createSandboxPayoutGateway } from '../domain/payouts/sandbox-payout-gateway';
+import { createSandboxPayoutGateway } from '../domain/payouts/sandbox-gateway';
 import type { PayoutGateway } from '../domain/payouts/gateway';
 import { VERIFICATION_CHECK_MS, checkPaymentAccountVerifications } from '../domain/payouts/payment-account-verification';
 import { pendingPaymentAccounts } from '../projections/payment-accounts';

@@ -1,4 +1,4 @@
-import { SANDBOX_VERIFICATION_FAILURE, SANDBOX_VERIFY_AFTER_MS } from '../../domain/payouts/sandbox-payout-gateway';
+import { SANDBOX_VERIFICATION_FAILURE, SANDBOX_VERIFY_AFTER_MS } from '../../domain/payouts/sandbox-gateway';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { earn, eventually, person, ready } from '../../ops/testing/payouts-fixtures';
 

@@ -2,7 +2,7 @@ import type { PaymentAccountType } from './events';
 
 /**
  * The payout processor port: registers where a creator is paid and sends transfers there.
- * The sandbox adapter (sandbox-payout-gateway.ts) stands in for a real processor.
+ * The sandbox adapter (sandbox-gateway.ts) stands in for a real processor.
  */
 
 export interface PayoutDestination {

@@ -4,7 +4,7 @@ import { PegRatesProvider } from '../../domain/crypto/rates';
 import { SandboxCryptoGateway } from '../../domain/crypto/sandbox-gateway';
 import type { EventStore } from '../../domain/event-store/port';
 import { createSandboxGateway } from '../../domain/payments/sandbox-gateway';
-import { createSandboxPayoutGateway } from '../../domain/payouts/sandbox-payout-gateway';
+import { createSandboxPayoutGateway } from '../../domain/payouts/sandbox-gateway';
 import { ensureStaffAccount } from '../../domain/payouts/staff-role';
 import { converse, like, subscribe } from './activity';
 import { becomeCreator, publish, type Creator } from './creators';

@@ -4,7 +4,7 @@ import {
   SANDBOX_REJECTED_ROUTING,
   SANDBOX_VERIFICATION_FAILS_ROUTING,
   SANDBOX_VERIFICATION_FAILURE,
-} from './sandbox-payout-gateway';
+} from './sandbox-gateway';
 
 const registeredAt = new Date('2026-03-01T10:00:00.000Z');
 const later = (ms: number) => new Date(registeredAt.getTime() + ms);
