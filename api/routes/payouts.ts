@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { CurrentUser } from '../../domain/contracts/accounts';
 import { paymentAccountSchema, payoutRequestSchema, type PayoutDashboard } from '../../domain/contracts/payouts';
@@ -45,13 +45,14 @@ async function signedInCreator(db: Knex, req: Request): Promise<CurrentUser> {
 }
 
 /**
- * The answer to a command, from the read model once it has applied the command (read-your-writes
- * waited for it). Missing only when the read models are more than the wait behind: an error
- * then, never a view made up in the route.
+ * Answers a command from the read model once it has applied it (read-your-writes waited for
+ * it): 201 with the view. When the read models are more than the wait behind, the command
+ * still happened: 202 with its id, never a 500 (a retry would then look like a new request)
+ * and never a view made up in the route.
  */
-function readModelHas<View>(view: View | null, what: string, id: string): View {
-  if (!view) throw new Error(`the ${what} ${id} was recorded but is not in its read model yet`);
-  return view;
+function answerFromReadModel<View>(res: Response, view: View | null, id: string): void {
+  if (view) res.status(201).json(view);
+  else res.status(202).json({ id, status: 'pending', message: 'Recorded; it will show in a moment.' });
 }
 
 export const PAYOUT_READ_MODELS = ['payouts', 'payment_accounts', 'creator_balances'];
@@ -90,7 +91,7 @@ export function payoutRoutes(api: Api): Router {
     const input = parseWith(paymentAccountSchema, req.body);
     const result = await addPaymentAccount(store, gateway(), user.id, input, api.context(req));
     await settled(result.position);
-    res.status(201).json(readModelHas(await findPaymentAccount(db, result.paymentAccountId), 'payment account', result.paymentAccountId));
+    answerFromReadModel(res, await findPaymentAccount(db, result.paymentAccountId), result.paymentAccountId);
   });
 
   router.post('/payouts', idempotency(db), async (req, res) => {
@@ -99,7 +100,7 @@ export function payoutRoutes(api: Api): Router {
     if (input.amount <= 0) throw refuse.validation('Amount must be greater than 0', { amount: 'Amount must be greater than 0' });
     const result = await requestPayout(store, user.id, { paymentAccountId: input.paymentAccountId, amountCents: input.amount }, api.context(req));
     await settled(result.position);
-    res.status(201).json(readModelHas(await findPayout(db, result.payoutId), 'payout', result.payoutId));
+    answerFromReadModel(res, await findPayout(db, result.payoutId), result.payoutId);
   });
 
   return router;
