@@ -1,4 +1,4 @@
-import { creatorSaleOf } from '../creators/sales';
+import { CREATOR_SALE_EVENT_TYPES, creatorSaleOf } from '../creators/sales';
 import type { CryptoConversionCompletedData } from '../crypto/events';
 import type { RecordedEvent } from '../event-store/port';
 import type { MessageUnlocked } from '../messaging/events';
@@ -35,18 +35,21 @@ export interface Obligation {
   occurredAt: string;
 }
 
-export const EFFECT_EVENT_TYPES = [
-  'PaymentCaptured',
-  'PaymentRefunded',
-  'WalletDebited',
-  'WalletCredited',
-  'MembershipActivated',
-  'MembershipRenewed',
-  'MessageUnlocked',
-  'CryptoConversionCompleted',
-  'CreatorSubscriptionStarted',
-  'EarningsCredited',
-] as const;
+/** The events that open or close obligations: these, and every creator sale's event (`CREATOR_SALES`). */
+export const EFFECT_EVENT_TYPES: string[] = [
+  ...new Set([
+    'PaymentCaptured',
+    'PaymentRefunded',
+    'WalletDebited',
+    'WalletCredited',
+    'MembershipActivated',
+    'MembershipRenewed',
+    'MessageUnlocked',
+    'CryptoConversionCompleted',
+    'EarningsCredited',
+    ...CREATOR_SALE_EVENT_TYPES,
+  ]),
+];
 
 const whenOf = (event: RecordedEvent) => (event.metadata.occurredAt as string | undefined) ?? event.createdAt;
 

@@ -48,7 +48,7 @@ describe('money flows', () => {
 
   it('every flow has its postings, and every creator sale is followed by the effects check', () => {
     expect(Object.keys(FLOW_POSTINGS).sort()).toEqual([...MONEY_FLOW_NAMES].sort());
-    expect(CREATOR_SALE_EVENT_TYPES.sort()).toEqual(['CreatorSubscriptionStarted', 'MessageUnlocked']);
+    expect([...CREATOR_SALE_EVENT_TYPES].sort()).toEqual(['CreatorSubscriptionStarted', 'MessageUnlocked']);
     for (const type of CREATOR_SALE_EVENT_TYPES) expect(EFFECT_EVENT_TYPES).toContain(type);
     expect(LEDGER_EVENT_TYPES).toContain('CreatorSubscriptionStarted');
     expect(creatorSaleOf(recorded('MessageUnlocked', { messageId: 'm1', senderId: 'c', receiverId: 'u', priceCents: 500, paymentReference: 'messageUnlock:m1', unlockedAt: 'T' }))).toEqual({
