@@ -4,7 +4,7 @@ import type { RecordedEvent } from '../event-store/port';
 import type { MessageUnlocked } from '../messaging/events';
 import type { PaymentCapturedData, PaymentRefundedData } from '../payments/events';
 import type { EarningsCreditedData } from '../payouts/events';
-import { flowOfCardPayment, flowOfMovement, flowReference, type MoneyFlow } from '../shared/money-flows';
+import { flowOfCardPayment, flowOfMovement, flowReference, type CreatorSaleFlow, type MoneyFlow } from '../shared/money-flows';
 import type { BalanceMovement } from '../wallet/events';
 
 /**
@@ -56,7 +56,10 @@ const whenOf = (event: RecordedEvent) => (event.metadata.occurredAt as string | 
 type Opened = Omit<Obligation, 'eventId' | 'eventType' | 'streamId' | 'occurredAt'>;
 type Owing = { paidFor: string; owed: string };
 
-/** What each money flow's money is owed, by how it was paid (null: it is never paid that way, or owes nothing). */
+/**
+ * What each money flow's money is owed, by how it was paid (null: it is never paid that way, or
+ * owes nothing); a creator sale (a flow with an earnings source) is owed the creator's earnings.
+ */
 export const FLOW_OBLIGATIONS = {
   site_plan: {
     card: (requestType: string): Owing => ({ paidFor: `membership (${requestType})`, owed: 'membership time or a refund' }),
@@ -66,7 +69,7 @@ export const FLOW_OBLIGATIONS = {
   tier_subscription: { card: null, balanceSpend: null, creatorSale: 'a tier subscription (creator sale)' },
   message_unlock: { card: null, balanceSpend: { paidFor: 'a message unlock', owed: 'the unlocked message' }, creatorSale: 'a message unlock (creator sale)' },
   crypto_conversion: { card: null, balanceSpend: null, creatorSale: null },
-} as const satisfies Record<MoneyFlow, { card: ((requestType: string) => Owing) | null; balanceSpend: Owing | null; creatorSale: string | null }>;
+} as const satisfies { [F in MoneyFlow]: { card: ((requestType: string) => Owing) | null; balanceSpend: Owing | null; creatorSale: F extends CreatorSaleFlow ? string : null } };
 
 /** The obligations an event opens, and the keys it closes. */
 export function obligationsOf(event: RecordedEvent): { opens: Opened[]; closes: string[] } {
