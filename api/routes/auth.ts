@@ -1,13 +1,19 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { ZodType } from 'zod';
 import { loginSchema, registerSchema, resetPasswordSchema, resetRequestSchema, type AuthSuccessResponse, type MessageResponse } from '../../domain/contracts/accounts';
-import { invalidCredentials } from '../../domain/accounts/decider';
-import { login } from '../../domain/accounts/login';
-import { hashPassword } from '../../domain/accounts/passwords';
-import { PASSWORD_RESET_MESSAGE, RESET_REQUEST_MESSAGE, requestPasswordReset, resetPassword } from '../../domain/accounts/password-reset';
-import { registerUser, WELCOME_MESSAGE } from '../../domain/accounts/register';
-import type { EmailSender } from '../../domain/notifications/email';
-import type { PaymentGateway } from '../../domain/payments/gateway';
+import {
+  hashPassword,
+  invalidCredentials,
+  login,
+  PASSWORD_RESET_MESSAGE,
+  registerUser,
+  RESET_REQUEST_MESSAGE,
+  requestPasswordReset,
+  resetPassword,
+  WELCOME_MESSAGE,
+  type EmailSender,
+  type PaymentGateway,
+} from '../../domain/accounts/commands';
 import { DomainError, refuse } from '../../domain/shared/errors';
 import { currentUser, userIdByResetTokenHash } from '../../projections/users';
 import { requestUser } from '../http/access';
