@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '../domain/event-store/port';
+import { deciderSpec } from '../domain/shared/testing/decider-spec';
 import { creatorAccountDecider, type CreatorAccountCommand } from '../domain/payouts/decider';
 import type { CreatorAccountEvent } from '../domain/payouts/events';
 import { useTestDatabase } from '../ops/testing/use-test-database';
@@ -32,13 +33,7 @@ function history(): RecordedEvent[] {
     { type: 'CreditEarnings', creatorId: 'c1', source: 'subscription', reference: 'c', payerId: 'm', grossCents: 100, occurredAt: t(10) },
     { type: 'ReverseEarnings', creatorId: 'c1', reference: 'c', reason: 'refund', now: t(11) },
   ];
-  let state = creatorAccountDecider.initialState;
-  const events: CreatorAccountEvent[] = [];
-  for (const command of commands) {
-    const decided = creatorAccountDecider.decide(command, state);
-    state = decided.reduce(creatorAccountDecider.evolve, state);
-    events.push(...decided);
-  }
+  const events: CreatorAccountEvent[] = deciderSpec(creatorAccountDecider).given().whenEach(commands).events;
   return events.map((event, index) => ({
     eventId: randomUUID(),
     streamId: 'creatorAccount-c1',
