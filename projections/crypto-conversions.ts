@@ -8,7 +8,7 @@ import type {
 } from '../domain/crypto/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
-import type { ProjectionContext, Projector } from './engine/projector';
+import type { Projector } from './engine/projector';
 
 /**
  * `crypto_conversions` (SPEC §3): the member's conversion history, with whether a conversion

@@ -9,7 +9,7 @@ import type {
 } from '../domain/crypto/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
-import type { ProjectionContext, Projector } from './engine/projector';
+import type { Projector } from './engine/projector';
 
 /**
  * `crypto_transactions` (SPEC §3): one row per conversion with its status

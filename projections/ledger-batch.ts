@@ -43,7 +43,7 @@ export function entryRows(t: Transaction) {
 async function prefetchFacts(context: ProjectionContext, events: RecordedEvent[]): Promise<{ stored: Map<string, unknown>; final: Map<RecordedEvent, Effect> }> {
   const wanted = new Map<string, [string, string]>();
   const final = new Map<RecordedEvent, Effect>();
-  let asked = false;
+  let asked: boolean;
   const dryRun: LedgerMemory = {
     async get(kind, key) {
       asked = true;

@@ -33,6 +33,7 @@ const STREAM_NAME = /^[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9_:.-]{1,200}$/;
 const DAY_MS = 86_400_000;
 const EXPORT_BATCH = 500;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each table has a view type of its own
 const ADMIN_TABLES: Record<AdminResource, AdminTable<any>> = { payouts: payoutsAdminTable, conversions: conversionsAdminTable, payments: paymentsAdminTable, ledger: ledgerAdminTable };
 
 const isResource = (value: string): value is AdminResource => (ADMIN_RESOURCES as readonly string[]).includes(value);

@@ -45,7 +45,7 @@ async function fireAndCount(agent: ReturnType<TestStack['agent']>, userId: strin
 
 function expectEverySpendBoughtItsMonths({ statuses, spends, plans }: Awaited<ReturnType<typeof fireAndCount>>) {
   const count = (status: number) => statuses.filter((s) => s === status).length;
-  // eslint-disable-next-line no-console
+   
   console.log(`50 parallel crypto plans: ${count(200)} × 200, ${count(409)} × 409, ${count(422)} × 422; ${spends.length} debits, ${plans.length} activations`);
   expect(spends.length).toBeGreaterThan(0);
   expect(plans.map((p) => p.paymentId).sort()).toEqual(spends.map((s) => s.reference.replace('membership:', '')).sort());

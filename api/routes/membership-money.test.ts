@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { userStream } from '../../domain/accounts/events';
+import type { PaymentGateway } from '../../domain/payments/gateway';
 import { FixedRatesProvider } from '../../domain/crypto/rates';
 import { SandboxCryptoGateway } from '../../domain/crypto/sandbox-gateway';
 import { eventually } from '../../ops/testing/eventually';
@@ -148,7 +149,7 @@ describe('site membership', () => {
 
   it('asks for age verification first, and a card authorization grants it', async () => {
     const userId = randomUUID();
-    const card = await (stack.deps.ports.paymentGateway as { createCustomer: Function }).createCustomer({ email: 'x@y.z', name: 'N', paymentToken: 'dev_tok_ok', idempotencyKey: userId });
+    const card = await (stack.deps.ports.paymentGateway as PaymentGateway).createCustomer({ email: 'x@y.z', name: 'N', paymentToken: 'dev_tok_ok', idempotencyKey: userId });
     await stack.store.append(userStream(userId), [
       { type: 'UserRegistered', data: { userId, email: `${userId}@example.test`, firstName: 'Una', lastName: 'Verified', passwordHash: 'x', gatewayCustomerId: card.customerId, cardLast4: '4242', registeredAt: now.toISOString() } },
     ], { expectedRevision: 'no_stream' });

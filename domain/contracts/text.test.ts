@@ -25,6 +25,7 @@ function contractSchemas(): Array<[string, z.ZodType]> {
   const found: Array<[string, z.ZodType]> = [];
   const dir = __dirname;
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loads every contract module found on disk
     const exports = require(path.join(dir, file)) as Record<string, unknown>;
     for (const [name, value] of Object.entries(exports)) if (value instanceof z.ZodType) found.push([`${file} ${name}`, value]);
   }

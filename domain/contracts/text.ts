@@ -9,6 +9,7 @@ import { z } from 'zod';
 export const TEXT_NOT_ALLOWED = 'Contains a character that is not allowed (a NUL or a broken character)';
 
 // Without the `u` flag the expression sees UTF-16 code units, so it can find unpaired halves.
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Whether a string can be stored as it is (no NUL, every surrogate paired). */

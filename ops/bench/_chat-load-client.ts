@@ -34,6 +34,7 @@ export class LoadSocket {
   /** Opens `path` on 127.0.0.1:`port` and resolves once the server answered 101. */
   static open(port: number, path: string, headers: Record<string, string>, onFrame: FrameHandler): Promise<LoadSocket> {
     return new Promise((resolve, reject) => {
+      // eslint-disable-next-line prefer-const -- the read callback below refers to it before it is made
       let client: LoadSocket;
       // Reads land in one shared buffer and are handled at once (no stream, no 'data' event, no
       // Buffer per read); what must outlive the callback is copied.

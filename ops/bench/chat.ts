@@ -126,7 +126,7 @@ function startChild(role: string): Promise<Child> {
 
 async function benchMatcher() {
   const waiting = 10_000;
-  let id = 0;
+  const id = 0;
   const m = new Matcher({ newSessionId: () => `s${id}` });
   const members = Array.from({ length: 40_000 }, (_, i) => benchMember(i));
   // Pool: women (even ids); joiners: men (odd ids). Each match takes one woman; top the pool up.

@@ -129,7 +129,7 @@ export async function seed(databaseUrl: string, size: SeedSize, log: (line: stri
     await settle();
     step(
       'creator tiers',
-      await each(creators, 4, report.failures, async (c, i) => {
+      await each(creators, 4, report.failures, async (c) => {
         const id = c.client.userId!;
         const existing = await c.client.ok<Array<{ id: string; name: string }>>('GET', `/api/creators/${id}/tiers`);
         if (!existing.some((t) => t.name === 'Supporter')) {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { hashPassword } from '../../domain/accounts/passwords';
 import { creditEarnings } from '../../domain/payouts/credit-earnings';
@@ -175,7 +176,7 @@ describeInBrowser('creator payouts and the finance console', () => {
     const [download] = await Promise.all([staffPage.waitForEvent('download'), staffPage.getByRole('link', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^payouts-\d{4}-\d{2}-\d{2}\.csv$/);
     const path = await download.path();
-    const csv = require('node:fs').readFileSync(path, 'utf8') as string;
+    const csv = readFileSync(path, 'utf8');
     const lines = csv.trim().split('\r\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(payoutId);

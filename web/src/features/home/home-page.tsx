@@ -43,7 +43,7 @@ export function HomePage() {
   const firstPage = useFeedQuery(undefined);
   const [cursors, setCursors] = useState<string[]>([]);
   const [dialogOpen, setDialogOpen] = useState(false);
-  const list = creators.data ?? [];
+  const list = useMemo(() => creators.data ?? [], [creators.data]);
   // A random creator's cover as the page background, chosen once per visit.
   const background = useMemo(() => {
     const withCover = list.filter((creator) => creator.coverImageUrl);
