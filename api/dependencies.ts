@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { EventStore, Position } from '../domain/event-store/port';
+import type { EventStore } from '../domain/event-store/port';
 
 /** Everything the HTTP API needs, built once by the launcher (or a test harness). */
 export interface AppDependencies {
@@ -22,6 +22,3 @@ export interface AppDependencies {
   metricsToken?: string | null;
 }
 
-export interface ReadYourWrites {
-  (position: Position | null): Promise<boolean>;
-}

@@ -61,7 +61,3 @@ export function redactEventData(type: string, data: unknown): unknown {
 /** An event's metadata as a person may see it (envelope ids and times; nothing secret-named). */
 export const redactEventMetadata = (metadata: Record<string, unknown>) => maskSecretNamed(metadata, 0) as Record<string, unknown>;
 
-/** The view of one event for staff: data and metadata redacted, everything else as stored. */
-export function redactEventForStaff<E extends { type: string; data: unknown; metadata: Record<string, unknown> }>(event: E): E {
-  return { ...event, data: redactEventData(event.type, event.data), metadata: redactEventMetadata(event.metadata) };
-}

@@ -3,7 +3,7 @@
  * reset), the texts they answer with, and the ports they take. api/ and realtime/ import this
  * file and events.ts only; the rest of the folder is its inside.
  */
-export { registerUser, WELCOME_MESSAGE, type RegisterInput } from './register';
+export { registerUser, WELCOME_MESSAGE } from './register';
 export { login, type UnknownEmailFailures } from './login';
 export { PASSWORD_RESET_MESSAGE, RESET_REQUEST_MESSAGE, requestPasswordReset, resetPassword } from './password-reset';
 export { hashPassword } from './passwords';

@@ -117,13 +117,3 @@ export type AccountEvent =
   | PasswordChanged
   | UserDeactivated;
 
-export const ACCOUNT_EVENT_TYPES = [
-  'UserRegistered',
-  'AgeVerified',
-  'LoginSucceeded',
-  'LoginFailed',
-  'AccountLocked',
-  'PasswordResetRequested',
-  'PasswordChanged',
-  'UserDeactivated',
-] as const satisfies ReadonlyArray<AccountEvent['type']>;

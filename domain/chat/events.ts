@@ -58,8 +58,3 @@ export type ChatSessionEnded = DomainEvent<
 export type ChatSessionReported = DomainEvent<'ChatSessionReported', { roomId: string; reporterId: string; reportedUserId: string; reason: string; reportedAt: string }>;
 export type SessionEvent = ChatSessionStarted | ChatSessionEnded | ChatSessionReported;
 
-export const CHAT_EVENT_TYPES = {
-  member: ['ChatProfileSaved', 'ChatPreferencesSaved', 'ChatUserBlocked'],
-  presence: ['ChatMemberWentOnline', 'ChatMemberWentOffline'],
-  session: ['ChatSessionStarted', 'ChatSessionEnded', 'ChatSessionReported'],
-} as const;

@@ -44,7 +44,6 @@ export const registerSchema = z
     paymentToken: paymentTokenField,
   })
   .refine((form) => form.password === form.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
-export type RegisterRequest = z.infer<typeof registerSchema>;
 
 export const resetRequestSchema = z.object({ email: emailField });
 
@@ -102,13 +101,3 @@ export interface MessageResponse {
   message: string;
 }
 
-/** GET /api/subscription-status (SPEC §3 "Subscription status"). */
-export interface SubscriptionStatusResponse {
-  subscriptionStatus: string;
-  ageVerified: boolean;
-  lastPaymentDate: string | null;
-  subscriptionEndDate: string | null;
-}
-
-/** Error bodies of the accounts calls carry one of these codes (besides VALIDATION_ERROR, RATE_LIMITED). */
-export type AccountErrorCode = 'UNAUTHORIZED' | 'ACCOUNT_LOCKED' | 'ACCOUNT_DEACTIVATED' | 'CONFLICT' | 'PAYMENT_DECLINED';

@@ -11,8 +11,6 @@ export const SEXUAL_ORIENTATIONS = ['straight', 'gay', 'lesbian', 'bisexual', 'p
 export const FILTER_ORIENTATIONS = ['any', 'straight', 'gay', 'lesbian', 'bisexual', 'pansexual', 'asexual', 'queer'] as const;
 export const RELATIONSHIP_TYPES = ['casual', 'dating', 'serious', 'friends', 'hookup', 'open_relationship', 'polyamorous'] as const;
 export const EXPERIENCE_LEVELS = ['beginner', 'intermediate', 'experienced', 'expert'] as const;
-export const CHAT_STATUSES = ['waiting', 'connected', 'ended', 'skipped'] as const;
-export const MATCH_STATUSES = ['pending', 'liked', 'passed', 'blocked'] as const;
 
 export const INTERESTS = ['Music', 'Movies', 'Travel', 'Fitness', 'Art', 'Photography', 'Cooking', 'Dancing', 'Reading', 'Gaming', 'Sports', 'Fashion', 'Technology', 'Nature', 'Yoga', 'Meditation', 'Wine', 'Coffee', 'Pets', 'Adventures'] as const;
 export const ACTIVITIES = ['Oral', 'Anal', 'BDSM', 'Role Play', 'Toys', 'Outdoor', 'Group', 'Rough', 'Gentle', 'Massage', 'Tantric', 'Sensual', 'Kinky', 'Vanilla', 'Fetish', 'Swing', 'Voyeur', 'Exhibition'] as const;
@@ -23,7 +21,6 @@ export const MUST_HAVES = ['Good Communication', 'Sense of Humor', 'Honesty', 'L
 
 export type GenderIdentity = (typeof GENDER_IDENTITIES)[number];
 export type SexualOrientation = (typeof SEXUAL_ORIENTATIONS)[number];
-export type FilterOrientation = (typeof FILTER_ORIENTATIONS)[number];
 export type RelationshipType = (typeof RELATIONSHIP_TYPES)[number];
 export type ExperienceLevel = (typeof EXPERIENCE_LEVELS)[number];
 
@@ -135,7 +132,6 @@ export const chatFiltersSchema = z.object({
   interests: z.array(text().max(50)).max(50).optional(),
   location: text().max(100).optional(),
 });
-export type ChatFilters = z.infer<typeof chatFiltersSchema>;
 
 const sessionId = text().min(1).max(100);
 /** Signalling payloads are relayed as they are; the size cap is the socket's payload limit. */
@@ -150,7 +146,6 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('skip'), sessionId: sessionId.optional() }),
   z.object({ type: z.literal('leave'), sessionId: sessionId.optional() }),
 ]);
-export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
 export interface MatchedData {
   peer: { displayName: string };

@@ -6,7 +6,6 @@ import { text } from './text';
 export const DEFAULT_CREATOR_BIO = 'Content creator sharing amazing experiences';
 /** The price label of a creator without tiers (SPEC §9). */
 export const DEFAULT_CREATOR_PRICE = '12.99';
-export const CREATOR_SHARE_PERCENT = 90;
 
 const optionalUrl = (message: string) =>
   text()
@@ -20,7 +19,6 @@ export const registerCreatorSchema = z.object({
   bio: text({ error: 'Bio is required' }).trim().min(1, 'Bio is required').max(2000, 'Bio too long'),
   coverImageUrl: optionalUrl('Cover image must be a valid URL'),
 });
-export type RegisterCreatorRequest = z.input<typeof registerCreatorSchema>;
 
 /** GET /api/creators: a search text (names and bios) and how many. */
 export const creatorSearchSchema = z.object({
@@ -48,7 +46,6 @@ export const subscribeSchema = z.object({
   creatorId: text({ error: 'Creator is required' }).trim().min(1, 'Creator is required').max(100),
   tierId: text({ error: 'Tier is required' }).trim().min(1, 'Tier is required').max(100),
 });
-export type SubscribeRequest = z.infer<typeof subscribeSchema>;
 
 /** A creator as any member sees them: no email address (names fall back to 'Creator'). */
 export interface Creator {
@@ -94,13 +91,3 @@ export interface SubscriptionCheck {
   endDate?: string | null;
 }
 
-export interface CreatorSubscription {
-  id: string;
-  subscriberId: string;
-  creatorId: string;
-  tierId: string;
-  price: string;
-  status: string;
-  startDate: string;
-  endDate: string;
-}

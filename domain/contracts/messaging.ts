@@ -18,7 +18,6 @@ export const sendMessageSchema = z.object({
     .transform((value) => (value === undefined ? undefined : Math.round(Number(value) * 100)))
     .pipe(z.number().int().min(100, 'Price must be at least 1.00').max(99_999_99, 'Price too high').optional()),
 });
-export type SendMessageRequest = z.input<typeof sendMessageSchema>;
 
 export interface ChatUser {
   id: string;

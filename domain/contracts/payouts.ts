@@ -65,7 +65,6 @@ export const payoutRequestSchema = z.object({
   /** In cents after parsing; must be the whole available balance. */
   amount: usdAmountField,
 });
-export type PayoutRequestBody = z.input<typeof payoutRequestSchema>;
 
 export interface PayoutDashboard {
   availableBalance: string;

@@ -67,7 +67,6 @@ export const eventQuerySchema = z.object({
     .optional(),
   limit: z.coerce.number({ error: 'Invalid limit' }).int('Invalid limit').min(1, 'Invalid limit').max(200, 'Invalid limit').default(50),
 });
-export type EventQuery = z.output<typeof eventQuerySchema>;
 
 export interface LogEventView {
   eventId: string;

@@ -8,7 +8,7 @@ import { creatorStream } from './events';
  * (`subscribe.ts`), and the port that takes. api/ and realtime/ import this file and events.ts
  * only.
  */
-export { subscribeToCreator, type SubscribeInput } from './subscribe';
+export { subscribeToCreator } from './subscribe';
 export type { PaymentGateway } from '../payments/gateway';
 
 export interface TierInput {

@@ -91,10 +91,3 @@ export type CryptoTransactionEvent =
   | CryptoConversionFailed
   | CryptoConversionUsedForSubscription;
 
-export const CRYPTO_TRANSACTION_EVENT_TYPES = [
-  'CryptoConversionRequested',
-  'CryptoConversionSubmitted',
-  'CryptoConversionCompleted',
-  'CryptoConversionFailed',
-  'CryptoConversionUsedForSubscription',
-] as const satisfies ReadonlyArray<CryptoTransactionEvent['type']>;

@@ -113,7 +113,3 @@ export function formatPosition(position: Position): string {
   return `${position.commit}/${position.prepare}`;
 }
 
-export function parsePosition(text: string): Position | null {
-  const match = /^(\d{1,20})\/(\d{1,20})$/.exec(text);
-  return match ? { commit: BigInt(match[1]), prepare: BigInt(match[2]) } : null;
-}

@@ -33,7 +33,6 @@ export const LEDGER_ACCOUNTS = {
 } as const;
 
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[keyof typeof LEDGER_ACCOUNTS];
-export const LEDGER_ACCOUNT_NAMES = Object.values(LEDGER_ACCOUNTS) as LedgerAccount[];
 
 /** Accounts that only pass money through: their total is 0 once every flow has finished. */
 export const CLEARING_ACCOUNTS: LedgerAccount[] = [LEDGER_ACCOUNTS.conversionClearing, LEDGER_ACCOUNTS.creatorSalesClearing];

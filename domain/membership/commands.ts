@@ -3,5 +3,5 @@
  * the 6-month plan from the balance, cancel, age verification) and the port they take.
  * api/ and realtime/ import this file and events.ts only.
  */
-export { cancelMembership, subscribeWithBalance, subscribeWithCard, verifyAge, type ActionResult, type MembershipDeps } from './purchase';
+export { cancelMembership, subscribeWithBalance, subscribeWithCard, verifyAge, type ActionResult } from './purchase';
 export type { PaymentGateway } from '../payments/gateway';

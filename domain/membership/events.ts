@@ -78,12 +78,3 @@ export type MembershipChargeDeclined = DomainEvent<'MembershipChargeDeclined', M
 
 export type MembershipEvent = MembershipActivated | MembershipCanceled | MembershipResumed | MembershipRenewed | MembershipPastDue | MembershipExpired | MembershipChargeDeclined;
 
-export const MEMBERSHIP_EVENT_TYPES = [
-  'MembershipActivated',
-  'MembershipCanceled',
-  'MembershipResumed',
-  'MembershipRenewed',
-  'MembershipPastDue',
-  'MembershipExpired',
-  'MembershipChargeDeclined',
-] as const satisfies ReadonlyArray<MembershipEvent['type']>;

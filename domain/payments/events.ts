@@ -43,4 +43,3 @@ export type PaymentFailed = DomainEvent<'PaymentFailed', PaymentFailedData>;
 export type PaymentRefunded = DomainEvent<'PaymentRefunded', PaymentRefundedData>;
 export type PaymentEvent = PaymentCaptured | PaymentFailed | PaymentRefunded;
 
-export const PAYMENT_EVENT_TYPES = ['PaymentCaptured', 'PaymentFailed', 'PaymentRefunded'] as const satisfies ReadonlyArray<PaymentEvent['type']>;

@@ -7,7 +7,7 @@ import { postStream } from './events';
  * The posts context's way in: publishing (`publish.ts`), likes and comments. api/ and
  * realtime/ import this file and events.ts only.
  */
-export { publishPost, type PublishInput } from './publish';
+export { publishPost } from './publish';
 
 /** Likes a post, or takes the like back if the member had liked it; the state says which. */
 export function likePost(store: EventStore, input: { postId: string; userId: string }, context: CommandContext) {

@@ -21,6 +21,3 @@ import { ledgerProjector } from '../ledger';
 /** Every read model of the product. Add a projector here and the runner builds and keeps it. */
 export const allProjectors: Projector[] = [usersProjector, paymentsProjector, userProfilesProjector, userPreferencesProjector, chatSessionsProjector, chatBlocksProjector, walletBalancesProjector, creatorsProjector, creatorSubscriptionsProjector, postsProjector, messagesProjector, payoutsProjector, paymentAccountsProjector, creatorBalancesProjector, cryptoWalletsProjector, cryptoTransactionsProjector, cryptoConversionsProjector, ledgerProjector];
 
-export function findProjector(name: string): Projector | undefined {
-  return allProjectors.find((projector) => projector.name === name);
-}

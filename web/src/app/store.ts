@@ -11,6 +11,3 @@ export function createStore({ devChecks = true }: { devChecks?: boolean } = {}) 
 }
 
 export const store = createStore();
-export type AppStore = ReturnType<typeof createStore>;
-export type RootState = ReturnType<AppStore['getState']>;
-export type AppDispatch = AppStore['dispatch'];

@@ -11,11 +11,7 @@ export type LogLevel = (typeof logLevels)[number];
 
 const SECRET = /password|token|secret|cvv|cardnumber|authorization/i;
 const rank = (level: LogLevel) => logLevels.indexOf(level);
-let threshold: LogLevel = 'info';
-
-export function setLogLevel(level: LogLevel): void {
-  threshold = level;
-}
+const threshold: LogLevel = 'info';
 
 /** Replaces the values of secret-looking fields, at any depth. */
 export function redact(value: unknown, depth = 0): unknown {
