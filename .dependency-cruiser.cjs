@@ -10,7 +10,13 @@ const TEST_CODE = '(\\.test\\.tsx?$|/testing/|^ops/testing/|^web/e2e/)';
 
 module.exports = {
   forbidden: [
-    { name: 'domain-is-pure', comment: 'The write side imports nothing of the other layers.', severity: 'error', from: { path: '^domain/', pathNot: TEST_CODE }, to: { path: outside('domain') } },
+    {
+      name: 'domain-is-pure',
+      comment: 'The write side imports nothing of the other layers.',
+      severity: 'error',
+      from: { path: '^domain/', pathNot: TEST_CODE },
+      to: { path: outside('domain') },
+    },
     {
       name: 'contracts-stand-alone',
       comment: 'domain/contracts is shared with the browser: it imports only itself (and zod).',
@@ -18,15 +24,33 @@ module.exports = {
       from: { path: '^domain/contracts/' },
       to: { path: '^domain/', pathNot: '^domain/contracts/' },
     },
-    { name: 'projections-read-domain-only', severity: 'error', from: { path: '^projections/', pathNot: TEST_CODE }, to: { path: outside('domain', 'projections') } },
-    { name: 'api-reads-domain-and-projections', severity: 'error', from: { path: '^api/', pathNot: TEST_CODE }, to: { path: outside('domain', 'projections', 'api') } },
-    { name: 'realtime-reads-domain-and-projections', severity: 'error', from: { path: '^realtime/', pathNot: TEST_CODE }, to: { path: outside('domain', 'projections', 'realtime') } },
+    {
+      name: 'projections-read-domain-only',
+      severity: 'error',
+      from: { path: '^projections/', pathNot: TEST_CODE },
+      to: { path: outside('domain', 'projections') },
+    },
+    {
+      name: 'api-reads-domain-and-projections',
+      severity: 'error',
+      from: { path: '^api/', pathNot: TEST_CODE },
+      to: { path: outside('domain', 'projections', 'api') },
+    },
+    {
+      name: 'realtime-reads-domain-and-projections',
+      severity: 'error',
+      from: { path: '^realtime/', pathNot: TEST_CODE },
+      to: { path: outside('domain', 'projections', 'realtime') },
+    },
     {
       name: 'one-way-into-a-context',
       comment: 'api/ and realtime/ reach a bounded context only through its commands.ts (and its events.ts for types).',
       severity: 'error',
       from: { path: '^(api|realtime)/', pathNot: TEST_CODE },
-      to: { path: '^domain/(?!contracts/|shared/|event-store/)[^/]+/', pathNot: '^domain/[^/]+/(commands|events)\\.ts$' },
+      to: {
+        path: '^domain/(?!contracts/|shared/|event-store/)[^/]+/',
+        pathNot: '^domain/[^/]+/(commands|events)\\.ts$',
+      },
     },
     {
       name: 'web-imports-contracts-only',
@@ -49,7 +73,12 @@ module.exports = {
       from: { path: '^web/src/(lib|components)/' },
       to: { path: '^web/src/(features|app)/' },
     },
-    { name: 'features-below-app', severity: 'error', from: { path: '^web/src/features/' }, to: { path: '^web/src/app/' } },
+    {
+      name: 'features-below-app',
+      severity: 'error',
+      from: { path: '^web/src/features/' },
+      to: { path: '^web/src/app/' },
+    },
     {
       name: 'no-test-code-in-production',
       comment: 'Fixtures and test helpers live beside the tests, never in what the product runs.',

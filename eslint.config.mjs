@@ -12,9 +12,15 @@ export default tseslint.config(
   {
     languageOptions: { ecmaVersion: 2022, sourceType: 'module' },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // Money is never a float: parseFloat belongs to no money path (use parseCents).
-      'no-restricted-globals': ['error', { name: 'parseFloat', message: 'Money is integer cents: use parseCents from domain/contracts/money.' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'parseFloat', message: 'Money is integer cents: use parseCents from domain/contracts/money.' },
+      ],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
   },
@@ -28,11 +34,23 @@ export default tseslint.config(
     files: ['projections/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
-  { files: ['web/public/**/*.js'], languageOptions: { sourceType: 'script', globals: { window: 'readonly', document: 'readonly', localStorage: 'readonly' } } },
+  {
+    files: ['web/public/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', localStorage: 'readonly' },
+    },
+  },
   {
     files: ['**/*.test.{ts,tsx}', 'ops/testing/**', 'ops/bench/**', 'web/e2e/**'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
-  { files: ['**/*.{js,cjs}'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly', process: 'readonly' } } },
+  {
+    files: ['**/*.{js,cjs}'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'writable', require: 'readonly', __dirname: 'readonly', process: 'readonly' },
+    },
+  },
   prettier,
 );

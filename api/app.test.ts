@@ -12,7 +12,11 @@ afterAll(() => stack.close());
 describe('API foundations', () => {
   it('reports health with the database, the event store and projection lag', async () => {
     const res = await stack.agent().get('/api/health').expect(200);
-    expect(res.body).toMatchObject({ status: 'healthy', database: 'ok', eventStore: { kind: 'postgres', status: 'ok' } });
+    expect(res.body).toMatchObject({
+      status: 'healthy',
+      database: 'ok',
+      eventStore: { kind: 'postgres', status: 'ok' },
+    });
     expect(Array.isArray(res.body.projections)).toBe(true);
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -33,19 +37,42 @@ describe('API foundations', () => {
   });
 
   it('answers malformed, oversized and mistyped bodies with 4xx, never 500', async () => {
-    const malformed = await stack.agent().post('/api/logs/client').set('Content-Type', 'application/json').send('{"message":').expect(400);
+    const malformed = await stack
+      .agent()
+      .post('/api/logs/client')
+      .set('Content-Type', 'application/json')
+      .send('{"message":')
+      .expect(400);
     expect(malformed.body).toMatchObject({ code: 'VALIDATION_ERROR', error: 'The request body is not valid JSON' });
-    await stack.agent().post('/api/logs/client').send({ message: 'x'.repeat(200_000) }).expect(413);
+    await stack
+      .agent()
+      .post('/api/logs/client')
+      .send({ message: 'x'.repeat(200_000) })
+      .expect(413);
     const wrongType = await stack.agent().post('/api/logs/client').send({ message: 42, level: 'loud' }).expect(400);
-    expect(wrongType.body).toMatchObject({ code: 'VALIDATION_ERROR', fields: { message: expect.any(String), level: expect.any(String) } });
-    await stack.agent().post('/api/logs/client').send({ message: 'ok', unknownField: { deep: true } }).expect(204);
+    expect(wrongType.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      fields: { message: expect.any(String), level: expect.any(String) },
+    });
+    await stack
+      .agent()
+      .post('/api/logs/client')
+      .send({ message: 'ok', unknownField: { deep: true } })
+      .expect(204);
     await stack.agent().post('/api/logs/client').set('Content-Type', 'text/plain').send('just text').expect(400);
   });
 });
 
 describe('log redaction', () => {
   it('replaces fields named like secrets at any depth', () => {
-    expect(redact({ password: 'p', user: { cardNumber: '4242', name: 'n', nested: [{ apiToken: 't', cvv: '1' }] }, Authorization: 'Bearer x', clientSecret: 's' })).toEqual({
+    expect(
+      redact({
+        password: 'p',
+        user: { cardNumber: '4242', name: 'n', nested: [{ apiToken: 't', cvv: '1' }] },
+        Authorization: 'Bearer x',
+        clientSecret: 's',
+      }),
+    ).toEqual({
       password: '[REDACTED]',
       user: { cardNumber: '[REDACTED]', name: 'n', nested: [{ apiToken: '[REDACTED]', cvv: '[REDACTED]' }] },
       Authorization: '[REDACTED]',

@@ -27,12 +27,17 @@ const noStore: RequestHandler = (_req, res, next) => {
  */
 const missingFile: RequestHandler = (req, res, next) => {
   const isFile = req.path.startsWith('/assets/') || /\.[A-Za-z0-9]+$/.test(req.path);
-  if ((req.method === 'GET' || req.method === 'HEAD') && isFile) return void res.status(404).json({ error: 'Not found', code: 'NOT_FOUND' });
+  if ((req.method === 'GET' || req.method === 'HEAD') && isFile)
+    return void res.status(404).json({ error: 'Not found', code: 'NOT_FOUND' });
   next();
 };
 
 /** The express app: /api routes, and the built web client on the same origin. */
-export function createApp(deps: AppDependencies): { app: Express; api: Api; metrics: ReturnType<typeof createMetrics> } {
+export function createApp(deps: AppDependencies): {
+  app: Express;
+  api: Api;
+  metrics: ReturnType<typeof createMetrics>;
+} {
   const api = createApi(deps);
   const app = express();
   app.disable('x-powered-by');

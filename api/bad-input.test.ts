@@ -36,7 +36,8 @@ function listRoutes(app: Express): Route[] {
       if (layer.route) {
         for (const path of ([] as unknown[]).concat(layer.route.path)) {
           if (typeof path !== 'string') continue; // regular-expression routes: the web client's shell
-          for (const method of Object.keys(layer.route.methods)) if (method !== '_all') routes.push({ method, path: prefix + path });
+          for (const method of Object.keys(layer.route.methods))
+            if (method !== '_all') routes.push({ method, path: prefix + path });
         }
       } else if (layer.handle?.stack) {
         const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
@@ -62,29 +63,86 @@ interface Fixtures {
 
 /** A body each route accepts (or refuses only after validating it): the attacks spoil one field at a time. */
 const SAMPLES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
-  'POST /api/logs/client': () => ({ level: 'info', message: 'Hello from the sweep', context: { page: '/sweep' }, time: '2024-01-01T00:00:00Z' }),
-  'POST /api/auth/register': () => ({ firstName: 'Sweep', lastName: 'Member', email: `sweep-${randomUUID()}@example.com`, password: 'Passw0rdOK', confirmPassword: 'Passw0rdOK', paymentToken: 'dev_tok_sweep' }),
+  'POST /api/logs/client': () => ({
+    level: 'info',
+    message: 'Hello from the sweep',
+    context: { page: '/sweep' },
+    time: '2024-01-01T00:00:00Z',
+  }),
+  'POST /api/auth/register': () => ({
+    firstName: 'Sweep',
+    lastName: 'Member',
+    email: `sweep-${randomUUID()}@example.com`,
+    password: 'Passw0rdOK',
+    confirmPassword: 'Passw0rdOK',
+    paymentToken: 'dev_tok_sweep',
+  }),
   'POST /api/auth/login': () => ({ email: 'nobody-sweep@example.com', password: 'Wrong-Passw0rd' }),
   'POST /api/auth/reset-password-request': () => ({ email: 'nobody-sweep@example.com' }),
-  'POST /api/auth/reset-password': () => ({ token: 'not-a-real-token', password: 'Passw0rdOK', confirmPassword: 'Passw0rdOK' }),
+  'POST /api/auth/reset-password': () => ({
+    token: 'not-a-real-token',
+    password: 'Passw0rdOK',
+    confirmPassword: 'Passw0rdOK',
+  }),
   'POST /api/subscribe': () => ({}),
   'POST /api/subscribe/crypto': () => ({ months: 6 }),
   'POST /api/cancel-subscription': () => ({}),
   'POST /api/verify-age': () => ({ paymentToken: 'dev_tok_sweep' }),
-  'POST /api/profile': () => ({ displayName: 'Sweepy', age: 30, location: 'Lisbon', genderIdentity: 'woman', sexualOrientation: 'straight', relationshipType: ['dating'], bio: 'Just sweeping', interests: ['Music'] }),
-  'POST /api/preferences': () => ({ sexualActivities: ['Massage'], kinks: [], rolePreferences: ['Switch'], experienceLevel: 'beginner', ageRangeMin: 18, ageRangeMax: 40, maxDistance: 25, lookingForGenders: ['man'], dealBreakers: [], mustHaves: ['Kind'], isPrivate: false }),
+  'POST /api/profile': () => ({
+    displayName: 'Sweepy',
+    age: 30,
+    location: 'Lisbon',
+    genderIdentity: 'woman',
+    sexualOrientation: 'straight',
+    relationshipType: ['dating'],
+    bio: 'Just sweeping',
+    interests: ['Music'],
+  }),
+  'POST /api/preferences': () => ({
+    sexualActivities: ['Massage'],
+    kinks: [],
+    rolePreferences: ['Switch'],
+    experienceLevel: 'beginner',
+    ageRangeMin: 18,
+    ageRangeMax: 40,
+    maxDistance: 25,
+    lookingForGenders: ['man'],
+    dealBreakers: [],
+    mustHaves: ['Kind'],
+    isPrivate: false,
+  }),
   'POST /api/chat/blocks': (f) => ({ userId: f.memberId, reason: 'Sweep' }),
   'POST /api/chat/sessions/:roomId/block': () => ({ reason: 'Sweep' }),
   'POST /api/chat/sessions/:roomId/report': () => ({ reason: 'Sweep report' }),
   'POST /api/crypto/wallets': () => ({ cryptoType: 'USDC', walletAddress: '0xAbC123sweep' }),
   'POST /api/crypto/calculate': () => ({ cryptoAmount: '20', cryptoType: 'USDC' }),
   'POST /api/crypto/convert': () => ({ cryptoAmount: '20', cryptoType: 'USDT', walletAddress: '0xAbC123sweep' }),
-  'POST /api/payment-accounts': () => ({ type: 'bank_account', accountHolderName: 'Sweep Holder', bankAccountLast4: '6789', routingNumber: '110000000' }),
+  'POST /api/payment-accounts': () => ({
+    type: 'bank_account',
+    accountHolderName: 'Sweep Holder',
+    bankAccountLast4: '6789',
+    routingNumber: '110000000',
+  }),
   'POST /api/payouts': () => ({ paymentAccountId: randomUUID(), amount: '1.00' }),
   'POST /api/creators/register': () => ({ bio: 'Sweeping bio', coverImageUrl: 'https://example.com/cover.jpg' }),
-  'POST /api/creators/:id/tiers': () => ({ name: 'Sweep tier', description: 'A tier', price: '9.99', features: ['Posts', 'Messages'] }),
-  'PUT /api/creators/:id/tiers/:tierId': () => ({ name: 'Sweep tier', description: 'A tier', price: '9.99', features: ['Posts'] }),
-  'POST /api/posts': () => ({ title: 'Sweep post', content: 'Some content', mediaUrl: 'https://example.com/a.jpg', isPublic: true }),
+  'POST /api/creators/:id/tiers': () => ({
+    name: 'Sweep tier',
+    description: 'A tier',
+    price: '9.99',
+    features: ['Posts', 'Messages'],
+  }),
+  'PUT /api/creators/:id/tiers/:tierId': () => ({
+    name: 'Sweep tier',
+    description: 'A tier',
+    price: '9.99',
+    features: ['Posts'],
+  }),
+  'POST /api/posts': () => ({
+    title: 'Sweep post',
+    content: 'Some content',
+    mediaUrl: 'https://example.com/a.jpg',
+    isPublic: true,
+  }),
   'POST /api/posts/:id/like': () => ({}),
   'POST /api/posts/:id/comments': () => ({ content: 'A comment' }),
   'POST /api/subscriptions': (f) => ({ creatorId: f.staffId, tierId: 'default-basic' }),
@@ -97,12 +155,39 @@ const SAMPLES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
 /** Query parameters a GET route reads: each is spoiled in turn. */
 const QUERIES: Record<string, (f: Fixtures) => Record<string, string>> = {
   'GET /api/creators': () => ({ q: 'sweep', limit: '10' }),
-  'GET /api/posts/feed': () => ({ limit: '10', cursor: Buffer.from(`2024-01-01T00:00:00.000Z|${randomUUID()}`).toString('base64url') }),
+  'GET /api/posts/feed': () => ({
+    limit: '10',
+    cursor: Buffer.from(`2024-01-01T00:00:00.000Z|${randomUUID()}`).toString('base64url'),
+  }),
   'GET /api/admin/revenue': () => ({ from: '2024-01-01', to: '2024-01-31' }),
-  'GET /api/admin/:resource': (f) => ({ page: '0', pageSize: '10', sortField: 'createdAt', sortOrder: 'asc', status: 'pending', from: '2020-01-01', to: '2030-01-01', userId: f.staffId, minAmount: '0', maxAmount: '100', id: 'abc' }),
-  'GET /api/admin/:resource/export.csv': (f) => ({ from: '2020-01-01', to: '2030-01-01', userId: f.staffId, minAmount: '0' }),
+  'GET /api/admin/:resource': (f) => ({
+    page: '0',
+    pageSize: '10',
+    sortField: 'createdAt',
+    sortOrder: 'asc',
+    status: 'pending',
+    from: '2020-01-01',
+    to: '2030-01-01',
+    userId: f.staffId,
+    minAmount: '0',
+    maxAmount: '100',
+    id: 'abc',
+  }),
+  'GET /api/admin/:resource/export.csv': (f) => ({
+    from: '2020-01-01',
+    to: '2030-01-01',
+    userId: f.staffId,
+    minAmount: '0',
+  }),
   'GET /api/admin/streams/:streamName/events': () => ({ related: 'sweep' }),
-  'GET /api/system/events': () => ({ type: 'UserRegistered', stream: 'user', from: '2020-01-01T00:00:00Z', to: '2030-01-01T00:00:00Z', before: '99999/1', limit: '10' }),
+  'GET /api/system/events': () => ({
+    type: 'UserRegistered',
+    stream: 'user',
+    from: '2020-01-01T00:00:00Z',
+    to: '2030-01-01T00:00:00Z',
+    before: '99999/1',
+    limit: '10',
+  }),
 };
 
 /** Values of path parameters that lead a request on to its validation. */
@@ -124,7 +209,19 @@ function goodParam(route: Route, name: string, f: Fixtures): string {
 }
 
 /** Junk for path parameters, already as they travel in a URL. */
-const JUNK_PARAMS = ['abc', '-1', encodeURIComponent("1' OR '1'='1"), 'x'.repeat(3000), '%00', 'a%00b', '9'.repeat(40), '__proto__', 'constructor', '%2e%2e%2f%2e%2e', randomUUID()];
+const JUNK_PARAMS = [
+  'abc',
+  '-1',
+  encodeURIComponent("1' OR '1'='1"),
+  'x'.repeat(3000),
+  '%00',
+  'a%00b',
+  '9'.repeat(40),
+  '__proto__',
+  'constructor',
+  '%2e%2e%2f%2e%2e',
+  randomUUID(),
+];
 /** A broken escape and an escaped lone surrogate (not UTF-8): both refused while the path is decoded. */
 const BAD_ESCAPES = ['%E0%A4%A', '%ED%A0%80', '%'];
 
@@ -143,18 +240,27 @@ interface Attack {
   check?: Check;
 }
 
-const isValidationError: Check = (res) => (res.status === 400 && res.body?.code === 'VALIDATION_ERROR' ? null : 'expected a 400 VALIDATION_ERROR');
+const isValidationError: Check = (res) =>
+  res.status === 400 && res.body?.code === 'VALIDATION_ERROR' ? null : 'expected a 400 VALIDATION_ERROR';
 /** A 400 VALIDATION_ERROR naming the spoiled field (or a place inside it). */
-const refusesField = (field: string): Check => (res) => {
-  const problem = isValidationError(res);
-  if (problem) return problem;
-  const fields = Object.keys(res.body.fields ?? {});
-  return fields.some((name) => name === field || name.startsWith(`${field}.`)) ? null : `expected fields.${field}, got ${fields.join(', ') || 'none'}`;
-};
+const refusesField =
+  (field: string): Check =>
+  (res) => {
+    const problem = isValidationError(res);
+    if (problem) return problem;
+    const fields = Object.keys(res.body.fields ?? {});
+    return fields.some((name) => name === field || name.startsWith(`${field}.`))
+      ? null
+      : `expected fields.${field}, got ${fields.join(', ') || 'none'}`;
+  };
 const isTooLarge: Check = (res) => (res.status === 413 ? null : 'expected a 413');
 
 function fill(route: Route, f: Fixtures, junk?: { name: string; value: string }): string {
-  return route.path.replace(/[{}]/g, '').replace(/[:*](\w+)/g, (_m, name: string) => (junk?.name === name ? junk.value : encodeURIComponent(goodParam(route, name, f))));
+  return route.path
+    .replace(/[{}]/g, '')
+    .replace(/[:*](\w+)/g, (_m, name: string) =>
+      junk?.name === name ? junk.value : encodeURIComponent(goodParam(route, name, f)),
+    );
 }
 
 const json = (value: unknown) => ({ type: 'application/json', raw: JSON.stringify(value) });
@@ -163,30 +269,58 @@ const withField = (sample: Record<string, unknown>, field: string, value: unknow
 function paramAttacks(route: Route, f: Fixtures): Attack[] {
   return paramsOf(route.path).flatMap((name) => [
     ...JUNK_PARAMS.map((value) => ({ label: `:${name}=${value.slice(0, 20)}`, url: fill(route, f, { name, value }) })),
-    ...BAD_ESCAPES.map((value) => ({ label: `:${name}=${value}`, url: fill(route, f, { name, value }), check: isValidationError })),
+    ...BAD_ESCAPES.map((value) => ({
+      label: `:${name}=${value}`,
+      url: fill(route, f, { name, value }),
+      check: isValidationError,
+    })),
   ]);
 }
 
 function queryAttacks(route: Route, f: Fixtures): Attack[] {
   const url = fill(route, f);
   const attacks: Attack[] = [
-    { label: 'junk query', url: `${url}?page=-1&limit=abc&limit=def&sort[$gt]=1&to=9999-99-99&cursor=zzz&q=${encodeURIComponent("' OR 1=1 --")}&__proto__[x]=1` },
+    {
+      label: 'junk query',
+      url: `${url}?page=-1&limit=abc&limit=def&sort[$gt]=1&to=9999-99-99&cursor=zzz&q=${encodeURIComponent("' OR 1=1 --")}&__proto__[x]=1`,
+    },
     // The API refuses it for every route (/metrics, outside it, reads no query).
-    { label: 'NUL in a query', url: `${url}?from=%00&q=a%00b`, check: route.path.startsWith('/api/') ? refusesField('from') : undefined },
+    {
+      label: 'NUL in a query',
+      url: `${url}?from=%00&q=a%00b`,
+      check: route.path.startsWith('/api/') ? refusesField('from') : undefined,
+    },
   ];
   const sample = QUERIES[keyOf(route)]?.(f);
   if (!sample) return attacks;
-  const query = (values: Record<string, string | string[]>) => new URLSearchParams(Object.entries(values).flatMap(([k, v]) => ([] as string[]).concat(v).map((one) => [k, one]))).toString();
+  const query = (values: Record<string, string | string[]>) =>
+    new URLSearchParams(
+      Object.entries(values).flatMap(([k, v]) => ([] as string[]).concat(v).map((one) => [k, one])),
+    ).toString();
   attacks.push({ label: 'query sample', url: `${url}?${query(sample)}` });
   for (const key of Object.keys(sample)) {
-    attacks.push({ label: `query ${key} NUL`, url: `${url}?${query({ ...sample, [key]: `${sample[key]}\u0000` })}`, check: refusesField(key) });
+    attacks.push({
+      label: `query ${key} NUL`,
+      url: `${url}?${query({ ...sample, [key]: `${sample[key]}\u0000` })}`,
+      check: refusesField(key),
+    });
     attacks.push({ label: `query ${key} long`, url: `${url}?${query({ ...sample, [key]: 'z'.repeat(3000) })}` });
     attacks.push({ label: `query ${key} twice`, url: `${url}?${query({ ...sample, [key]: [sample[key], 'again'] })}` });
   }
   if (keyOf(route) === 'GET /api/posts/feed') {
     // A cursor is base64 of "time|id": what it decodes to is input too.
     const cursor = (text: string) => Buffer.from(text).toString('base64url');
-    for (const inner of ['2024-01-01|a\u0000b', '2024-01-01|\ud800', `2024-01-01|${'z'.repeat(200)}`, 'not-a-date|x', '|']) attacks.push({ label: `feed cursor ${JSON.stringify(inner).slice(0, 30)}`, url: `${url}?cursor=${cursor(inner)}` });
+    for (const inner of [
+      '2024-01-01|a\u0000b',
+      '2024-01-01|\ud800',
+      `2024-01-01|${'z'.repeat(200)}`,
+      'not-a-date|x',
+      '|',
+    ])
+      attacks.push({
+        label: `feed cursor ${JSON.stringify(inner).slice(0, 30)}`,
+        url: `${url}?cursor=${cursor(inner)}`,
+      });
   }
   return attacks;
 }
@@ -195,13 +329,67 @@ function queryAttacks(route: Route, f: Fixtures): Attack[] {
 function fieldAttacks(url: string, sample: Record<string, unknown>): Attack[] {
   const attacks: Attack[] = [];
   for (const [field, good] of Object.entries(sample)) {
-    const spoil = (bad: (text: string) => string) => (typeof good === 'string' ? bad(good) : Array.isArray(good) && typeof good[0] === 'string' ? [bad(good[0]), ...good.slice(1)] : bad('text'));
-    attacks.push({ label: `${field} NUL`, url, body: json(withField(sample, field, spoil((t) => `${t}\u0000x`))), check: refusesField(field) });
-    attacks.push({ label: `${field} lone high surrogate`, url, body: json(withField(sample, field, spoil((t) => `${t}\ud800`))), check: refusesField(field) });
-    attacks.push({ label: `${field} lone low surrogate`, url, body: json(withField(sample, field, spoil((t) => `\udc00${t}`))), check: refusesField(field) });
+    const spoil = (bad: (text: string) => string) =>
+      typeof good === 'string'
+        ? bad(good)
+        : Array.isArray(good) && typeof good[0] === 'string'
+          ? [bad(good[0]), ...good.slice(1)]
+          : bad('text');
+    attacks.push({
+      label: `${field} NUL`,
+      url,
+      body: json(
+        withField(
+          sample,
+          field,
+          spoil((t) => `${t}\u0000x`),
+        ),
+      ),
+      check: refusesField(field),
+    });
+    attacks.push({
+      label: `${field} lone high surrogate`,
+      url,
+      body: json(
+        withField(
+          sample,
+          field,
+          spoil((t) => `${t}\ud800`),
+        ),
+      ),
+      check: refusesField(field),
+    });
+    attacks.push({
+      label: `${field} lone low surrogate`,
+      url,
+      body: json(
+        withField(
+          sample,
+          field,
+          spoil((t) => `\udc00${t}`),
+        ),
+      ),
+      check: refusesField(field),
+    });
     attacks.push({ label: `${field} 1 MB`, url, body: json(withField(sample, field, ONE_MB)), check: isTooLarge });
-    attacks.push({ label: `${field} 60 kB`, url, body: json(withField(sample, field, spoil(() => LONG))) });
-    for (const wrong of WRONG_TYPES) attacks.push({ label: `${field}=${JSON.stringify(wrong)}`, url, body: json(withField(sample, field, wrong)), wrongType: true });
+    attacks.push({
+      label: `${field} 60 kB`,
+      url,
+      body: json(
+        withField(
+          sample,
+          field,
+          spoil(() => LONG),
+        ),
+      ),
+    });
+    for (const wrong of WRONG_TYPES)
+      attacks.push({
+        label: `${field}=${JSON.stringify(wrong)}`,
+        url,
+        body: json(withField(sample, field, wrong)),
+        wrongType: true,
+      });
   }
   return attacks;
 }
@@ -209,7 +397,12 @@ function fieldAttacks(url: string, sample: Record<string, unknown>): Attack[] {
 function bodyAttacks(route: Route, f: Fixtures): Attack[] {
   const url = fill(route, f);
   const sample = SAMPLES[keyOf(route)]?.(f) ?? {};
-  const raw = (type: string, text: string, check?: Check): Attack => ({ label: `raw ${type} ${JSON.stringify(text.slice(0, 24))}`, url, body: { type, raw: text }, check });
+  const raw = (type: string, text: string, check?: Check): Attack => ({
+    label: `raw ${type} ${JSON.stringify(text.slice(0, 24))}`,
+    url,
+    body: { type, raw: text },
+    check,
+  });
   const sampleJson = JSON.stringify(sample);
   const withKeys = (keys: string) => (sampleJson === '{}' ? `{${keys}}` : `${sampleJson.slice(0, -1)},${keys}}`);
   return [
@@ -235,7 +428,12 @@ function attacksFor(route: Route, f: Fixtures): Attack[] {
 }
 
 /** Calls that change whose session a cookie is: always sent signed out, so the sweep keeps its people. */
-const SESSION_CHANGING = new Set(['POST /api/auth/register', 'POST /api/auth/login', 'GET /api/auth/logout', 'POST /api/auth/reset-password']);
+const SESSION_CHANGING = new Set([
+  'POST /api/auth/register',
+  'POST /api/auth/login',
+  'GET /api/auth/logout',
+  'POST /api/auth/reset-password',
+]);
 
 let stack: TestStack;
 let routes: Route[];
@@ -248,34 +446,57 @@ async function signUp(name: string): Promise<{ id: string; cookie: string }> {
   const res = await supertest(stack.url)
     .post('/api/auth/register')
     .set('Origin', stack.url)
-    .send({ firstName: 'Sweep', lastName: name, email, password: 'Passw0rdOK', confirmPassword: 'Passw0rdOK', paymentToken: 'dev_tok_sweep' });
+    .send({
+      firstName: 'Sweep',
+      lastName: name,
+      email,
+      password: 'Passw0rdOK',
+      confirmPassword: 'Passw0rdOK',
+      paymentToken: 'dev_tok_sweep',
+    });
   if (res.status !== 201) throw new Error(`cannot sign up the ${name}: ${res.status} ${res.text}`);
   return { id: res.body.user.id, cookie: String(res.headers['set-cookie'][0]).split(';')[0] };
 }
 
 beforeAll(async () => {
   const unlimited = { limit: 1_000_000, windowMs: 60_000 };
-  const authRateLimits = { login: { perIp: unlimited, perAccount: unlimited }, register: { perIp: unlimited, perAccount: unlimited }, resetRequest: { perIp: unlimited, perAccount: unlimited } };
-  stack = await startTestStack({ ports: { authRateLimits, clientLogRateLimits: { perClient: unlimited, perIp: unlimited } } });
+  const authRateLimits = {
+    login: { perIp: unlimited, perAccount: unlimited },
+    register: { perIp: unlimited, perAccount: unlimited },
+    resetRequest: { perIp: unlimited, perAccount: unlimited },
+  };
+  stack = await startTestStack({
+    ports: { authRateLimits, clientLogRateLimits: { perClient: unlimited, perIp: unlimited } },
+  });
   routes = listRoutes(createApp(stack.deps).app);
   const member = await signUp('member');
   const staff = await signUp('staff');
   const as = (cookie: string) => supertest.agent(stack.url).set('Origin', stack.url).set('Cookie', cookie);
   await as(staff.cookie).post('/api/creators/register').send({ bio: 'Sweeping creator' }).expect(201);
   await grantStaffRole(stack.store, staff.id, { actorId: null, now: new Date() });
-  await eventually(() => stack.db('users').where({ id: staff.id }).first('role'), (row) => row?.role === 'admin');
-  const post = await as(staff.cookie).post('/api/posts').send({ title: 'Sweep', content: 'Post for the sweep' }).expect(201);
+  await eventually(
+    () => stack.db('users').where({ id: staff.id }).first('role'),
+    (row) => row?.role === 'admin',
+  );
+  const post = await as(staff.cookie)
+    .post('/api/posts')
+    .send({ title: 'Sweep', content: 'Post for the sweep' })
+    .expect(201);
   fixtures = { memberId: member.id, staffId: staff.id, postId: post.body.id };
   cookies.member = member.cookie;
   cookies['creator and finance staff'] = staff.cookie;
 }, 120_000);
 afterAll(async () => {
-  console.log(`bad-input sweep: ${tally.tried} requests tried over ${routes?.length ?? 0} routes, 5xx = ${tally.serverErrors}`);
+  console.log(
+    `bad-input sweep: ${tally.tried} requests tried over ${routes?.length ?? 0} routes, 5xx = ${tally.serverErrors}`,
+  );
   await stack?.close();
 });
 
 function send(route: Route, attack: Attack, cookie: string | null): supertest.Test {
-  const request = (supertest(stack.url) as unknown as Record<string, (url: string) => supertest.Test>)[route.method](attack.url).set('Origin', stack.url);
+  const request = (supertest(stack.url) as unknown as Record<string, (url: string) => supertest.Test>)
+    [route.method](attack.url)
+    .set('Origin', stack.url);
   if (cookie && !SESSION_CHANGING.has(keyOf(route))) request.set('Cookie', cookie);
   if (attack.body) request.set('Content-Type', attack.body.type).send(attack.body.raw);
   return request;
@@ -287,41 +508,73 @@ async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise
 
 it('finds the routes of every module, and knows a body for each route that takes one', () => {
   const names = routes.map(keyOf);
-  expect(names).toEqual(expect.arrayContaining(['GET /api/health', 'POST /api/logs/client', 'POST /api/auth/register', 'GET /api/admin/:resource', 'POST /api/system/rebuild', 'POST /api/chat/blocks', 'PUT /api/creators/:id/tiers/:tierId', 'POST /api/posts/:id/comments']));
-  expect(routes.filter(takesBody).map(keyOf).filter((name) => !SAMPLES[name])).toEqual([]);
-  for (const route of routes) for (const name of paramsOf(route.path)) expect(() => goodParam(route, name, fixtures)).not.toThrow();
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'GET /api/health',
+      'POST /api/logs/client',
+      'POST /api/auth/register',
+      'GET /api/admin/:resource',
+      'POST /api/system/rebuild',
+      'POST /api/chat/blocks',
+      'PUT /api/creators/:id/tiers/:tierId',
+      'POST /api/posts/:id/comments',
+    ]),
+  );
+  expect(
+    routes
+      .filter(takesBody)
+      .map(keyOf)
+      .filter((name) => !SAMPLES[name]),
+  ).toEqual([]);
+  for (const route of routes)
+    for (const name of paramsOf(route.path)) expect(() => goodParam(route, name, fixtures)).not.toThrow();
 });
 
-it.each(['signed out', 'member', 'creator and finance staff'])('never answers bad input with a 500, and explains every refusal in JSON (%s)', async (who) => {
-  const failures: string[] = [];
-  const validated = new Set<string>();
-  const work = routes.flatMap((route) => attacksFor(route, fixtures).map((attack) => ({ route, attack })));
-  await inBatches(work, 12, async ({ route, attack }) => {
-    const res = await send(route, attack, cookies[who]);
-    tally.tried += 1;
-    const where = `${keyOf(route)} [${attack.label}] -> ${res.status}`;
-    if (attack.wrongType && res.status === 400 && res.body?.code === 'VALIDATION_ERROR') validated.add(keyOf(route));
-    if (res.status >= 500) {
-      tally.serverErrors += 1;
-      failures.push(`${where} ${JSON.stringify(res.body).slice(0, 200)}`);
-    } else if (res.status >= 400 && (!/json/.test(String(res.headers['content-type'])) || typeof res.body?.error !== 'string' || typeof res.body?.code !== 'string')) {
-      failures.push(`${where}: the refusal is not JSON { error, code }`);
-    } else {
-      const problem = attack.check?.(res);
-      if (problem) failures.push(`${where}: ${problem} ${JSON.stringify(res.body).slice(0, 160)}`);
+it.each(['signed out', 'member', 'creator and finance staff'])(
+  'never answers bad input with a 500, and explains every refusal in JSON (%s)',
+  async (who) => {
+    const failures: string[] = [];
+    const validated = new Set<string>();
+    const work = routes.flatMap((route) => attacksFor(route, fixtures).map((attack) => ({ route, attack })));
+    await inBatches(work, 12, async ({ route, attack }) => {
+      const res = await send(route, attack, cookies[who]);
+      tally.tried += 1;
+      const where = `${keyOf(route)} [${attack.label}] -> ${res.status}`;
+      if (attack.wrongType && res.status === 400 && res.body?.code === 'VALIDATION_ERROR') validated.add(keyOf(route));
+      if (res.status >= 500) {
+        tally.serverErrors += 1;
+        failures.push(`${where} ${JSON.stringify(res.body).slice(0, 200)}`);
+      } else if (
+        res.status >= 400 &&
+        (!/json/.test(String(res.headers['content-type'])) ||
+          typeof res.body?.error !== 'string' ||
+          typeof res.body?.code !== 'string')
+      ) {
+        failures.push(`${where}: the refusal is not JSON { error, code }`);
+      } else {
+        const problem = attack.check?.(res);
+        if (problem) failures.push(`${where}: ${problem} ${JSON.stringify(res.body).slice(0, 160)}`);
+      }
+    });
+    console.log(
+      `bad-input sweep (${who}): ${work.length} requests over ${routes.length} routes, ${failures.length} failures`,
+    );
+    expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
+    if (who === 'creator and finance staff') {
+      // This person passes every role gate: each route's own contract must have refused a wrong type.
+      const withFields = routes
+        .filter((route) => takesBody(route) && Object.keys(SAMPLES[keyOf(route)](fixtures)).length > 0)
+        .map(keyOf);
+      expect(withFields.filter((name) => !validated.has(name))).toEqual([]);
     }
-  });
-  console.log(`bad-input sweep (${who}): ${work.length} requests over ${routes.length} routes, ${failures.length} failures`);
-  expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
-  if (who === 'creator and finance staff') {
-    // This person passes every role gate: each route's own contract must have refused a wrong type.
-    const withFields = routes.filter((route) => takesBody(route) && Object.keys(SAMPLES[keyOf(route)](fixtures)).length > 0).map(keyOf);
-    expect(withFields.filter((name) => !validated.has(name))).toEqual([]);
-  }
-  // The 500s first: they are what this test is for.
-  const shown = [...failures.filter((line) => / -> 5\d\d /.test(line)), ...failures.filter((line) => !/ -> 5\d\d /.test(line))];
-  expect(shown.slice(0, 60)).toEqual([]);
-});
+    // The 500s first: they are what this test is for.
+    const shown = [
+      ...failures.filter((line) => / -> 5\d\d /.test(line)),
+      ...failures.filter((line) => !/ -> 5\d\d /.test(line)),
+    ];
+    expect(shown.slice(0, 60)).toEqual([]);
+  },
+);
 
 it('tried them all without one 5xx', () => {
   expect(tally.tried).toBeGreaterThan(3 * routes.length * 10);

@@ -21,4 +21,3 @@ export interface AppDependencies {
   /** With it, GET /metrics also answers on the public port to `Authorization: Bearer <token>`. */
   metricsToken?: string | null;
 }
-

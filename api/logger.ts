@@ -11,7 +11,10 @@ const SECRET_FIELD = /password|passwd|pwd|token|secret|cvv|cvc|card[_-]?number|a
  * typed after a card number cannot shield it).
  */
 const TEXT_PATTERNS: Array<[RegExp, string]> = [
-  [/(password|passwd|pwd|passcode|secret|token|api[_-]?key)([\w-]*["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s"'&,;]+)/gi, '$1$2[REDACTED]'],
+  [
+    /(password|passwd|pwd|passcode|secret|token|api[_-]?key)([\w-]*["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s"'&,;]+)/gi,
+    '$1$2[REDACTED]',
+  ],
   [/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [REDACTED]'],
   [/\b(cvv2?|cvc2?|csc|security code)\b(\W{0,3}(?:is\s+)?)\d{3,4}\b/gi, '$1$2[REDACTED]'],
   // Not inside a word or a dash-joined id (a uuid's all-digit segments are not a card).
@@ -32,10 +35,12 @@ export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);
   if (value === null || typeof value !== 'object') return value;
   if (depth > 8) return '[TOO DEEP]';
-  if (value instanceof Error) return { message: redactText(value.message), stack: value.stack && redactText(value.stack), name: value.name };
+  if (value instanceof Error)
+    return { message: redactText(value.message), stack: value.stack && redactText(value.stack), name: value.name };
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   const copy: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) copy[key] = SECRET_FIELD.test(key) ? '[REDACTED]' : redact(field, depth + 1);
+  for (const [key, field] of Object.entries(value))
+    copy[key] = SECRET_FIELD.test(key) ? '[REDACTED]' : redact(field, depth + 1);
   return copy;
 }
 
@@ -46,7 +51,14 @@ export function createLogger(options: { level?: string; destination?: pino.Desti
       base: { service: 'lively' },
       formatters: { log: (object) => redact(object) as Record<string, unknown> },
       // The formatter sees fields only; the message strings pass through here.
-      hooks: { logMethod(args, method) { method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactText(arg) : arg)) as Parameters<typeof method>); } },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(
+            this,
+            args.map((arg) => (typeof arg === 'string' ? redactText(arg) : arg)) as Parameters<typeof method>,
+          );
+        },
+      },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     options.destination,

@@ -26,14 +26,26 @@ afterAll(async () => {
 it('keeps every acknowledged command when the API process is killed mid-write', async () => {
   const port = await freePort();
   const api = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'start.ts')], {
-    env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), REALTIME_PORT: String(await freePort()), METRICS_PORT: String(await freePort()), HOST: '127.0.0.1', LIVELY_SEED: 'false', LOG_LEVEL: 'silent' },
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      REALTIME_PORT: String(await freePort()),
+      METRICS_PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      LIVELY_SEED: 'false',
+      LOG_LEVEL: 'silent',
+    },
     stdio: 'ignore',
   });
   const exited = new Promise((resolve) => api.once('exit', resolve));
   try {
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
-      const ok = await fetch(`${base}/api/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (i > 600) throw new Error('the API did not start');
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -48,7 +60,9 @@ it('keeps every acknowledged command when the API process is killed mid-write', 
     const sender = async () => {
       while (!killed) {
         attempts++;
-        const result = await member.call<{ id?: string }>('POST', '/api/messages', { receiverId: creator.id, content: `crash test ${attempts}` }).catch(() => null);
+        const result = await member
+          .call<{ id?: string }>('POST', '/api/messages', { receiverId: creator.id, content: `crash test ${attempts}` })
+          .catch(() => null);
         if (result && result.status === 201 && result.body?.id) acknowledged.push(result.body.id);
       }
     };
@@ -59,7 +73,14 @@ it('keeps every acknowledged command when the API process is killed mid-write', 
     await Promise.all(senders);
     await exited;
 
-    const stored = await db('events').where({ event_type: 'MessageSent' }).whereIn('stream_id', acknowledged.map((id) => `message-${id}`)).count({ n: '*' }).first();
+    const stored = await db('events')
+      .where({ event_type: 'MessageSent' })
+      .whereIn(
+        'stream_id',
+        acknowledged.map((id) => `message-${id}`),
+      )
+      .count({ n: '*' })
+      .first();
     expect(Number(stored!.n)).toBe(acknowledged.length);
     expect(acknowledged.length).toBeGreaterThanOrEqual(20);
   } finally {

@@ -19,11 +19,20 @@ export function overview(commands: OpsCommand[] = opsCommands): string {
 }
 
 export function commandHelp(command: OpsCommand): string {
-  return [`Usage: npm run ops -- ${command.name} ${command.args}`.trimEnd(), '', command.summary + '.', '', command.help].join('\n');
+  return [
+    `Usage: npm run ops -- ${command.name} ${command.args}`.trimEnd(),
+    '',
+    command.summary + '.',
+    '',
+    command.help,
+  ].join('\n');
 }
 
 /** Runs one command line; resolves to the exit code. */
-export async function runCli(argv: string[], out: (line: string) => void = (line) => console.log(line)): Promise<number> {
+export async function runCli(
+  argv: string[],
+  out: (line: string) => void = (line) => console.log(line),
+): Promise<number> {
   const [name, ...args] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     const topic = args[0] && opsCommands.find((c) => c.name === args[0]);

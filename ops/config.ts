@@ -21,7 +21,8 @@ export interface Config {
 function integer(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
+    throw new Error(`${name} must be a port number, got "${value}"`);
   return parsed;
 }
 
@@ -34,7 +35,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPostgresPort: integer(env.EMBEDDED_POSTGRES_PORT, 5433, 'EMBEDDED_POSTGRES_PORT'),
     dataDir: env.LIVELY_DATA_DIR || '.data',
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING || null,
-    allowedOrigins: (env.PUBLIC_ORIGIN ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    allowedOrigins: (env.PUBLIC_ORIGIN ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     trustProxy: env.TRUST_PROXY === 'true',
     logLevel: env.LOG_LEVEL || 'info',
     metricsPort: env.METRICS_PORT === 'off' ? null : integer(env.METRICS_PORT, 9464, 'METRICS_PORT'),

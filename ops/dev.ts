@@ -31,7 +31,10 @@ async function main(): Promise<void> {
   const vite = await createServer({ configFile: path.resolve(__dirname, '../web/vite.config.ts') });
   await vite.listen();
   const local = vite.resolvedUrls?.local[0] ?? `http://localhost:${vite.config.server.port}`;
-  logger.info({ web: local, api: `http://localhost:${stack.port}/api`, eventStore: stack.store.kind }, 'Lively dev server is running: open the web URL');
+  logger.info(
+    { web: local, api: `http://localhost:${stack.port}/api`, eventStore: stack.store.kind },
+    'Lively dev server is running: open the web URL',
+  );
 
   let stopping = false;
   const shutdown = async (signal: string) => {

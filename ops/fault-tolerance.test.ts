@@ -22,10 +22,14 @@ interface Worker {
 }
 
 function startWorker(databaseUrl: string): Worker {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'testing/fault-tolerance-worker.ts')], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, 'testing/fault-tolerance-worker.ts')],
+    {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const worker: Worker = { child, owned: [], exited: new Promise((resolve) => child.once('exit', () => resolve())) };
   createInterface({ input: child.stdout! }).on('line', (line) => {
     try {
@@ -72,7 +76,11 @@ it('hands the projections of a killed projector process to the other within 10 s
   let appended = 0;
   const append = async (n: number) => {
     for (let i = 0; i < n; i++) {
-      last = (await store.append(`audit-${appended % 50}`, [{ type: 'Audited', data: { n: appended } }], { expectedRevision: 'any' })).position;
+      last = (
+        await store.append(`audit-${appended % 50}`, [{ type: 'Audited', data: { n: appended } }], {
+          expectedRevision: 'any',
+        })
+      ).position;
       appended++;
     }
   };
@@ -104,7 +112,9 @@ it('hands the projections of a killed projector process to the other within 10 s
 
   expect(await waitForProjections(db, AUDITS, last, 60_000)).toBe(true);
   for (const table of AUDITS) {
-    const result = await db.raw(`SELECT count(*)::int AS rows, coalesce(max(applications), 0)::int AS most, coalesce(min(applications), 0)::int AS least FROM "${table}"`);
+    const result = await db.raw(
+      `SELECT count(*)::int AS rows, coalesce(max(applications), 0)::int AS most, coalesce(min(applications), 0)::int AS least FROM "${table}"`,
+    );
     expect({ table, ...result.rows[0] }).toEqual({ table, rows: appended, most: 1, least: 1 });
   }
 }, 180_000);

@@ -28,13 +28,35 @@ it('the housekeeping ticker prunes expired sessions, rate-limit rows, idempotenc
     { token_hash: 'live-device', user_id: 'u1', expires_at: at(300 * 24 * HOUR) },
   ]);
   await stack.db('login_failures').insert([
-    { key: 'old-failures', failed_attempts: 5, last_failure_at: at(-2 * HOUR), locked_until: at(-HOUR - 45 * 60_000), updated_at: at(-2 * HOUR) },
-    { key: 'live-failures', failed_attempts: 5, last_failure_at: at(-60_000), locked_until: at(14 * 60_000), updated_at: at(-60_000) },
+    {
+      key: 'old-failures',
+      failed_attempts: 5,
+      last_failure_at: at(-2 * HOUR),
+      locked_until: at(-HOUR - 45 * 60_000),
+      updated_at: at(-2 * HOUR),
+    },
+    {
+      key: 'live-failures',
+      failed_attempts: 5,
+      last_failure_at: at(-60_000),
+      locked_until: at(14 * 60_000),
+      updated_at: at(-60_000),
+    },
   ]);
   // A member signed in through the API keeps the session.
   const member = stack.agent();
   const email = `keep.${Date.now()}@example.com`;
-  await member.post('/api/auth/register').send({ firstName: 'Kee', lastName: 'P', email, password: 'Passw0rdGood', confirmPassword: 'Passw0rdGood', paymentToken: `dev_tok_${Date.now()}` }).expect(201);
+  await member
+    .post('/api/auth/register')
+    .send({
+      firstName: 'Kee',
+      lastName: 'P',
+      email,
+      password: 'Passw0rdGood',
+      confirmPassword: 'Passw0rdGood',
+      paymentToken: `dev_tok_${Date.now()}`,
+    })
+    .expect(201);
 
   await stack.tickers.runOnce();
 

@@ -33,14 +33,21 @@ function rules(db: Knex, now: Date): Rule[] {
     { table: 'rate_limits', expired: 'window_ends_at <= ?', cutoff: db.raw('now()') },
     { table: 'idempotency_keys', expired: 'created_at < ?', cutoff: hoursBefore(IDEMPOTENCY_KEY_HOURS) },
     { table: 'login_devices', expired: 'expires_at <= ?', cutoff: now },
-    { table: 'login_failures', expired: 'updated_at < ?', cutoff: new Date(now.getTime() - LOGIN_FAILURE_HOURS * 3_600_000) },
+    {
+      table: 'login_failures',
+      expired: 'updated_at < ?',
+      cutoff: new Date(now.getTime() - LOGIN_FAILURE_HOURS * 3_600_000),
+    },
   ];
 }
 
 async function prune(db: Knex, rule: Rule): Promise<number> {
   let removed = 0;
   for (;;) {
-    const result = await db.raw(`DELETE FROM ?? WHERE ctid = ANY(ARRAY(SELECT ctid FROM ?? WHERE ${rule.expired} LIMIT ${BATCH}))`, [rule.table, rule.table, rule.cutoff]);
+    const result = await db.raw(
+      `DELETE FROM ?? WHERE ctid = ANY(ARRAY(SELECT ctid FROM ?? WHERE ${rule.expired} LIMIT ${BATCH}))`,
+      [rule.table, rule.table, rule.cutoff],
+    );
     removed += result.rowCount ?? 0;
     if ((result.rowCount ?? 0) < BATCH) return removed;
   }

@@ -6,11 +6,20 @@ it('stops promptly while a member still holds a chat WebSocket through the /ws/ 
   const agent = stack.agent();
   const registered = await agent
     .post('/api/auth/register')
-    .send({ firstName: 'Ws', lastName: 'Holder', email: 'ws-holder@example.com', password: 'Passw0rdOk', confirmPassword: 'Passw0rdOk', paymentToken: 'dev_tok_stack' })
+    .send({
+      firstName: 'Ws',
+      lastName: 'Holder',
+      email: 'ws-holder@example.com',
+      password: 'Passw0rdOk',
+      confirmPassword: 'Passw0rdOk',
+      paymentToken: 'dev_tok_stack',
+    })
     .expect(201);
   const cookie = (registered.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
   const user = await agent.get('/api/auth/user').expect(200);
-  const socket = new WebSocket(`${stack.url.replace('http', 'ws')}/ws/chat?userId=${user.body.id}`, { headers: { cookie, origin: stack.url } });
+  const socket = new WebSocket(`${stack.url.replace('http', 'ws')}/ws/chat?userId=${user.body.id}`, {
+    headers: { cookie, origin: stack.url },
+  });
   const firstMessage = await new Promise<string>((resolve, reject) => {
     socket.once('message', (data) => resolve(String(data)));
     socket.once('error', reject);

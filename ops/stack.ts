@@ -64,7 +64,10 @@ export interface Stack {
 export async function startStack(options: StackOptions): Promise<Stack> {
   const logger = options.logger ?? createLogger();
   const clock = options.clock ?? (() => new Date());
-  const store = await openEventStore({ databaseUrl: options.databaseUrl, eventStoreConnectionString: options.eventStoreConnectionString ?? undefined });
+  const store = await openEventStore({
+    databaseUrl: options.databaseUrl,
+    eventStoreConnectionString: options.eventStoreConnectionString ?? undefined,
+  });
   const db = openReadDatabase(options.databaseUrl, 20);
   await migrateToLatest(db);
 
@@ -81,7 +84,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   // The API has its own pool (generic plans, see openReadDatabase): projection work never holds
   // the connections requests wait for.
   const apiDb = openReadDatabase(options.databaseUrl, 20, { genericPlans: true });
-  const realtime = await startRealtimeServer({ port: options.realtimePort, db, store, clock, logger, allowedOrigins: options.allowedOrigins ?? [] });
+  const realtime = await startRealtimeServer({
+    port: options.realtimePort,
+    db,
+    store,
+    clock,
+    logger,
+    allowedOrigins: options.allowedOrigins ?? [],
+  });
   ports.realtime = realtime; // for GET /metrics (open sockets, queue, matches)
   const deps: AppDependencies = {
     store,
@@ -112,7 +122,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   await new Promise<void>((resolve) => server.listen(options.port, options.host ?? '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
-  const metricsServer = options.metricsPort == null ? null : await startMetricsServer(metrics.router, options.metricsPort, options.metricsHost ?? '127.0.0.1');
+  const metricsServer =
+    options.metricsPort == null
+      ? null
+      : await startMetricsServer(metrics.router, options.metricsPort, options.metricsHost ?? '127.0.0.1');
 
   let stopping: Promise<void> | null = null;
   const stop = () =>

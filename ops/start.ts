@@ -15,7 +15,11 @@ async function main(): Promise<void> {
   if (!databaseUrl) {
     const dataDir = path.resolve(config.dataDir, 'postgres');
     logger.info({ dataDir, port: config.embeddedPostgresPort }, 'starting embedded PostgreSQL');
-    embedded = await startEmbeddedPostgres({ dataDir, port: config.embeddedPostgresPort, log: (line) => logger.debug({ component: 'postgres' }, line.trim()) });
+    embedded = await startEmbeddedPostgres({
+      dataDir,
+      port: config.embeddedPostgresPort,
+      log: (line) => logger.debug({ component: 'postgres' }, line.trim()),
+    });
     await embedded.createDatabase('lively');
     databaseUrl = embedded.url('lively');
   }
@@ -24,7 +28,10 @@ async function main(): Promise<void> {
   if (!config.eventStoreConnectionString && process.env.LIVELY_SEED !== 'false' && (await logIsEmpty(databaseUrl))) {
     logger.info('empty event log: seeding the small demo dataset (set LIVELY_SEED=false to skip)');
     const report = await seed(databaseUrl, SIZES.small, (line) => logger.info({ component: 'seed' }, line));
-    logger.info({ events: report.events, failures: report.failures.length, demoLogin: DEMO_LOGIN.email }, 'demo data ready');
+    logger.info(
+      { events: report.events, failures: report.failures.length, demoLogin: DEMO_LOGIN.email },
+      'demo data ready',
+    );
   }
   const stack = await startStack({
     databaseUrl,
@@ -40,7 +47,10 @@ async function main(): Promise<void> {
     metricsToken: config.metricsToken,
     logger,
   });
-  logger.info({ url: `http://localhost:${stack.port}`, metrics: stack.metricsUrl, eventStore: stack.store.kind }, 'Lively is running');
+  logger.info(
+    { url: `http://localhost:${stack.port}`, metrics: stack.metricsUrl, eventStore: stack.store.kind },
+    'Lively is running',
+  );
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {

@@ -17,7 +17,10 @@ import { createSandboxGateway } from '../domain/payments/sandbox-gateway';
 import { membershipActivationProcess } from '../domain/membership/activation-process';
 import { createSandboxPayoutGateway } from '../domain/payouts/sandbox-gateway';
 import type { PayoutGateway } from '../domain/payouts/gateway';
-import { VERIFICATION_CHECK_MS, checkPaymentAccountVerifications } from '../domain/payouts/payment-account-verification';
+import {
+  VERIFICATION_CHECK_MS,
+  checkPaymentAccountVerifications,
+} from '../domain/payouts/payment-account-verification';
 import { pendingPaymentAccounts } from '../projections/payment-accounts';
 import { creatorEarningsProcess } from '../domain/creators/earnings-process';
 import { messageUnlockProcess } from '../domain/messaging/unlock-process';
@@ -43,11 +46,19 @@ export function createPorts(infrastructure: { db: Knex; logger: Logger }): Recor
 
 /** Real delivery when SMTP_URL is set; otherwise the development outbox (`npm run ops -- mail`). */
 function emailSender({ db, logger }: { db: Knex; logger: Logger }, env: NodeJS.ProcessEnv = process.env): EmailSender {
-  return env.SMTP_URL ? new SmtpEmailSender(env.SMTP_URL, logger, env.SMTP_FROM || DEFAULT_FROM) : new DevelopmentEmailSender(db, logger);
+  return env.SMTP_URL
+    ? new SmtpEmailSender(env.SMTP_URL, logger, env.SMTP_FROM || DEFAULT_FROM)
+    : new DevelopmentEmailSender(db, logger);
 }
 
 export function allProcessManagers(ports: Record<string, unknown>): ProcessManager[] {
-  return [membershipActivationProcess, messageUnlockProcess, creatorEarningsProcess, conversionSubmission(ports.cryptoGateway as CryptoGateway), conversionCredit];
+  return [
+    membershipActivationProcess,
+    messageUnlockProcess,
+    creatorEarningsProcess,
+    conversionSubmission(ports.cryptoGateway as CryptoGateway),
+    conversionCredit,
+  ];
 }
 
 /** Clock-driven work: settlement checks of crypto conversions, membership renewals, abandoned sign-ups, payment account verification, housekeeping. */
@@ -56,7 +67,13 @@ export function allTickers(ports: Record<string, unknown>): Ticker[] {
     {
       name: 'crypto-settlement',
       intervalMs: 500,
-      tick: async ({ store, db, now }) => void (await checkSettlements(store, ports.cryptoGateway as CryptoGateway, await processingConversions(db), now)),
+      tick: async ({ store, db, now }) =>
+        void (await checkSettlements(
+          store,
+          ports.cryptoGateway as CryptoGateway,
+          await processingConversions(db),
+          now,
+        )),
     },
     {
       name: 'membership-billing',
@@ -73,14 +90,21 @@ export function allTickers(ports: Record<string, unknown>): Ticker[] {
       intervalMs: 5 * 60_000,
       tick: async ({ store, db, now }) => {
         const deps = { store, gateway: ports.paymentGateway as PaymentGateway };
-        for (const paymentId of await abandonedSignUpPayments(db, new Date(now.getTime() - ABANDONED_SIGN_UP_MS))) await giveBackAbandonedSignUp(deps, paymentId, now);
+        for (const paymentId of await abandonedSignUpPayments(db, new Date(now.getTime() - ABANDONED_SIGN_UP_MS)))
+          await giveBackAbandonedSignUp(deps, paymentId, now);
       },
     },
     {
       // Payment accounts pending verification: the payout processor's answer becomes an event.
       name: 'payment-account-verification',
       intervalMs: VERIFICATION_CHECK_MS,
-      tick: async ({ store, db, now }) => void (await checkPaymentAccountVerifications(store, ports.payoutGateway as PayoutGateway, await pendingPaymentAccounts(db), now)),
+      tick: async ({ store, db, now }) =>
+        void (await checkPaymentAccountVerifications(
+          store,
+          ports.payoutGateway as PayoutGateway,
+          await pendingPaymentAccounts(db),
+          now,
+        )),
     },
     // Expired sessions, rate-limit rows, idempotency keys and sign-in throttling rows.
     housekeepingTicker,

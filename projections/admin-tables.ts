@@ -29,7 +29,8 @@ export interface AdminTable<View> {
 }
 
 /** How the tables show times: ISO strings, null stays null. */
-export const isoOrNull = (value: Date | string | null) => (value === null || value === undefined ? null : new Date(value).toISOString());
+export const isoOrNull = (value: Date | string | null) =>
+  value === null || value === undefined ? null : new Date(value).toISOString();
 
 /** The filtered query (no order, no paging). */
 function filtered<View>(db: Knex, table: AdminTable<View>, query: AdminListQuery): Knex.QueryBuilder {
@@ -50,7 +51,12 @@ function filtered<View>(db: Knex, table: AdminTable<View>, query: AdminListQuery
   return builder;
 }
 
-function ordered<View>(db: Knex, builder: Knex.QueryBuilder, table: AdminTable<View>, query: AdminListQuery): Knex.QueryBuilder {
+function ordered<View>(
+  db: Knex,
+  builder: Knex.QueryBuilder,
+  table: AdminTable<View>,
+  query: AdminListQuery,
+): Knex.QueryBuilder {
   const column = table.sort[query.sortField ?? table.defaultSort];
   const direction = query.sortOrder === 'asc' ? 'asc' : 'desc';
   builder.orderByRaw(`${column} ${direction} nulls last`).orderByRaw(`${table.id} ${direction}`);
@@ -59,18 +65,31 @@ function ordered<View>(db: Knex, builder: Knex.QueryBuilder, table: AdminTable<V
 }
 
 /** One page of a table (filtered, sorted) and how many rows match in all. */
-export async function adminPage<View>(db: Knex, table: AdminTable<View>, query: AdminListQuery): Promise<AdminPage<View>> {
+export async function adminPage<View>(
+  db: Knex,
+  table: AdminTable<View>,
+  query: AdminListQuery,
+): Promise<AdminPage<View>> {
   const [rows, count] = await Promise.all([
-    ordered(db, filtered(db, table, query), table, query).limit(query.pageSize).offset(query.page * query.pageSize),
+    ordered(db, filtered(db, table, query), table, query)
+      .limit(query.pageSize)
+      .offset(query.page * query.pageSize),
     filtered(db, table, query).clearSelect().count({ n: '*' }).first(),
   ]);
   return { rows: rows.map(table.view), total: Number(count?.n ?? 0), page: query.page, pageSize: query.pageSize };
 }
 
 /** Every matching row, sorted, `batch` at a time (for a CSV export: run it in one snapshot). */
-export async function* adminRows<View>(db: Knex, table: AdminTable<View>, query: AdminListQuery, batch: number): AsyncGenerator<View[]> {
+export async function* adminRows<View>(
+  db: Knex,
+  table: AdminTable<View>,
+  query: AdminListQuery,
+  batch: number,
+): AsyncGenerator<View[]> {
   for (let offset = 0; ; offset += batch) {
-    const rows = await ordered(db, filtered(db, table, query), table, query).limit(batch).offset(offset);
+    const rows = await ordered(db, filtered(db, table, query), table, query)
+      .limit(batch)
+      .offset(offset);
     if (rows.length) yield rows.map(table.view);
     if (rows.length < batch) return;
   }

@@ -32,25 +32,101 @@ beforeAll(async () => {
   const c = '33333333-3333-4333-8333-333333333333';
   for (let i = 0; i < 5; i++) {
     const id = `msg-${i}`;
-    await handleCommand(store, messageStream(id), messageDecider, { type: 'SendMessage', messageId: id, senderId: a, senderIsCreator: true, receiverId: b, content: `m${i}`, priceCents: i % 2 ? 299 : null, at }, context);
-    if (i === 1) await handleCommand(store, messageStream(id), messageDecider, { type: 'UnlockMessage', messageId: id, userId: b, paymentReference: 'r', at }, context);
+    await handleCommand(
+      store,
+      messageStream(id),
+      messageDecider,
+      {
+        type: 'SendMessage',
+        messageId: id,
+        senderId: a,
+        senderIsCreator: true,
+        receiverId: b,
+        content: `m${i}`,
+        priceCents: i % 2 ? 299 : null,
+        at,
+      },
+      context,
+    );
+    if (i === 1)
+      await handleCommand(
+        store,
+        messageStream(id),
+        messageDecider,
+        { type: 'UnlockMessage', messageId: id, userId: b, paymentReference: 'r', at },
+        context,
+      );
   }
   for (const [i, member] of [a, b].entries()) {
     const tier = { tierId: 't1', name: 'Gold', priceCents: 1500 };
-    await handleCommand(store, creatorSubscriptionStream(member, c), creatorSubscriptionDecider, { type: 'StartCreatorSubscription', subscriptionId: `s${i}`, subscriberId: member, creatorId: c, tier, transactionId: `tx${i}`, at }, context);
+    await handleCommand(
+      store,
+      creatorSubscriptionStream(member, c),
+      creatorSubscriptionDecider,
+      {
+        type: 'StartCreatorSubscription',
+        subscriptionId: `s${i}`,
+        subscriberId: member,
+        creatorId: c,
+        tier,
+        transactionId: `tx${i}`,
+        at,
+      },
+      context,
+    );
   }
-  for (const reference of ['r1', 'r2', 'r3']) await creditEarnings(store, c, { grossCents: 1000, source: 'subscription', reference, occurredAt: at, payerId: a }, context);
+  for (const reference of ['r1', 'r2', 'r3'])
+    await creditEarnings(
+      store,
+      c,
+      { grossCents: 1000, source: 'subscription', reference, occurredAt: at, payerId: a },
+      context,
+    );
   await reverseEarnings(store, c, { reference: 'r2', reason: 'refund' }, context);
-  await creditEarnings(store, c, { grossCents: 500, source: 'message_unlock', reference: 'r4', occurredAt: at, payerId: b }, context);
-  for (const [i, member] of [a, b, a].entries()) await creditBalance(store, member, { amountCents: 1000, reason: 'crypto conversion', reference: `c${i}` }, context);
+  await creditEarnings(
+    store,
+    c,
+    { grossCents: 500, source: 'message_unlock', reference: 'r4', occurredAt: at, payerId: b },
+    context,
+  );
+  for (const [i, member] of [a, b, a].entries())
+    await creditBalance(store, member, { amountCents: 1000, reason: 'crypto conversion', reference: `c${i}` }, context);
   await spendBalance(store, a, { amountCents: 299, reason: 'message_unlock', reference: 'u1' }, context);
   // Likes toggled back and forth on two posts, at different times, with a comment in between.
-  for (const postId of ['post-1', 'post-2']) await handleCommand(store, postStream(postId), postDecider, { type: 'PublishPost', postId, creatorId: c, title: 'T', content: 'C', mediaUrl: null, isPublic: true, at }, context);
-  const toggles: Array<[string, string]> = [['post-1', a], ['post-1', b], ['post-2', a], ['post-1', a], ['post-1', a], ['post-2', b], ['post-1', b]];
+  for (const postId of ['post-1', 'post-2'])
+    await handleCommand(
+      store,
+      postStream(postId),
+      postDecider,
+      { type: 'PublishPost', postId, creatorId: c, title: 'T', content: 'C', mediaUrl: null, isPublic: true, at },
+      context,
+    );
+  const toggles: Array<[string, string]> = [
+    ['post-1', a],
+    ['post-1', b],
+    ['post-2', a],
+    ['post-1', a],
+    ['post-1', a],
+    ['post-2', b],
+    ['post-1', b],
+  ];
   for (const [i, [postId, userId]] of toggles.entries()) {
     const when = new Date(at.getTime() + (i + 1) * 60_000);
-    await handleCommand(store, postStream(postId), postDecider, { type: 'ToggleLike', postId, userId, at: when }, { actorId: userId, now: when });
-    if (i === 3) await handleCommand(store, postStream(postId), postDecider, { type: 'CommentOnPost', postId, commentId: 'k1', userId, content: 'Nice', at: when }, context);
+    await handleCommand(
+      store,
+      postStream(postId),
+      postDecider,
+      { type: 'ToggleLike', postId, userId, at: when },
+      { actorId: userId, now: when },
+    );
+    if (i === 3)
+      await handleCommand(
+        store,
+        postStream(postId),
+        postDecider,
+        { type: 'CommentOnPost', postId, commentId: 'k1', userId, content: 'Nice', at: when },
+        context,
+      );
   }
 });
 
@@ -61,24 +137,45 @@ async function buildWithApplyAll(projector: Projector, schema: string, size = In
   await projector.createTables(db, schema);
   const events = (await readWholeLog(store)).filter((e) => projector.eventTypes.includes(e.type));
   await db.transaction(async (trx) => {
-    for (let i = 0; i < events.length; i += size) await projector.applyAll!(projectionContext(trx, schema), events.slice(i, i + size));
+    for (let i = 0; i < events.length; i += size)
+      await projector.applyAll!(projectionContext(trx, schema), events.slice(i, i + size));
     await projector.applyAll!(projectionContext(trx, schema), events);
   });
   return dumpTables(db, projector, schema);
 }
 
-it.each([messagesProjector, postsProjector, creatorSubscriptionsProjector, creatorBalancesProjector, walletBalancesProjector])('$name: applyAll (one batch, and batches of 2) leaves the rows apply leaves, one event at a time', async (projector) => {
-  const { once } = await replayTwice(db, projector, await readWholeLog(store));
-  expect(await buildWithApplyAll(projector, `apply_all_${projector.name}`)).toEqual(once);
-  expect(await buildWithApplyAll(projector, `apply_all_${projector.name}_2`, 2)).toEqual(once);
-  expect(Object.values(once).every((rows) => rows.length > 0)).toBe(true);
-});
+it.each([
+  messagesProjector,
+  postsProjector,
+  creatorSubscriptionsProjector,
+  creatorBalancesProjector,
+  walletBalancesProjector,
+])(
+  '$name: applyAll (one batch, and batches of 2) leaves the rows apply leaves, one event at a time',
+  async (projector) => {
+    const { once } = await replayTwice(db, projector, await readWholeLog(store));
+    expect(await buildWithApplyAll(projector, `apply_all_${projector.name}`)).toEqual(once);
+    expect(await buildWithApplyAll(projector, `apply_all_${projector.name}_2`, 2)).toEqual(once);
+    expect(Object.values(once).every((rows) => rows.length > 0)).toBe(true);
+  },
+);
 
 it('posts: likes toggled in one batch end with the counts and rows of the last toggles', async () => {
   await buildWithApplyAll(postsProjector, 'apply_all_likes');
-  const posts = await db.withSchema('apply_all_likes').table('posts').orderBy('id').select('id', 'like_count', 'comment_count');
-  expect(posts).toEqual([{ id: 'post-1', like_count: 1, comment_count: 1 }, { id: 'post-2', like_count: 2, comment_count: 0 }]);
-  const likes = await db.withSchema('apply_all_likes').table('post_likes').orderBy(['post_id', 'user_id']).select('post_id', 'user_id', 'created_at');
+  const posts = await db
+    .withSchema('apply_all_likes')
+    .table('posts')
+    .orderBy('id')
+    .select('id', 'like_count', 'comment_count');
+  expect(posts).toEqual([
+    { id: 'post-1', like_count: 1, comment_count: 1 },
+    { id: 'post-2', like_count: 2, comment_count: 0 },
+  ]);
+  const likes = await db
+    .withSchema('apply_all_likes')
+    .table('post_likes')
+    .orderBy(['post_id', 'user_id'])
+    .select('post_id', 'user_id', 'created_at');
   expect(likes.map((l) => [l.post_id, new Date(l.created_at).toISOString()])).toEqual([
     ['post-1', '2026-01-01T00:05:00.000Z'],
     ['post-2', '2026-01-01T00:03:00.000Z'],
@@ -96,7 +193,8 @@ it('ledger: applyAll over the sample money history (one batch, and batches of 3)
     await db.raw(`CREATE SCHEMA "${schema}"`);
     await ledgerProjector.createTables(db, schema);
     await db.transaction(async (trx) => {
-      for (let i = 0; i < events.length; i += size) await ledgerProjector.applyAll!(projectionContext(trx, schema), events.slice(i, i + size));
+      for (let i = 0; i < events.length; i += size)
+        await ledgerProjector.applyAll!(projectionContext(trx, schema), events.slice(i, i + size));
       await ledgerProjector.applyAll!(projectionContext(trx, schema), events); // a replayed batch writes nothing new
     });
     expect(await dumpTables(db, ledgerProjector, schema)).toEqual(once);
@@ -110,7 +208,10 @@ it('messages: a batch that sends and unlocks a message already stored locked (a 
   await messagesProjector.createTables(db, schema);
   const events = (await readWholeLog(store)).filter((e) => messagesProjector.eventTypes.includes(e.type));
   await db.transaction(async (trx) => {
-    await messagesProjector.applyAll!(projectionContext(trx, schema), events.filter((e) => e.type === 'MessageSent'));
+    await messagesProjector.applyAll!(
+      projectionContext(trx, schema),
+      events.filter((e) => e.type === 'MessageSent'),
+    );
     await messagesProjector.applyAll!(projectionContext(trx, schema), events);
   });
   const unlocked = await db.withSchema(schema).table('messages').where({ is_unlocked: true }).orderBy('id').pluck('id');

@@ -64,10 +64,19 @@ export const chatSessionsProjector: Projector = {
         const skipped = d.reason === 'skipped';
         await table('chat_sessions')
           .where({ room_id: d.roomId })
-          .update({ status: skipped ? 'skipped' : 'ended', ended_at: d.endedAt, duration_seconds: d.durationSeconds, end_reason: d.reason, ended_by: d.endedBy });
+          .update({
+            status: skipped ? 'skipped' : 'ended',
+            ended_at: d.endedAt,
+            duration_seconds: d.durationSeconds,
+            end_reason: d.reason,
+            ended_by: d.endedBy,
+          });
         if (skipped && d.endedBy) {
           const side = d.endedBy === d.user1Id ? 'user1_action' : 'user2_action';
-          await table('user_matches').where({ chat_session_id: d.roomId }).whereNot({ status: 'blocked' }).update({ status: 'passed', [side]: 'skip' });
+          await table('user_matches')
+            .where({ chat_session_id: d.roomId })
+            .whereNot({ status: 'blocked' })
+            .update({ status: 'passed', [side]: 'skip' });
         }
         return;
       }
@@ -76,13 +85,19 @@ export const chatSessionsProjector: Projector = {
         const row = await table('chat_sessions').where({ room_id: d.roomId }).first('user1_id');
         if (!row) return;
         const flag = row.user1_id === d.reporterId ? 'reported_by_user1' : 'reported_by_user2';
-        await table('chat_sessions').where({ room_id: d.roomId }).update({ [flag]: true, report_reason: d.reason });
+        await table('chat_sessions')
+          .where({ room_id: d.roomId })
+          .update({ [flag]: true, report_reason: d.reason });
         return;
       }
       case 'ChatUserBlocked': {
         const d = (event as unknown as ChatUserBlocked).data;
-        await table('user_matches').where({ user1_id: d.blockerId, user2_id: d.blockedId }).update({ status: 'blocked', user1_action: 'block' });
-        await table('user_matches').where({ user1_id: d.blockedId, user2_id: d.blockerId }).update({ status: 'blocked', user2_action: 'block' });
+        await table('user_matches')
+          .where({ user1_id: d.blockerId, user2_id: d.blockedId })
+          .update({ status: 'blocked', user1_action: 'block' });
+        await table('user_matches')
+          .where({ user1_id: d.blockedId, user2_id: d.blockerId })
+          .update({ status: 'blocked', user2_action: 'block' });
       }
     }
   },

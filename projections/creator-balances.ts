@@ -59,9 +59,14 @@ export const creatorBalancesProjector: Projector = {
       return;
     }
     const d = event.data as EarningsReversedData;
-    await table('creator_earnings').where({ creator_id: d.creatorId, reference: d.reference }).update({ reversed_at: d.occurredAt });
+    await table('creator_earnings')
+      .where({ creator_id: d.creatorId, reference: d.reference })
+      .update({ reversed_at: d.occurredAt });
   },
-  applyAll: insertRuns({ table: 'creator_earnings', conflict: ['creator_id', 'reference'], rowOf: earningsRow }, (c, e) => creatorBalancesProjector.apply(c, e)),
+  applyAll: insertRuns(
+    { table: 'creator_earnings', conflict: ['creator_id', 'reference'], rowOf: earningsRow },
+    (c, e) => creatorBalancesProjector.apply(c, e),
+  ),
 };
 
 export interface CreatorBalanceRow {
@@ -83,7 +88,11 @@ export async function creatorBalances(db: Knex, creatorId: string, now: Date): P
       db.raw('min(available_at) filter (where available_at > ?) as next_available_at', [now]),
     )
     .first();
-  const held = await db('payouts').where({ creator_id: creatorId }).whereIn('status', ['pending', 'processing', 'completed']).sum({ held: 'amount_cents' }).first();
+  const held = await db('payouts')
+    .where({ creator_id: creatorId })
+    .whereIn('status', ['pending', 'processing', 'completed'])
+    .sum({ held: 'amount_cents' })
+    .first();
   const next = earnings?.next_available_at as Date | null;
   return {
     availableCents: Number(earnings?.released ?? 0) - Number(held?.held ?? 0),

@@ -46,16 +46,25 @@ export const creatorSubscriptionsProjector: Projector = {
   async apply({ table }, event) {
     await table('creator_subscriptions').insert(rowOf(event)).onConflict('id').ignore();
   },
-  applyAll: insertRuns({ table: 'creator_subscriptions', conflict: ['id'], rowOf }, (c, e) => creatorSubscriptionsProjector.apply(c, e)),
+  applyAll: insertRuns({ table: 'creator_subscriptions', conflict: ['id'], rowOf }, (c, e) =>
+    creatorSubscriptionsProjector.apply(c, e),
+  ),
 };
 
 /** The running subscription of a member to a creator, if any. */
 export async function activeSubscription(db: Knex, now: Date, subscriberId: string, creatorId: string) {
-  return db('creator_subscriptions').where({ subscriber_id: subscriberId, creator_id: creatorId }).andWhere('end_date', '>', now).orderBy('end_date', 'desc').first();
+  return db('creator_subscriptions')
+    .where({ subscriber_id: subscriberId, creator_id: creatorId })
+    .andWhere('end_date', '>', now)
+    .orderBy('end_date', 'desc')
+    .first();
 }
 
 /** Creators whose locked posts the member may read right now (own posts included). */
 export async function readableCreatorIds(db: Knex, now: Date, viewerId: string): Promise<Set<string>> {
-  const rows = await db('creator_subscriptions').distinct('creator_id').where({ subscriber_id: viewerId }).andWhere('end_date', '>', now);
+  const rows = await db('creator_subscriptions')
+    .distinct('creator_id')
+    .where({ subscriber_id: viewerId })
+    .andWhere('end_date', '>', now);
   return new Set([viewerId, ...rows.map((row) => row.creator_id as string)]);
 }

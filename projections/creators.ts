@@ -1,5 +1,11 @@
 import type { Knex } from 'knex';
-import { DEFAULT_CREATOR_BIO, DEFAULT_CREATOR_PRICE, type Creator, type CreatorStats, type Tier } from '../domain/contracts/creators';
+import {
+  DEFAULT_CREATOR_BIO,
+  DEFAULT_CREATOR_PRICE,
+  type Creator,
+  type CreatorStats,
+  type Tier,
+} from '../domain/contracts/creators';
 import { formatCents } from '../domain/contracts/money';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { CreatorRegistered, TierData } from '../domain/creators/events';
@@ -38,7 +44,12 @@ export const creatorsProjector: Projector = {
     if (event.type === 'CreatorRegistered') {
       const data = (event as RecordedEvent<CreatorRegistered['data']>).data;
       await table('creators')
-        .insert({ user_id: data.userId, bio: data.bio, cover_image_url: data.coverImageUrl, registered_at: data.registeredAt })
+        .insert({
+          user_id: data.userId,
+          bio: data.bio,
+          cover_image_url: data.coverImageUrl,
+          registered_at: data.registeredAt,
+        })
         .onConflict('user_id')
         .merge();
       return;
@@ -53,7 +64,11 @@ export const creatorsProjector: Projector = {
       features: JSON.stringify(data.features),
       updated_at: data.at,
     };
-    if (event.type === 'TierCreated') await table('subscription_tiers').insert({ ...row, created_at: data.at }).onConflict('id').merge();
+    if (event.type === 'TierCreated')
+      await table('subscription_tiers')
+        .insert({ ...row, created_at: data.at })
+        .onConflict('id')
+        .merge();
     else await table('subscription_tiers').where({ id: data.tierId }).update(row);
   },
 };
@@ -99,13 +114,22 @@ function creatorQuery(db: Knex, now: Date) {
       'u.profile_image_url',
       db.raw('(SELECT min(t.price_cents) FROM subscription_tiers t WHERE t.creator_id = c.user_id) AS min_price'),
       db.raw('(SELECT count(*) FROM posts p WHERE p.creator_id = c.user_id) AS post_count'),
-      db.raw('(SELECT count(DISTINCT s.subscriber_id) FROM creator_subscriptions s WHERE s.creator_id = c.user_id AND s.end_date > ?) AS subscriber_count', [now]),
+      db.raw(
+        '(SELECT count(DISTINCT s.subscriber_id) FROM creator_subscriptions s WHERE s.creator_id = c.user_id AND s.end_date > ?) AS subscriber_count',
+        [now],
+      ),
     );
 }
 
 /** Creators in registration order; `q` matches first name, last name, full name and bio (never the email). */
-export async function listCreators(db: Knex, now: Date, options: { q?: string; limit?: number } = {}): Promise<Creator[]> {
-  const query = creatorQuery(db, now).orderBy([{ column: 'c.registered_at' }, { column: 'c.user_id' }]).limit(options.limit ?? 100);
+export async function listCreators(
+  db: Knex,
+  now: Date,
+  options: { q?: string; limit?: number } = {},
+): Promise<Creator[]> {
+  const query = creatorQuery(db, now)
+    .orderBy([{ column: 'c.registered_at' }, { column: 'c.user_id' }])
+    .limit(options.limit ?? 100);
   const q = options.q?.trim();
   if (q) {
     const pattern = `%${q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -132,7 +156,9 @@ export async function isCreator(db: Knex, userId: string): Promise<boolean> {
 
 /** The creator's tiers, cheapest first, or the three fallback tiers while there are none. */
 export async function creatorTiers(db: Knex, creatorId: string): Promise<Tier[]> {
-  const rows = await db('subscription_tiers').where({ creator_id: creatorId }).orderBy([{ column: 'price_cents' }, { column: 'created_at' }]);
+  const rows = await db('subscription_tiers')
+    .where({ creator_id: creatorId })
+    .orderBy([{ column: 'price_cents' }, { column: 'created_at' }]);
   if (rows.length === 0) {
     return FALLBACK_TIERS.map((tier) => ({
       id: tier.tierId,
@@ -169,13 +195,22 @@ export async function creatorStats(db: Knex, now: Date, creatorId: string): Prom
        UNION ALL SELECT price_cents FROM messages WHERE sender_id = ? AND is_paid AND is_unlocked AND receiver_id <> sender_id`,
       [creatorId, creatorId],
     ),
-    db('posts').where({ creator_id: creatorId }).first(db.raw('count(*) AS posts'), db.raw('coalesce(sum(like_count + comment_count), 0) AS interactions')),
-    db('creator_subscriptions').where({ creator_id: creatorId }).andWhere('end_date', '>', now).first(db.raw('count(DISTINCT subscriber_id) AS subscribers')),
+    db('posts')
+      .where({ creator_id: creatorId })
+      .first(db.raw('count(*) AS posts'), db.raw('coalesce(sum(like_count + comment_count), 0) AS interactions')),
+    db('creator_subscriptions')
+      .where({ creator_id: creatorId })
+      .andWhere('end_date', '>', now)
+      .first(db.raw('count(DISTINCT subscriber_id) AS subscribers')),
   ]);
-  const earnedCents = (sales.rows as Array<{ price_cents: number }>).reduce((sum, row) => sum + splitEarnings(row.price_cents).creatorShareCents, 0);
+  const earnedCents = (sales.rows as Array<{ price_cents: number }>).reduce(
+    (sum, row) => sum + splitEarnings(row.price_cents).creatorShareCents,
+    0,
+  );
   const postCount = Number(posts.posts);
   const subscriberCount = Number(subscribers.subscribers);
   const interactions = Number(posts.interactions);
-  const engagementRate = postCount && subscriberCount ? Math.round((interactions / (postCount * subscriberCount)) * 1000) / 10 : 0;
+  const engagementRate =
+    postCount && subscriberCount ? Math.round((interactions / (postCount * subscriberCount)) * 1000) / 10 : 0;
   return { totalEarnings: formatCents(earnedCents), subscriberCount, postCount, engagementRate };
 }

@@ -34,9 +34,19 @@ describe('conversion numbers from the PostgreSQL sequence', () => {
   it('continue past the numbers of an imported log the sequence never issued', async () => {
     await cryptoConversionsProjector.createTables(db, 'public');
     await db('crypto_conversions').insert({
-      id: '0b7e5f0e-3a53-4a43-9a39-8f5b8bb0c001', number: 5000, user_id: 'u1', transaction_id: '0b7e5f0e-3a53-4a43-9a39-8f5b8bb0c002', from_crypto_type: 'USDC',
-      crypto_amount: '20', usd_amount_cents: 2000, service_fee_cents: 60, net_amount_cents: 1940, exchange_rate: '1.0000', status: 'completed',
-      used_for_subscription: false, created_at: new Date(),
+      id: '0b7e5f0e-3a53-4a43-9a39-8f5b8bb0c001',
+      number: 5000,
+      user_id: 'u1',
+      transaction_id: '0b7e5f0e-3a53-4a43-9a39-8f5b8bb0c002',
+      from_crypto_type: 'USDC',
+      crypto_amount: '20',
+      usd_amount_cents: 2000,
+      service_fee_cents: 60,
+      net_amount_cents: 1940,
+      exchange_rate: '1.0000',
+      status: 'completed',
+      used_for_subscription: false,
+      created_at: new Date(),
     });
     const fresh = postgresConversionNumbers(db);
     expect(await fresh.next()).toBe(5001);

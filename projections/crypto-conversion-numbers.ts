@@ -26,7 +26,9 @@ export function postgresConversionNumbers(db: Knex): ConversionNumbers {
         throw error;
       });
       await synced;
-      const result = await db.raw<{ rows: Array<{ n: string }> }>(`select nextval('crypto_conversion_number_seq') as n`);
+      const result = await db.raw<{ rows: Array<{ n: string }> }>(
+        `select nextval('crypto_conversion_number_seq') as n`,
+      );
       const number = Number(result.rows[0].n);
       if (!isConversionNumber(number)) throw new Error(`conversion number out of range: ${result.rows[0].n}`);
       return number;

@@ -1,5 +1,13 @@
 import type { Knex } from 'knex';
-import { formatCryptoUnits, formatRate, parseCryptoUnits, parseRateUnits, type ConversionRecord, type CryptoType, type TransactionStatus } from '../domain/contracts/crypto';
+import {
+  formatCryptoUnits,
+  formatRate,
+  parseCryptoUnits,
+  parseRateUnits,
+  type ConversionRecord,
+  type CryptoType,
+  type TransactionStatus,
+} from '../domain/contracts/crypto';
 import { formatCents } from '../domain/contracts/money';
 import type {
   CryptoConversionCompletedData,
@@ -20,7 +28,12 @@ export const cryptoConversionsProjector: Projector = {
   name: 'crypto_conversions',
   version: 2,
   tables: ['crypto_conversions'],
-  eventTypes: ['CryptoConversionRequested', 'CryptoConversionCompleted', 'CryptoConversionFailed', 'CryptoConversionUsedForSubscription'],
+  eventTypes: [
+    'CryptoConversionRequested',
+    'CryptoConversionCompleted',
+    'CryptoConversionFailed',
+    'CryptoConversionUsedForSubscription',
+  ],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('crypto_conversions', (t) => {
       t.uuid('id').primary();
@@ -42,7 +55,12 @@ export const cryptoConversionsProjector: Projector = {
     });
   },
   // Every event names the conversion by its transactionId (unique per conversion).
-  ...rowPerEvent('crypto_conversions', 'transaction_id', (event) => (event.data as { transactionId: string }).transactionId, nextRow),
+  ...rowPerEvent(
+    'crypto_conversions',
+    'transaction_id',
+    (event) => (event.data as { transactionId: string }).transactionId,
+    nextRow,
+  ),
 };
 
 /** The conversion's row after the event; an update of a missing row does nothing, as UPDATE ... WHERE. */
@@ -78,7 +96,14 @@ function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {
       return row && { ...row, status: 'failed' };
     case 'CryptoConversionUsedForSubscription': {
       const d = event.data as CryptoConversionUsedData;
-      return row && { ...row, used_for_subscription: true, subscription_months: d.subscriptionMonths, purchase_id: d.purchaseId };
+      return (
+        row && {
+          ...row,
+          used_for_subscription: true,
+          subscription_months: d.subscriptionMonths,
+          purchase_id: d.purchaseId,
+        }
+      );
     }
   }
   return row;
@@ -127,7 +152,13 @@ function conversionRecord(row: ConversionRow): ConversionRecord {
 }
 
 const newestFirst = (db: Knex, userId: string) =>
-  db<ConversionRow>('crypto_conversions').where({ user_id: userId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'number', order: 'desc', nulls: 'last' }, { column: 'id', order: 'desc' }]);
+  db<ConversionRow>('crypto_conversions')
+    .where({ user_id: userId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'number', order: 'desc', nulls: 'last' },
+      { column: 'id', order: 'desc' },
+    ]);
 
 /** A member's conversions, newest first. */
 export async function conversionsOf(db: Knex, userId: string): Promise<ConversionRecord[]> {
@@ -138,11 +169,18 @@ export async function conversionsOf(db: Knex, userId: string): Promise<Conversio
 export async function creditedConversionsOf(db: Knex, userId: string): Promise<ConversionRecord[]> {
   const rows = await newestFirst(db, userId)
     .where({ status: 'completed' })
-    .whereExists(db('wallet_entries').whereRaw(`wallet_entries.reference = 'conversion:' || crypto_conversions.transaction_id`));
+    .whereExists(
+      db('wallet_entries').whereRaw(`wallet_entries.reference = 'conversion:' || crypto_conversions.transaction_id`),
+    );
   return rows.map(conversionRecord);
 }
 
 /** A member's completed conversions not yet used for a site plan, oldest first. */
-export function unusedConversionsOf(db: Knex, userId: string): Promise<Pick<ConversionRow, 'number' | 'transaction_id' | 'net_amount_cents'>[]> {
-  return db<ConversionRow>('crypto_conversions').where({ user_id: userId, status: 'completed', used_for_subscription: false }).orderBy('created_at', 'asc');
+export function unusedConversionsOf(
+  db: Knex,
+  userId: string,
+): Promise<Pick<ConversionRow, 'number' | 'transaction_id' | 'net_amount_cents'>[]> {
+  return db<ConversionRow>('crypto_conversions')
+    .where({ user_id: userId, status: 'completed', used_for_subscription: false })
+    .orderBy('created_at', 'asc');
 }

@@ -20,7 +20,12 @@ export const cryptoTransactionsProjector: Projector = {
   name: 'crypto_transactions',
   version: 1,
   tables: ['crypto_transactions'],
-  eventTypes: ['CryptoConversionRequested', 'CryptoConversionSubmitted', 'CryptoConversionCompleted', 'CryptoConversionFailed'],
+  eventTypes: [
+    'CryptoConversionRequested',
+    'CryptoConversionSubmitted',
+    'CryptoConversionCompleted',
+    'CryptoConversionFailed',
+  ],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('crypto_transactions', (t) => {
       t.uuid('id').primary();
@@ -44,7 +49,12 @@ export const cryptoTransactionsProjector: Projector = {
       t.timestamp('updated_at', { useTz: true }).notNullable();
     });
   },
-  ...rowPerEvent('crypto_transactions', 'id', (event) => (event.data as { transactionId: string }).transactionId, nextRow),
+  ...rowPerEvent(
+    'crypto_transactions',
+    'id',
+    (event) => (event.data as { transactionId: string }).transactionId,
+    nextRow,
+  ),
 };
 
 /** The transaction's row after the event (the same object when the event changes nothing). */
@@ -78,25 +88,52 @@ function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {
     case 'CryptoConversionSubmitted': {
       const d = event.data as CryptoConversionSubmittedData;
       if (row?.status !== 'pending') return row;
-      return { ...row, status: 'processing', gateway_transaction_id: d.gatewayTransactionId, updated_at: d.submittedAt };
+      return {
+        ...row,
+        status: 'processing',
+        gateway_transaction_id: d.gatewayTransactionId,
+        updated_at: d.submittedAt,
+      };
     }
     case 'CryptoConversionCompleted': {
       const d = event.data as CryptoConversionCompletedData;
-      return row && { ...row, status: 'completed', transaction_hash: d.transactionHash, processed_at: d.completedAt, updated_at: d.completedAt };
+      return (
+        row && {
+          ...row,
+          status: 'completed',
+          transaction_hash: d.transactionHash,
+          processed_at: d.completedAt,
+          updated_at: d.completedAt,
+        }
+      );
     }
     case 'CryptoConversionFailed': {
       const d = event.data as CryptoConversionFailedData;
-      return row && { ...row, status: 'failed', failure_reason: d.failureReason, processed_at: d.failedAt, updated_at: d.failedAt };
+      return (
+        row && {
+          ...row,
+          status: 'failed',
+          failure_reason: d.failureReason,
+          processed_at: d.failedAt,
+          updated_at: d.failedAt,
+        }
+      );
     }
   }
   return row;
 }
 
 /** Conversions handed to the processor and not settled yet (for the settlement check). */
-export async function processingConversions(db: import('knex').Knex): Promise<Array<{ transactionId: string; gatewayTransactionId: string }>> {
+export async function processingConversions(
+  db: import('knex').Knex,
+): Promise<Array<{ transactionId: string; gatewayTransactionId: string }>> {
   // Before the projection's first run the table does not exist yet: nothing to check.
   if (!(await db.schema.hasTable('crypto_transactions'))) return [];
-  const rows = await db('crypto_transactions').where({ status: 'processing' }).whereNotNull('gateway_transaction_id').orderBy('created_at').limit(500);
+  const rows = await db('crypto_transactions')
+    .where({ status: 'processing' })
+    .whereNotNull('gateway_transaction_id')
+    .orderBy('created_at')
+    .limit(500);
   return rows.map((row) => ({ transactionId: row.id, gatewayTransactionId: row.gateway_transaction_id }));
 }
 
@@ -112,7 +149,14 @@ export const conversionsAdminTable: AdminTable<AdminConversionRow> = {
   amount: 'c.usd_amount_cents',
   status: 'c.status',
   users: ['c.user_id'],
-  sort: { createdAt: 'c.created_at', amount: 'c.usd_amount_cents', netAmount: 'c.net_usd_cents', fee: 'c.service_fee_cents', status: 'c.status', userId: 'c.user_id' },
+  sort: {
+    createdAt: 'c.created_at',
+    amount: 'c.usd_amount_cents',
+    netAmount: 'c.net_usd_cents',
+    fee: 'c.service_fee_cents',
+    status: 'c.status',
+    userId: 'c.user_id',
+  },
   defaultSort: 'createdAt',
   view: (row) => ({
     id: row.id,
@@ -132,9 +176,19 @@ export const conversionsAdminTable: AdminTable<AdminConversionRow> = {
     streamId: `cryptoTransaction-${row.id}`,
   }),
   csv: [
-    ['id', (r) => r.id], ['conversionNumber', (r) => r.conversionNumber], ['createdAt', (r) => r.createdAt], ['userId', (r) => r.userId], ['userEmail', (r) => r.userEmail],
+    ['id', (r) => r.id],
+    ['conversionNumber', (r) => r.conversionNumber],
+    ['createdAt', (r) => r.createdAt],
+    ['userId', (r) => r.userId],
+    ['userEmail', (r) => r.userEmail],
     ['cryptoType', (r) => r.cryptoType],
-    ['cryptoAmount', (r) => r.cryptoAmount], ['exchangeRate', (r) => r.exchangeRate], ['usdAmount', (r) => r.amount], ['serviceFee', (r) => r.fee],
-    ['netAmount', (r) => r.netAmount], ['status', (r) => r.status], ['transactionHash', (r) => r.transactionHash], ['failureReason', (r) => r.failureReason],
+    ['cryptoAmount', (r) => r.cryptoAmount],
+    ['exchangeRate', (r) => r.exchangeRate],
+    ['usdAmount', (r) => r.amount],
+    ['serviceFee', (r) => r.fee],
+    ['netAmount', (r) => r.netAmount],
+    ['status', (r) => r.status],
+    ['transactionHash', (r) => r.transactionHash],
+    ['failureReason', (r) => r.failureReason],
   ],
 };

@@ -40,15 +40,33 @@ export const cryptoWalletsProjector: Projector = {
  * the events applied to them in memory in order, then new deposits and changed wallets written.
  */
 async function applyWallets(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
-  const completions = events.filter((e) => e.type === 'CryptoConversionCompleted').map((e) => e.data as CryptoConversionCompletedData);
-  const walletIds = events.map((e) => (e.data as { walletId: string | null }).walletId).filter((id): id is string => Boolean(id));
+  const completions = events
+    .filter((e) => e.type === 'CryptoConversionCompleted')
+    .map((e) => e.data as CryptoConversionCompletedData);
+  const walletIds = events
+    .map((e) => (e.data as { walletId: string | null }).walletId)
+    .filter((id): id is string => Boolean(id));
   const wallets = await KeyedRows.load(context, 'crypto_wallets', 'id', walletIds);
-  const counted = await KeyedRows.load(context, 'crypto_wallet_deposits', 'transaction_id', completions.filter((d) => d.walletId).map((d) => d.transactionId));
+  const counted = await KeyedRows.load(
+    context,
+    'crypto_wallet_deposits',
+    'transaction_id',
+    completions.filter((d) => d.walletId).map((d) => d.transactionId),
+  );
   for (const event of events) {
     if (event.type === 'CryptoWalletRegistered') {
       const d = event.data as CryptoWalletRegisteredData;
       if (wallets.get(d.walletId)) continue;
-      wallets.set(d.walletId, { id: d.walletId, user_id: d.userId, crypto_type: d.cryptoType, wallet_address: d.walletAddress, balance: '0', is_active: true, created_at: d.registeredAt, updated_at: d.registeredAt });
+      wallets.set(d.walletId, {
+        id: d.walletId,
+        user_id: d.userId,
+        crypto_type: d.cryptoType,
+        wallet_address: d.walletAddress,
+        balance: '0',
+        is_active: true,
+        created_at: d.registeredAt,
+        updated_at: d.registeredAt,
+      });
       continue;
     }
     const d = event.data as CryptoConversionCompletedData;
@@ -66,8 +84,22 @@ async function applyWallets(context: ProjectionContext, events: RecordedEvent[])
 
 // Queries: a member's wallets as the client shows them.
 
-function walletView(row: { id: string; crypto_type: CryptoType; wallet_address: string; balance: string; is_active: boolean; created_at: Date }): CryptoWallet {
-  return { id: row.id, cryptoType: row.crypto_type, walletAddress: row.wallet_address, balance: formatCryptoUnits(parseCryptoUnits(String(row.balance)) ?? 0n), isActive: row.is_active, createdAt: new Date(row.created_at).toISOString() };
+function walletView(row: {
+  id: string;
+  crypto_type: CryptoType;
+  wallet_address: string;
+  balance: string;
+  is_active: boolean;
+  created_at: Date;
+}): CryptoWallet {
+  return {
+    id: row.id,
+    cryptoType: row.crypto_type,
+    walletAddress: row.wallet_address,
+    balance: formatCryptoUnits(parseCryptoUnits(String(row.balance)) ?? 0n),
+    isActive: row.is_active,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
 }
 
 /** A member's wallets, oldest first. */
@@ -82,5 +114,12 @@ export async function findWallet(db: Knex, walletId: string): Promise<CryptoWall
 
 /** The id of the member's wallet with this address (any letter case), if they registered one. */
 export async function walletIdByAddress(db: Knex, userId: string, walletAddress: string): Promise<string | null> {
-  return (await db('crypto_wallets').where({ user_id: userId }).whereRaw('lower(wallet_address) = lower(?)', [walletAddress]).first('id'))?.id ?? null;
+  return (
+    (
+      await db('crypto_wallets')
+        .where({ user_id: userId })
+        .whereRaw('lower(wallet_address) = lower(?)', [walletAddress])
+        .first('id')
+    )?.id ?? null
+  );
 }

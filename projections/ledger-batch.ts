@@ -40,7 +40,10 @@ export function entryRows(t: Transaction) {
  * undefined, so only keys the dry run missed still cost a query. The dry run's effects of
  * events that asked for no fact are final: they are handed back, not computed again.
  */
-async function prefetchFacts(context: ProjectionContext, events: RecordedEvent[]): Promise<{ stored: Map<string, unknown>; final: Map<RecordedEvent, Effect> }> {
+async function prefetchFacts(
+  context: ProjectionContext,
+  events: RecordedEvent[],
+): Promise<{ stored: Map<string, unknown>; final: Map<RecordedEvent, Effect> }> {
   const wanted = new Map<string, [string, string]>();
   const final = new Map<RecordedEvent, Effect>();
   let asked: boolean;
@@ -64,7 +67,8 @@ async function prefetchFacts(context: ProjectionContext, events: RecordedEvent[]
     `SELECT f.kind, f.key, f.value FROM unnest(?::text[], ?::text[]) AS w(kind, key) JOIN ${context.ref('ledger_facts')} f ON f.kind = w.kind AND f.key = w.key`,
     [pairs.map(([kind]) => kind), pairs.map(([, key]) => key)],
   );
-  for (const row of rows.rows as Array<{ kind: string; key: string; value: unknown }>) stored.set(`${row.kind}\u0000${row.key}`, row.value);
+  for (const row of rows.rows as Array<{ kind: string; key: string; value: unknown }>)
+    stored.set(`${row.kind}\u0000${row.key}`, row.value);
   return { stored, final };
 }
 
@@ -91,7 +95,8 @@ export async function applyLedgerBatch(context: ProjectionContext, events: Recor
   const cancelled = new Set<string>();
   for (const event of events) {
     const effect = final.get(event) ?? (await ledgerEffect(event, memory));
-    for (const fact of effect.remember as Fact[]) facts.set(`${fact.kind}\u0000${fact.key}`, { ...fact, value: JSON.parse(JSON.stringify(fact.value)) } as Fact);
+    for (const fact of effect.remember as Fact[])
+      facts.set(`${fact.kind}\u0000${fact.key}`, { ...fact, value: JSON.parse(JSON.stringify(fact.value)) } as Fact);
     for (const id of effect.cancel) {
       transactions.delete(id);
       cancelled.add(id);
@@ -100,13 +105,30 @@ export async function applyLedgerBatch(context: ProjectionContext, events: Recor
   }
   const gone = [...cancelled];
   for (let i = 0; i < gone.length; i += 1000) {
-    await context.table('ledger_entries').whereIn('transaction_id', gone.slice(i, i + 1000)).delete();
-    await context.table('ledger_transactions').whereIn('id', gone.slice(i, i + 1000)).delete();
+    await context
+      .table('ledger_entries')
+      .whereIn('transaction_id', gone.slice(i, i + 1000))
+      .delete();
+    await context
+      .table('ledger_transactions')
+      .whereIn('id', gone.slice(i, i + 1000))
+      .delete();
   }
   // Each fact is remembered by one event, so its key is new but in a replay. Rows come from
   // maps by key, and a transaction's entries are its lines: their keys are distinct.
   const factRow = (f: Fact) => ({ kind: f.kind, key: f.key, value: f.value });
-  await bulkInsert(context, 'ledger_facts', [...facts.values()].map(factRow), { conflict: ['kind', 'key'], merge: true, expectNew: true, distinct: true });
-  await bulkInsert(context, 'ledger_transactions', [...transactions.values()].map(transactionRow), { conflict: ['id'], distinct: true });
-  await bulkInsert(context, 'ledger_entries', [...transactions.values()].flatMap(entryRows), { conflict: ['transaction_id', 'line'], distinct: true });
+  await bulkInsert(context, 'ledger_facts', [...facts.values()].map(factRow), {
+    conflict: ['kind', 'key'],
+    merge: true,
+    expectNew: true,
+    distinct: true,
+  });
+  await bulkInsert(context, 'ledger_transactions', [...transactions.values()].map(transactionRow), {
+    conflict: ['id'],
+    distinct: true,
+  });
+  await bulkInsert(context, 'ledger_entries', [...transactions.values()].flatMap(entryRows), {
+    conflict: ['transaction_id', 'line'],
+    distinct: true,
+  });
 }

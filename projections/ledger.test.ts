@@ -11,9 +11,24 @@ describe('ledger read model', () => {
   it('is idempotent, and every transaction balances', async () => {
     const { once, twice } = await replayTwice(db, ledgerProjector, sampleMoneyHistory());
     expect(twice).toEqual(once);
-    const unbalanced = await db.raw(`SELECT transaction_id FROM replay_once_ledger.ledger_entries GROUP BY transaction_id HAVING sum(debit_cents) <> sum(credit_cents)`);
+    const unbalanced = await db.raw(
+      `SELECT transaction_id FROM replay_once_ledger.ledger_entries GROUP BY transaction_id HAVING sum(debit_cents) <> sum(credit_cents)`,
+    );
     expect(unbalanced.rows).toEqual([]);
     const kinds = await db.withSchema('replay_once_ledger').table('ledger_transactions').distinct('kind').pluck('kind');
-    expect(kinds.sort()).toEqual(['conversion', 'conversion_credit', 'earnings', 'earnings_release', 'earnings_reversal', 'message_unlock', 'payout_completion', 'payout_request', 'payout_return', 'refund', 'site_plan_charge', 'tier_charge']);
+    expect(kinds.sort()).toEqual([
+      'conversion',
+      'conversion_credit',
+      'earnings',
+      'earnings_release',
+      'earnings_reversal',
+      'message_unlock',
+      'payout_completion',
+      'payout_request',
+      'payout_return',
+      'refund',
+      'site_plan_charge',
+      'tier_charge',
+    ]);
   });
 });

@@ -47,7 +47,9 @@ async function createTables(db: Knex, schema: string): Promise<void> {
   });
   // A member's or creator's balances by account and date. Owner first and only owned entries:
   // led by the account, with its few values, the index took a rebuild 7 s to sort, not 2.5.
-  await db.raw(`CREATE INDEX ledger_entries_owner_account_effective_at ON "${schema}".ledger_entries (owner_id, account, effective_at) WHERE owner_id IS NOT NULL`);
+  await db.raw(
+    `CREATE INDEX ledger_entries_owner_account_effective_at ON "${schema}".ledger_entries (owner_id, account, effective_at) WHERE owner_id IS NOT NULL`,
+  );
   await db.schema.withSchema(schema).createTable('ledger_facts', (t) => {
     t.specificType('kind', KEY).notNullable();
     t.specificType('key', KEY).notNullable();
@@ -74,7 +76,10 @@ export const ledgerProjector: Projector = {
     };
     const effect = await ledgerEffect(event, memory);
     for (const fact of effect.remember as Fact[]) {
-      await table('ledger_facts').insert({ kind: fact.kind, key: fact.key, value: JSON.stringify(fact.value) }).onConflict(['kind', 'key']).merge();
+      await table('ledger_facts')
+        .insert({ kind: fact.kind, key: fact.key, value: JSON.stringify(fact.value) })
+        .onConflict(['kind', 'key'])
+        .merge();
     }
     if (effect.cancel.length) {
       await table('ledger_entries').whereIn('transaction_id', effect.cancel).delete();
@@ -98,12 +103,21 @@ export async function ledgerBalance(db: Knex, account: string, owner: string | n
 }
 
 /** Net (credits minus debits, in cents) per account and UTC day over [from, to], for these accounts. */
-export async function netByAccountAndDay(db: Knex, accounts: string[], from: Date, to: Date): Promise<Array<{ account: string; day: string; netCents: number }>> {
+export async function netByAccountAndDay(
+  db: Knex,
+  accounts: string[],
+  from: Date,
+  to: Date,
+): Promise<Array<{ account: string; day: string; netCents: number }>> {
   const rows = await db('ledger_entries')
     .whereIn('account', accounts)
     .andWhere('effective_at', '>=', from)
     .andWhere('effective_at', '<=', to)
-    .select('account', db.raw(`to_char(effective_at at time zone 'UTC', 'YYYY-MM-DD') as day`), db.raw('(sum(credit_cents) - sum(debit_cents))::text as net'))
+    .select(
+      'account',
+      db.raw(`to_char(effective_at at time zone 'UTC', 'YYYY-MM-DD') as day`),
+      db.raw('(sum(credit_cents) - sum(debit_cents))::text as net'),
+    )
     .groupBy('account', 'day');
   return rows.map((row) => ({ account: row.account, day: row.day, netCents: Number(row.net) }));
 }
@@ -112,34 +126,61 @@ const DAY_MS = 86_400_000;
 
 /** The finance console's revenue per UTC day over [from, to]: every day, the platform's revenue accounts as USD strings. */
 export async function revenueDays(db: Knex, from: Date, to: Date): Promise<RevenueDay[]> {
-  const rows = await netByAccountAndDay(db, [A.platformFees, A.sitePlanRevenue, A.conversionFees, A.payoutFees, A.refunds], from, to);
+  const rows = await netByAccountAndDay(
+    db,
+    [A.platformFees, A.sitePlanRevenue, A.conversionFees, A.payoutFees, A.refunds],
+    from,
+    to,
+  );
   const days = new Map<string, Record<string, number>>();
-  for (let t = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()); t <= to.getTime(); t += DAY_MS) days.set(new Date(t).toISOString().slice(0, 10), {});
+  for (let t = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()); t <= to.getTime(); t += DAY_MS)
+    days.set(new Date(t).toISOString().slice(0, 10), {});
   for (const row of rows) {
     const day = days.get(row.day) ?? {};
     day[row.account] = row.netCents;
     days.set(row.day, day);
   }
-  return [...days.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, sums]) => ({
-    date,
-    platformFees: formatCents(sums[A.platformFees] ?? 0),
-    subscriptionRevenue: formatCents(sums[A.sitePlanRevenue] ?? 0),
-    conversionFees: formatCents(sums[A.conversionFees] ?? 0),
-    payoutFees: formatCents(sums[A.payoutFees] ?? 0),
-    refunds: formatCents(-(sums[A.refunds] ?? 0)),
-  }));
+  return [...days.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([date, sums]) => ({
+      date,
+      platformFees: formatCents(sums[A.platformFees] ?? 0),
+      subscriptionRevenue: formatCents(sums[A.sitePlanRevenue] ?? 0),
+      conversionFees: formatCents(sums[A.conversionFees] ?? 0),
+      payoutFees: formatCents(sums[A.payoutFees] ?? 0),
+      refunds: formatCents(-(sums[A.refunds] ?? 0)),
+    }));
 }
 
 /** Ids of ledger transactions whose entries do not balance (reconciliation). */
 export async function unbalancedTransactionIds(db: Knex): Promise<string[]> {
-  const rows = await db('ledger_entries').select('transaction_id').groupBy('transaction_id').havingRaw('sum(debit_cents) <> sum(credit_cents)');
+  const rows = await db('ledger_entries')
+    .select('transaction_id')
+    .groupBy('transaction_id')
+    .havingRaw('sum(debit_cents) <> sum(credit_cents)');
   return rows.map((row) => row.transaction_id);
 }
 
 /** Every entry of the ledger (reconciliation compares them with the events). */
-export async function allLedgerEntries(db: Knex): Promise<Array<{ transactionId: string; account: string; ownerId: string | null; debitCents: number; creditCents: number }>> {
-  const rows = await db('ledger_entries').select('transaction_id', 'account', 'owner_id', 'debit_cents', 'credit_cents');
-  return rows.map((e) => ({ transactionId: e.transaction_id, account: e.account, ownerId: e.owner_id, debitCents: Number(e.debit_cents), creditCents: Number(e.credit_cents) }));
+export async function allLedgerEntries(
+  db: Knex,
+): Promise<
+  Array<{ transactionId: string; account: string; ownerId: string | null; debitCents: number; creditCents: number }>
+> {
+  const rows = await db('ledger_entries').select(
+    'transaction_id',
+    'account',
+    'owner_id',
+    'debit_cents',
+    'credit_cents',
+  );
+  return rows.map((e) => ({
+    transactionId: e.transaction_id,
+    account: e.account,
+    ownerId: e.owner_id,
+    debitCents: Number(e.debit_cents),
+    creditCents: Number(e.credit_cents),
+  }));
 }
 
 /** The finance console's table of this read model (see admin-tables.ts). */
@@ -153,7 +194,12 @@ export const ledgerAdminTable: AdminTable<AdminLedgerRow> = {
   amount: 'greatest(e.debit_cents, e.credit_cents)',
   status: 't.kind',
   users: ['e.owner_id', 't.user_id'],
-  sort: { effectiveAt: 'e.effective_at', amount: 'greatest(e.debit_cents, e.credit_cents)', account: 'e.account', kind: 't.kind' },
+  sort: {
+    effectiveAt: 'e.effective_at',
+    amount: 'greatest(e.debit_cents, e.credit_cents)',
+    account: 'e.account',
+    kind: 't.kind',
+  },
   defaultSort: 'effectiveAt',
   account: 'e.account',
   tieBreak: 'e.line',
@@ -171,7 +217,15 @@ export const ledgerAdminTable: AdminTable<AdminLedgerRow> = {
     streamId: row.stream_id,
   }),
   csv: [
-    ['transactionId', (r) => r.transactionId], ['effectiveAt', (r) => r.effectiveAt], ['kind', (r) => r.kind], ['account', (r) => r.account], ['ownerId', (r) => r.ownerId],
-    ['debit', (r) => r.debit], ['credit', (r) => r.credit], ['userId', (r) => r.userId], ['description', (r) => r.description], ['streamId', (r) => r.streamId],
+    ['transactionId', (r) => r.transactionId],
+    ['effectiveAt', (r) => r.effectiveAt],
+    ['kind', (r) => r.kind],
+    ['account', (r) => r.account],
+    ['ownerId', (r) => r.ownerId],
+    ['debit', (r) => r.debit],
+    ['credit', (r) => r.credit],
+    ['userId', (r) => r.userId],
+    ['description', (r) => r.description],
+    ['streamId', (r) => r.streamId],
   ],
 };

@@ -47,7 +47,11 @@ export const messagesProjector: Projector = {
     });
   },
   async apply({ table }, event) {
-    if (event.type === 'MessageSent') await table('messages').insert(rowOf(event.data as MessageSent['data'])).onConflict('id').ignore();
+    if (event.type === 'MessageSent')
+      await table('messages')
+        .insert(rowOf(event.data as MessageSent['data']))
+        .onConflict('id')
+        .ignore();
     else await unlock(table, event.data as MessageUnlocked['data']);
   },
   // Sent messages go in as one bulk insert, unlocked already when the batch unlocks them, then
@@ -94,7 +98,8 @@ interface MessageRow {
 }
 
 /** Locked for the viewer: a paid message not yet unlocked, and the viewer is its receiver. */
-const lockedFor = (row: MessageRow, viewerId: string) => row.is_paid && !row.is_unlocked && row.receiver_id === viewerId;
+const lockedFor = (row: MessageRow, viewerId: string) =>
+  row.is_paid && !row.is_unlocked && row.receiver_id === viewerId;
 
 export function messageView(row: MessageRow, viewerId: string): Message {
   const locked = lockedFor(row, viewerId);
@@ -113,8 +118,12 @@ export function messageView(row: MessageRow, viewerId: string): Message {
 }
 
 export async function chatUser(db: Knex, userId: string): Promise<ChatUser | null> {
-  const row = await db('users').where({ id: userId }).first('id', 'email', 'first_name', 'last_name', 'profile_image_url', 'is_creator');
-  return row ? { id: row.id, name: displayName(row), profileImageUrl: row.profile_image_url, isCreator: row.is_creator } : null;
+  const row = await db('users')
+    .where({ id: userId })
+    .first('id', 'email', 'first_name', 'last_name', 'profile_image_url', 'is_creator');
+  return row
+    ? { id: row.id, name: displayName(row), profileImageUrl: row.profile_image_url, isCreator: row.is_creator }
+    : null;
 }
 
 /** One row per person the viewer exchanged messages with, most recent conversation first. */
@@ -130,8 +139,24 @@ export async function conversations(db: Knex, viewerId: string): Promise<Convers
      ORDER BY m.created_at DESC`,
     [viewerId, viewerId, viewerId],
   );
-  return (result.rows as Array<MessageRow & { other_id: string; email: string; first_name: string | null; last_name: string | null; profile_image_url: string | null; is_creator: boolean }>).map((row) => ({
-    user: { id: row.other_id, name: displayName(row), profileImageUrl: row.profile_image_url, isCreator: row.is_creator },
+  return (
+    result.rows as Array<
+      MessageRow & {
+        other_id: string;
+        email: string;
+        first_name: string | null;
+        last_name: string | null;
+        profile_image_url: string | null;
+        is_creator: boolean;
+      }
+    >
+  ).map((row) => ({
+    user: {
+      id: row.other_id,
+      name: displayName(row),
+      profileImageUrl: row.profile_image_url,
+      isCreator: row.is_creator,
+    },
     lastMessage: lockedFor(row, viewerId) ? PAID_MESSAGE_LABEL : row.content,
     lastMessageAt: new Date(row.created_at).toISOString(),
   }));
@@ -140,7 +165,9 @@ export async function conversations(db: Knex, viewerId: string): Promise<Convers
 /** The thread between the viewer and another user, oldest first. */
 export async function thread(db: Knex, viewerId: string, otherId: string): Promise<Message[]> {
   const rows = (await db('messages')
-    .where((where) => where.where({ sender_id: viewerId, receiver_id: otherId }).orWhere({ sender_id: otherId, receiver_id: viewerId }))
+    .where((where) =>
+      where.where({ sender_id: viewerId, receiver_id: otherId }).orWhere({ sender_id: otherId, receiver_id: viewerId }),
+    )
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
     .limit(1000)) as MessageRow[];
   return rows.map((row) => messageView(row, viewerId));

@@ -1,6 +1,10 @@
 import type { Knex } from 'knex';
 import type { PaymentAccountView } from '../domain/contracts/payouts';
-import type { PaymentAccountAddedData, PaymentAccountVerificationFailedData, PaymentAccountVerifiedData } from '../domain/payouts/events';
+import type {
+  PaymentAccountAddedData,
+  PaymentAccountVerificationFailedData,
+  PaymentAccountVerifiedData,
+} from '../domain/payouts/events';
 import type { Projector } from './engine/projector';
 
 /**
@@ -39,7 +43,11 @@ export const paymentAccountsProjector: Projector = {
       case 'PaymentAccountAdded': {
         const d = event.data as PaymentAccountAddedData;
         // A new default replaces the old one; replaying leaves the same single default.
-        if (d.isDefault) await table('payment_accounts').where({ creator_id: d.creatorId }).whereNot({ id: d.paymentAccountId }).update({ is_default: false });
+        if (d.isDefault)
+          await table('payment_accounts')
+            .where({ creator_id: d.creatorId })
+            .whereNot({ id: d.paymentAccountId })
+            .update({ is_default: false });
         await table('payment_accounts')
           .insert({
             id: d.paymentAccountId,
@@ -61,12 +69,16 @@ export const paymentAccountsProjector: Projector = {
       }
       case 'PaymentAccountVerified': {
         const d = event.data as PaymentAccountVerifiedData;
-        await table('payment_accounts').where({ id: d.paymentAccountId }).update({ is_verified: true, verification_status: 'verified', verified_at: d.verifiedAt });
+        await table('payment_accounts')
+          .where({ id: d.paymentAccountId })
+          .update({ is_verified: true, verification_status: 'verified', verified_at: d.verifiedAt });
         return;
       }
       case 'PaymentAccountVerificationFailed': {
         const d = event.data as PaymentAccountVerificationFailedData;
-        await table('payment_accounts').where({ id: d.paymentAccountId }).update({ is_verified: false, verification_status: 'failed', verification_failure_reason: d.reason });
+        await table('payment_accounts')
+          .where({ id: d.paymentAccountId })
+          .update({ is_verified: false, verification_status: 'failed', verification_failure_reason: d.reason });
         return;
       }
     }
@@ -74,10 +86,16 @@ export const paymentAccountsProjector: Projector = {
 };
 
 /** Payment accounts pending verification (for the periodic check with the payout processor). */
-export async function pendingPaymentAccounts(db: Knex): Promise<Array<{ creatorId: string; paymentAccountId: string }>> {
+export async function pendingPaymentAccounts(
+  db: Knex,
+): Promise<Array<{ creatorId: string; paymentAccountId: string }>> {
   // Before the projection's first run the table does not exist yet: nothing to check.
   if (!(await db.schema.hasTable('payment_accounts'))) return [];
-  const rows = await db('payment_accounts').where({ verification_status: 'pending' }).orderBy('created_at').limit(500).select('id', 'creator_id');
+  const rows = await db('payment_accounts')
+    .where({ verification_status: 'pending' })
+    .orderBy('created_at')
+    .limit(500)
+    .select('id', 'creator_id');
   return rows.map((row) => ({ creatorId: row.creator_id, paymentAccountId: row.id }));
 }
 
@@ -103,7 +121,12 @@ function paymentAccountView(row: Record<string, any>): PaymentAccountView {
 
 /** A creator's payment accounts, the default first, then oldest first. */
 export async function paymentAccountsOfCreator(db: Knex, creatorId: string): Promise<PaymentAccountView[]> {
-  const rows = await db('payment_accounts').where({ creator_id: creatorId }).orderBy([{ column: 'is_default', order: 'desc' }, { column: 'created_at', order: 'asc' }]);
+  const rows = await db('payment_accounts')
+    .where({ creator_id: creatorId })
+    .orderBy([
+      { column: 'is_default', order: 'desc' },
+      { column: 'created_at', order: 'asc' },
+    ]);
   return rows.map(paymentAccountView);
 }
 

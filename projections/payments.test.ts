@@ -11,7 +11,16 @@ let seq = 0n;
 function recorded(type: string, data: Record<string, unknown>): RecordedEvent {
   seq++;
   const at = `2026-01-0${seq}T00:00:00.000Z`;
-  return { eventId: `00000000-0000-4000-8000-${seq.toString().padStart(12, '0')}`, streamId: 'payment-x', revision: seq, position: { commit: seq, prepare: seq }, type, data, metadata: { occurredAt: at }, createdAt: at };
+  return {
+    eventId: `00000000-0000-4000-8000-${seq.toString().padStart(12, '0')}`,
+    streamId: 'payment-x',
+    revision: seq,
+    position: { commit: seq, prepare: seq },
+    type,
+    data,
+    metadata: { occurredAt: at },
+    createdAt: at,
+  };
 }
 
 const attempt = (paymentId: string, transactionId: string) => ({
@@ -34,7 +43,14 @@ const p2 = '33333333-3333-4333-8333-333333333333';
 const events = [
   recorded('PaymentCaptured', attempt(p1, 'ch_1')),
   recorded('PaymentFailed', { ...attempt(p2, 'ch_2'), failureReason: 'Insufficient funds' }),
-  recorded('PaymentRefunded', { paymentId: p1, userId: attempt(p1, '').userId, gatewayRefundId: 're_1', amountCents: 199, reason: 'duplicate', at: '2026-01-03T00:00:00.000Z' }),
+  recorded('PaymentRefunded', {
+    paymentId: p1,
+    userId: attempt(p1, '').userId,
+    gatewayRefundId: 're_1',
+    amountCents: 199,
+    reason: 'duplicate',
+    at: '2026-01-03T00:00:00.000Z',
+  }),
 ];
 
 describe('payments projector', () => {
@@ -47,7 +63,17 @@ describe('payments projector', () => {
   it('keeps amounts in cents, the last 4 only, statuses and failure reasons', async () => {
     await replayTwice(db, paymentsProjector, events);
     const rows = await db.withSchema('replay_once_payments').table('payments').orderBy('created_at');
-    expect(rows.find((r) => r.id === p1)).toMatchObject({ status: 'refunded', amount_cents: 199, card_last4: '4242', refund_transaction_id: 're_1', failure_reason: null });
-    expect(rows.find((r) => r.id === p2)).toMatchObject({ status: 'failed', failure_reason: 'Insufficient funds', gateway_response: { sandbox: true } });
+    expect(rows.find((r) => r.id === p1)).toMatchObject({
+      status: 'refunded',
+      amount_cents: 199,
+      card_last4: '4242',
+      refund_transaction_id: 're_1',
+      failure_reason: null,
+    });
+    expect(rows.find((r) => r.id === p2)).toMatchObject({
+      status: 'failed',
+      failure_reason: 'Insufficient funds',
+      gateway_response: { sandbox: true },
+    });
   });
 });

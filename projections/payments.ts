@@ -71,14 +71,28 @@ export const paymentsProjector: Projector = {
 function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {
   switch (event.type) {
     case 'PaymentCaptured':
-      return { ...notRefunded, ...row, ...attemptRow(event.data as PaymentAttemptData), status: 'succeeded', failure_reason: null };
+      return {
+        ...notRefunded,
+        ...row,
+        ...attemptRow(event.data as PaymentAttemptData),
+        status: 'succeeded',
+        failure_reason: null,
+      };
     case 'PaymentFailed': {
       const d = event.data as PaymentFailedData;
       return { ...notRefunded, ...row, ...attemptRow(d), status: 'failed', failure_reason: d.failureReason };
     }
     case 'PaymentRefunded': {
       const d = event.data as PaymentRefundedData;
-      return row && { ...row, status: 'refunded', refund_transaction_id: d.gatewayRefundId, refunded_at: d.at, updated_at: at(event) };
+      return (
+        row && {
+          ...row,
+          status: 'refunded',
+          refund_transaction_id: d.gatewayRefundId,
+          refunded_at: d.at,
+          updated_at: at(event),
+        }
+      );
     }
   }
   return row;
@@ -110,7 +124,13 @@ export const paymentsAdminTable: AdminTable<AdminPaymentRow> = {
   amount: 'p.amount_cents',
   status: 'p.status',
   users: ['p.user_id'],
-  sort: { createdAt: 'p.created_at', amount: 'p.amount_cents', status: 'p.status', requestType: 'p.request_type', userId: 'p.user_id' },
+  sort: {
+    createdAt: 'p.created_at',
+    amount: 'p.amount_cents',
+    status: 'p.status',
+    requestType: 'p.request_type',
+    userId: 'p.user_id',
+  },
   defaultSort: 'createdAt',
   view: (row) => ({
     id: row.id,
@@ -127,8 +147,16 @@ export const paymentsAdminTable: AdminTable<AdminPaymentRow> = {
     streamId: `payment-${row.id}`,
   }),
   csv: [
-    ['id', (r) => r.id], ['createdAt', (r) => r.createdAt], ['userId', (r) => r.userId], ['userEmail', (r) => r.userEmail], ['requestType', (r) => r.requestType],
-    ['amount', (r) => r.amount], ['currency', (r) => r.currency], ['status', (r) => r.status], ['cardLast4', (r) => r.cardLast4],
-    ['gatewayTransactionId', (r) => r.gatewayTransactionId], ['failureReason', (r) => r.failureReason],
+    ['id', (r) => r.id],
+    ['createdAt', (r) => r.createdAt],
+    ['userId', (r) => r.userId],
+    ['userEmail', (r) => r.userEmail],
+    ['requestType', (r) => r.requestType],
+    ['amount', (r) => r.amount],
+    ['currency', (r) => r.currency],
+    ['status', (r) => r.status],
+    ['cardLast4', (r) => r.cardLast4],
+    ['gatewayTransactionId', (r) => r.gatewayTransactionId],
+    ['failureReason', (r) => r.failureReason],
   ],
 };

@@ -17,20 +17,111 @@ useTestDatabase((opened) => ({ db } = opened), { poolSize: 2 });
 function history(): RecordedEvent[] {
   const t = (days: number) => new Date(Date.UTC(2026, 0, 1) + days * 86_400_000);
   const commands: CreatorAccountCommand[] = [
-    { type: 'CreditEarnings', creatorId: 'c1', source: 'subscription', reference: 'a', payerId: 'm', grossCents: 1999, occurredAt: t(0) },
-    { type: 'CreditEarnings', creatorId: 'c1', source: 'message_unlock', reference: 'b', payerId: 'm', grossCents: 500, occurredAt: t(1) },
-    { type: 'AddPaymentAccount', creatorId: 'c1', paymentAccountId: 'pa1', accountType: 'bank_account', accountHolderName: 'C', bankAccountLast4: '1234', routingNumber: '110000000', stripeAccountId: null, makeDefault: false, isVerified: true, now: t(1) },
-    { type: 'AddPaymentAccount', creatorId: 'c1', paymentAccountId: 'pa2', accountType: 'stripe', accountHolderName: 'C', bankAccountLast4: null, routingNumber: null, stripeAccountId: 'acct_1', makeDefault: true, isVerified: true, now: t(1) },
-    { type: 'AddPaymentAccount', creatorId: 'c1', paymentAccountId: 'pa3', accountType: 'bank_account', accountHolderName: 'C', bankAccountLast4: '5555', routingNumber: '999999999', stripeAccountId: null, makeDefault: false, isVerified: false, now: t(1) },
-    { type: 'AddPaymentAccount', creatorId: 'c1', paymentAccountId: 'pa4', accountType: 'bank_account', accountHolderName: 'C', bankAccountLast4: '4444', routingNumber: '999999998', stripeAccountId: null, makeDefault: false, isVerified: false, now: t(1) },
-    { type: 'RecordPaymentAccountVerification', creatorId: 'c1', paymentAccountId: 'pa3', outcome: { status: 'verified' }, now: t(2) },
-    { type: 'RecordPaymentAccountVerification', creatorId: 'c1', paymentAccountId: 'pa4', outcome: { status: 'failed', failureReason: 'Bank account could not be verified' }, now: t(2) },
+    {
+      type: 'CreditEarnings',
+      creatorId: 'c1',
+      source: 'subscription',
+      reference: 'a',
+      payerId: 'm',
+      grossCents: 1999,
+      occurredAt: t(0),
+    },
+    {
+      type: 'CreditEarnings',
+      creatorId: 'c1',
+      source: 'message_unlock',
+      reference: 'b',
+      payerId: 'm',
+      grossCents: 500,
+      occurredAt: t(1),
+    },
+    {
+      type: 'AddPaymentAccount',
+      creatorId: 'c1',
+      paymentAccountId: 'pa1',
+      accountType: 'bank_account',
+      accountHolderName: 'C',
+      bankAccountLast4: '1234',
+      routingNumber: '110000000',
+      stripeAccountId: null,
+      makeDefault: false,
+      isVerified: true,
+      now: t(1),
+    },
+    {
+      type: 'AddPaymentAccount',
+      creatorId: 'c1',
+      paymentAccountId: 'pa2',
+      accountType: 'stripe',
+      accountHolderName: 'C',
+      bankAccountLast4: null,
+      routingNumber: null,
+      stripeAccountId: 'acct_1',
+      makeDefault: true,
+      isVerified: true,
+      now: t(1),
+    },
+    {
+      type: 'AddPaymentAccount',
+      creatorId: 'c1',
+      paymentAccountId: 'pa3',
+      accountType: 'bank_account',
+      accountHolderName: 'C',
+      bankAccountLast4: '5555',
+      routingNumber: '999999999',
+      stripeAccountId: null,
+      makeDefault: false,
+      isVerified: false,
+      now: t(1),
+    },
+    {
+      type: 'AddPaymentAccount',
+      creatorId: 'c1',
+      paymentAccountId: 'pa4',
+      accountType: 'bank_account',
+      accountHolderName: 'C',
+      bankAccountLast4: '4444',
+      routingNumber: '999999998',
+      stripeAccountId: null,
+      makeDefault: false,
+      isVerified: false,
+      now: t(1),
+    },
+    {
+      type: 'RecordPaymentAccountVerification',
+      creatorId: 'c1',
+      paymentAccountId: 'pa3',
+      outcome: { status: 'verified' },
+      now: t(2),
+    },
+    {
+      type: 'RecordPaymentAccountVerification',
+      creatorId: 'c1',
+      paymentAccountId: 'pa4',
+      outcome: { status: 'failed', failureReason: 'Bank account could not be verified' },
+      now: t(2),
+    },
     { type: 'RequestPayout', creatorId: 'c1', payoutId: 'p1', paymentAccountId: 'pa1', amountCents: 1799, now: t(7) },
     { type: 'CancelPayout', creatorId: 'c1', payoutId: 'p1', reason: 'oops', staffId: 's', now: t(7) },
     { type: 'RequestPayout', creatorId: 'c1', payoutId: 'p2', paymentAccountId: 'pa2', amountCents: 2249, now: t(9) },
-    { type: 'StartPayoutProcessing', creatorId: 'c1', payoutId: 'p2', gatewayTransactionId: 'tr', staffId: 's', now: t(9) },
+    {
+      type: 'StartPayoutProcessing',
+      creatorId: 'c1',
+      payoutId: 'p2',
+      gatewayTransactionId: 'tr',
+      staffId: 's',
+      now: t(9),
+    },
     { type: 'CompletePayout', creatorId: 'c1', payoutId: 'p2', staffId: 's', now: t(10) },
-    { type: 'CreditEarnings', creatorId: 'c1', source: 'subscription', reference: 'c', payerId: 'm', grossCents: 100, occurredAt: t(10) },
+    {
+      type: 'CreditEarnings',
+      creatorId: 'c1',
+      source: 'subscription',
+      reference: 'c',
+      payerId: 'm',
+      grossCents: 100,
+      occurredAt: t(10),
+    },
     { type: 'ReverseEarnings', creatorId: 'c1', reference: 'c', reason: 'refund', now: t(11) },
   ];
   const events: CreatorAccountEvent[] = deciderSpec(creatorAccountDecider).given().whenEach(commands).events;
@@ -47,19 +138,27 @@ function history(): RecordedEvent[] {
 }
 
 describe('payout read models', () => {
-  it.each([payoutsProjector, paymentAccountsProjector, creatorBalancesProjector])('$name is idempotent', async (projector) => {
-    const { once, twice } = await replayTwice(db, projector, history());
-    expect(twice).toEqual(once);
-    expect(Object.values(once).some((rows) => rows.length > 0)).toBe(true);
-  });
+  it.each([payoutsProjector, paymentAccountsProjector, creatorBalancesProjector])(
+    '$name is idempotent',
+    async (projector) => {
+      const { once, twice } = await replayTwice(db, projector, history());
+      expect(twice).toEqual(once);
+      expect(Object.values(once).some((rows) => rows.length > 0)).toBe(true);
+    },
+  );
 
   it('keeps one default payment account and each payout in its end state', async () => {
     await replayTwice(db, payoutsProjector, history());
     await replayTwice(db, paymentAccountsProjector, history());
     const payouts = await db.withSchema('replay_twice_payouts').table('payouts').orderBy('id');
-    expect(payouts.map((p) => [p.id, p.status, p.amount_cents])).toEqual([['p1', 'cancelled', '1799'], ['p2', 'completed', '2249']]);
+    expect(payouts.map((p) => [p.id, p.status, p.amount_cents])).toEqual([
+      ['p1', 'cancelled', '1799'],
+      ['p2', 'completed', '2249'],
+    ]);
     const accounts = await db.withSchema('replay_twice_payment_accounts').table('payment_accounts').orderBy('id');
-    expect(accounts.map((a) => [a.id, a.is_default, a.is_verified, a.verification_status, a.verification_failure_reason])).toEqual([
+    expect(
+      accounts.map((a) => [a.id, a.is_default, a.is_verified, a.verification_status, a.verification_failure_reason]),
+    ).toEqual([
       ['pa1', false, true, 'verified', null],
       ['pa2', true, true, 'verified', null],
       ['pa3', false, true, 'verified', null],

@@ -40,19 +40,44 @@ const handlers: Record<string, (context: ProjectionContext, event: RecordedEvent
   },
   async PayoutProcessingStarted({ table }, event) {
     const d = event.data as PayoutProcessingStartedData;
-    await table('payouts').where({ id: d.payoutId }).update({ status: 'processing', gateway_transaction_id: d.gatewayTransactionId, staff_id: d.staffId, updated_at: d.startedAt });
+    await table('payouts')
+      .where({ id: d.payoutId })
+      .update({
+        status: 'processing',
+        gateway_transaction_id: d.gatewayTransactionId,
+        staff_id: d.staffId,
+        updated_at: d.startedAt,
+      });
   },
   async PayoutCompleted({ table }, event) {
     const d = event.data as PayoutCompletedData;
-    await table('payouts').where({ id: d.payoutId }).update({ status: 'completed', processed_at: d.processedAt, staff_id: d.staffId, updated_at: d.processedAt });
+    await table('payouts')
+      .where({ id: d.payoutId })
+      .update({ status: 'completed', processed_at: d.processedAt, staff_id: d.staffId, updated_at: d.processedAt });
   },
   async PayoutFailed({ table }, event) {
     const d = event.data as PayoutFailedData;
-    await table('payouts').where({ id: d.payoutId }).update({ status: 'failed', failure_reason: d.reason, processed_at: d.failedAt, staff_id: d.staffId, updated_at: d.failedAt });
+    await table('payouts')
+      .where({ id: d.payoutId })
+      .update({
+        status: 'failed',
+        failure_reason: d.reason,
+        processed_at: d.failedAt,
+        staff_id: d.staffId,
+        updated_at: d.failedAt,
+      });
   },
   async PayoutCancelled({ table }, event) {
     const d = event.data as PayoutCancelledData;
-    await table('payouts').where({ id: d.payoutId }).update({ status: 'cancelled', failure_reason: d.reason, processed_at: d.cancelledAt, staff_id: d.staffId, updated_at: d.cancelledAt });
+    await table('payouts')
+      .where({ id: d.payoutId })
+      .update({
+        status: 'cancelled',
+        failure_reason: d.reason,
+        processed_at: d.cancelledAt,
+        staff_id: d.staffId,
+        updated_at: d.cancelledAt,
+      });
   },
 };
 
@@ -111,12 +136,20 @@ function payoutView(row: Record<string, any>): PayoutView {
 
 /** A creator's payouts, newest first. */
 export async function payoutsOfCreator(db: Knex, creatorId: string): Promise<PayoutView[]> {
-  const rows = await db('payouts').where({ creator_id: creatorId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  const rows = await db('payouts')
+    .where({ creator_id: creatorId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ]);
   return rows.map(payoutView);
 }
 
 /** One payout's row (null when unknown): who it belongs to, for commands on it. */
-export async function findPayoutRow(db: Knex, payoutId: string): Promise<{ id: string; creator_id: string; [column: string]: unknown } | null> {
+export async function findPayoutRow(
+  db: Knex,
+  payoutId: string,
+): Promise<{ id: string; creator_id: string; [column: string]: unknown } | null> {
   return (await db('payouts').where({ id: payoutId }).first()) ?? null;
 }
 
@@ -126,20 +159,31 @@ export async function findPayout(db: Knex, payoutId: string): Promise<PayoutView
 }
 
 /** A creator's payouts as recorded, by id: status and amount in cents (reconciliation). */
-export async function payoutStatesOfCreator(db: Knex, creatorId: string): Promise<Map<string, { status: string; amountCents: number }>> {
+export async function payoutStatesOfCreator(
+  db: Knex,
+  creatorId: string,
+): Promise<Map<string, { status: string; amountCents: number }>> {
   const rows = await db('payouts').where({ creator_id: creatorId }).select('id', 'status', 'amount_cents');
   return new Map(rows.map((row) => [row.id, { status: row.status, amountCents: Number(row.amount_cents) }]));
 }
 
 /** The finance console's table of this read model (see admin-tables.ts). */
 export const payoutsAdminTable: AdminTable<AdminPayoutRow> = {
-  base: (db) => db('payouts as p').joinRaw('left join users u on u.id::text = p.creator_id').select('p.*', 'u.email as user_email'),
+  base: (db) =>
+    db('payouts as p').joinRaw('left join users u on u.id::text = p.creator_id').select('p.*', 'u.email as user_email'),
   id: 'p.id',
   created: 'p.created_at',
   amount: 'p.amount_cents',
   status: 'p.status',
   users: ['p.creator_id'],
-  sort: { createdAt: 'p.created_at', amount: 'p.amount_cents', netAmount: 'p.net_amount_cents', status: 'p.status', processedAt: 'p.processed_at', creatorId: 'p.creator_id' },
+  sort: {
+    createdAt: 'p.created_at',
+    amount: 'p.amount_cents',
+    netAmount: 'p.net_amount_cents',
+    status: 'p.status',
+    processedAt: 'p.processed_at',
+    creatorId: 'p.creator_id',
+  },
   defaultSort: 'createdAt',
   view: (row) => ({
     id: row.id,
@@ -158,9 +202,19 @@ export const payoutsAdminTable: AdminTable<AdminPayoutRow> = {
     streamId: row.stream_id,
   }),
   csv: [
-    ['id', (r) => r.id], ['createdAt', (r) => r.createdAt], ['creatorId', (r) => r.creatorId], ['creatorEmail', (r) => r.creatorEmail],
-    ['amount', (r) => r.amount], ['processingFee', (r) => r.processingFee], ['netAmount', (r) => r.netAmount], ['currency', () => 'USD'],
-    ['status', (r) => r.status], ['paymentAccountId', (r) => r.paymentAccountId], ['gatewayTransactionId', (r) => r.gatewayTransactionId],
-    ['failureReason', (r) => r.failureReason], ['staffId', (r) => r.staffId], ['processedAt', (r) => r.processedAt],
+    ['id', (r) => r.id],
+    ['createdAt', (r) => r.createdAt],
+    ['creatorId', (r) => r.creatorId],
+    ['creatorEmail', (r) => r.creatorEmail],
+    ['amount', (r) => r.amount],
+    ['processingFee', (r) => r.processingFee],
+    ['netAmount', (r) => r.netAmount],
+    ['currency', () => 'USD'],
+    ['status', (r) => r.status],
+    ['paymentAccountId', (r) => r.paymentAccountId],
+    ['gatewayTransactionId', (r) => r.gatewayTransactionId],
+    ['failureReason', (r) => r.failureReason],
+    ['staffId', (r) => r.staffId],
+    ['processedAt', (r) => r.processedAt],
   ],
 };

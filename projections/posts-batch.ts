@@ -29,7 +29,9 @@ export function postRow(event: RecordedEvent) {
 async function applyLikes(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
   const { trx, ref } = context;
   const ids = [...new Set(events.map((e) => (e.data as PostLiked['data']).postId))];
-  const rows: Array<{ id: string; last_revision: string }> = (await trx.raw(`SELECT id, last_revision FROM ${ref('posts')} WHERE id = ANY(?)`, [ids])).rows;
+  const rows: Array<{ id: string; last_revision: string }> = (
+    await trx.raw(`SELECT id, last_revision FROM ${ref('posts')} WHERE id = ANY(?)`, [ids])
+  ).rows;
   const last = new Map(rows.map((row) => [row.id, BigInt(row.last_revision)]));
   const moved = new Map<string, { delta: number; revision: bigint }>();
   const final = new Map<string, { data: PostLiked['data']; liked: boolean; unlikedBefore: boolean }>();
@@ -53,12 +55,14 @@ async function applyLikes(context: ProjectionContext, events: RecordedEvent[]): 
   );
   const removed = [...final.values()].filter((f) => !f.liked || f.unlikedBefore);
   if (removed.length) {
-    await trx.raw(`DELETE FROM ${ref('post_likes')} l USING unnest(?::text[], ?::text[]) r(post_id, user_id) WHERE l.post_id = r.post_id AND l.user_id = r.user_id`, [
-      removed.map((f) => f.data.postId),
-      removed.map((f) => f.data.userId),
-    ]);
+    await trx.raw(
+      `DELETE FROM ${ref('post_likes')} l USING unnest(?::text[], ?::text[]) r(post_id, user_id) WHERE l.post_id = r.post_id AND l.user_id = r.user_id`,
+      [removed.map((f) => f.data.postId), removed.map((f) => f.data.userId)],
+    );
   }
-  const added = [...final.values()].filter((f) => f.liked).map((f) => ({ post_id: f.data.postId, user_id: f.data.userId, created_at: f.data.at }));
+  const added = [...final.values()]
+    .filter((f) => f.liked)
+    .map((f) => ({ post_id: f.data.postId, user_id: f.data.userId, created_at: f.data.at }));
   await bulkInsert(context, 'post_likes', added, { conflict: ['post_id', 'user_id'] });
 }
 
@@ -66,7 +70,11 @@ async function applyLikes(context: ProjectionContext, events: RecordedEvent[]): 
  * A batch of the posts projector: runs of likes at once, runs of new posts in one insert (the
  * first of one id wins, as ON CONFLICT DO NOTHING one by one), every other event one by one.
  */
-export async function applyPostsBatch(context: ProjectionContext, events: RecordedEvent[], applyOne: (context: ProjectionContext, event: RecordedEvent) => Promise<void>): Promise<void> {
+export async function applyPostsBatch(
+  context: ProjectionContext,
+  events: RecordedEvent[],
+  applyOne: (context: ProjectionContext, event: RecordedEvent) => Promise<void>,
+): Promise<void> {
   let run: RecordedEvent[] = [];
   let runOf: 'likes' | 'posts' | null = null;
   const flush = async () => {

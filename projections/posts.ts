@@ -68,14 +68,24 @@ export const postsProjector: Projector = {
       const liked = event.type === 'PostLiked';
       const moved = await advance({ like_count: trx.raw(`like_count ${liked ? '+' : '-'} 1`) });
       if (!moved) return;
-      if (liked) await table('post_likes').insert({ post_id: data.postId, user_id: data.userId, created_at: data.at }).onConflict(['post_id', 'user_id']).ignore();
+      if (liked)
+        await table('post_likes')
+          .insert({ post_id: data.postId, user_id: data.userId, created_at: data.at })
+          .onConflict(['post_id', 'user_id'])
+          .ignore();
       else await table('post_likes').where({ post_id: data.postId, user_id: data.userId }).delete();
       return;
     }
     const data = event.data as PostCommented['data'];
     await advance({ comment_count: trx.raw('comment_count + 1') });
     await table('post_comments')
-      .insert({ id: data.commentId, post_id: data.postId, user_id: data.userId, content: data.content, created_at: data.at })
+      .insert({
+        id: data.commentId,
+        post_id: data.postId,
+        user_id: data.userId,
+        content: data.content,
+        created_at: data.at,
+      })
       .onConflict('id')
       .ignore();
   },
@@ -146,7 +156,9 @@ export function decodeCursor(text: string | undefined): Cursor | null {
   if (!text) return null;
   const [at, id] = Buffer.from(text, 'base64url').toString().split('|');
   // What a cursor decodes to is the client's input too: only a post id's characters reach SQL.
-  return at && id && CURSOR_ID.test(id) && !Number.isNaN(Date.parse(at)) ? { at: new Date(at).toISOString(), id } : null;
+  return at && id && CURSOR_ID.test(id) && !Number.isNaN(Date.parse(at))
+    ? { at: new Date(at).toISOString(), id }
+    : null;
 }
 
 /** The feed's SQL; `$5, $6` are the cursor (created_at, id) of the last post already shown. */
@@ -180,31 +192,50 @@ const FEED_NEXT = feedSql(true);
  * posts; each readable creator's locked posts) pick the page's ids, then only those rows are
  * read: a page costs the same on page 1 and page 1,000 and does not grow with the posts.
  */
-export async function feedPage(db: Knex, now: Date, viewerId: string, options: { cursor?: string; limit: number }): Promise<FeedPage> {
+export async function feedPage(
+  db: Knex,
+  now: Date,
+  viewerId: string,
+  options: { cursor?: string; limit: number },
+): Promise<FeedPage> {
   const cursor = decodeCursor(options.cursor);
   const limit = options.limit;
   const values: unknown[] = [viewerId, now, limit, limit + 1];
   if (cursor) values.push(cursor.at, cursor.id);
-  const rows = await preparedQuery<PostRow>(db, cursor ? 'feed-next' : 'feed-first', cursor ? FEED_NEXT : FEED_FIRST, values);
+  const rows = await preparedQuery<PostRow>(
+    db,
+    cursor ? 'feed-next' : 'feed-first',
+    cursor ? FEED_NEXT : FEED_FIRST,
+    values,
+  );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   // Every feed post is public or from a creator the viewer may read: none is locked.
   const readable = new Set(page.map((row) => row.creator_id));
   return {
     posts: page.map((row) => postView(row, readable)),
-    nextCursor: rows.length > limit && last ? encodeCursor({ at: new Date(last.created_at).toISOString(), id: last.id }) : null,
+    nextCursor:
+      rows.length > limit && last ? encodeCursor({ at: new Date(last.created_at).toISOString(), id: last.id }) : null,
   };
 }
 
 function decorated(db: Knex, viewerId: string) {
-  return db('posts as f').leftJoin('users as u', 'u.id', db.raw('f.creator_id::uuid')).select(db.raw(DECORATE, [viewerId]));
+  return db('posts as f')
+    .leftJoin('users as u', 'u.id', db.raw('f.creator_id::uuid'))
+    .select(db.raw(DECORATE, [viewerId]));
 }
 
 /** A creator's posts, newest first (locked ones without content for non-subscribers). */
 export async function creatorPosts(db: Knex, now: Date, viewerId: string, creatorId: string): Promise<Post[]> {
   if (!isUserId(creatorId)) return [];
   const readable = await readableCreatorIds(db, now, viewerId);
-  const rows = (await decorated(db, viewerId).where('f.creator_id', creatorId).orderBy([{ column: 'f.created_at', order: 'desc' }, { column: 'f.id', order: 'desc' }]).limit(500)) as PostRow[];
+  const rows = (await decorated(db, viewerId)
+    .where('f.creator_id', creatorId)
+    .orderBy([
+      { column: 'f.created_at', order: 'desc' },
+      { column: 'f.id', order: 'desc' },
+    ])
+    .limit(500)) as PostRow[];
   return rows.map((row) => postView(row, readable));
 }
 

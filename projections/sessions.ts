@@ -34,7 +34,12 @@ WHERE s.id = $1 AND s.expires_at > now()`;
  */
 export async function resolveSession(db: Knex, token: string | undefined): Promise<ResolvedSession | null> {
   if (!token || token.length > 200) return null;
-  const [row] = await preparedQuery<UserRow & { session_id: string; session_user_id: string }>(db, 'lively-session', SESSION_SQL, [hashSessionToken(token)]);
+  const [row] = await preparedQuery<UserRow & { session_id: string; session_user_id: string }>(
+    db,
+    'lively-session',
+    SESSION_SQL,
+    [hashSessionToken(token)],
+  );
   if (!row) return null;
   const { session_id: sessionId, session_user_id: userId, ...user } = row;
   return { sessionId, userId, user: user.id === null ? null : (user as UserRow) };

@@ -26,22 +26,109 @@ beforeAll(async () => {
   const c = '11111111-1111-4111-8111-111111111111';
   const m = '22222222-2222-4222-8222-222222222222';
   const p = '33333333-3333-4333-8333-333333333333';
-  await handleCommand(store, creatorStream(c), creatorDecider, { type: 'RegisterCreator', userId: c, bio: 'Bio', coverImageUrl: null, at }, context);
-  await handleCommand(store, creatorStream(c), creatorDecider, { type: 'CreateTier', creatorId: c, tierId: 't1', name: 'Gold', description: '', priceCents: 1500, features: ['x'], at }, context);
-  await handleCommand(store, creatorStream(c), creatorDecider, { type: 'UpdateTier', creatorId: c, tierId: 't1', name: 'Gold+', description: 'd', priceCents: 1600, features: [], at }, context);
-  await handleCommand(store, creatorSubscriptionStream(m, c), creatorSubscriptionDecider, { type: 'StartCreatorSubscription', subscriptionId: 's1', subscriberId: m, creatorId: c, tier: { tierId: 't1', name: 'Gold+', priceCents: 1600 }, transactionId: 'tx', at }, context);
-  await handleCommand(store, postStream(p), postDecider, { type: 'PublishPost', postId: p, creatorId: c, title: 'T', content: 'C', mediaUrl: null, isPublic: false, at }, context);
-  for (const userId of [m, c, m]) await handleCommand(store, postStream(p), postDecider, { type: 'ToggleLike', postId: p, userId, at }, context);
-  await handleCommand(store, postStream(p), postDecider, { type: 'CommentOnPost', postId: p, commentId: 'k1', userId: m, content: 'Nice', at }, context);
-  await handleCommand(store, messageStream('msg'), messageDecider, { type: 'SendMessage', messageId: 'msg', senderId: c, senderIsCreator: true, receiverId: m, content: 'Paid', priceCents: 499, at }, context);
-  await handleCommand(store, messageStream('msg'), messageDecider, { type: 'UnlockMessage', messageId: 'msg', userId: m, paymentReference: 'r', at }, context);
+  await handleCommand(
+    store,
+    creatorStream(c),
+    creatorDecider,
+    { type: 'RegisterCreator', userId: c, bio: 'Bio', coverImageUrl: null, at },
+    context,
+  );
+  await handleCommand(
+    store,
+    creatorStream(c),
+    creatorDecider,
+    {
+      type: 'CreateTier',
+      creatorId: c,
+      tierId: 't1',
+      name: 'Gold',
+      description: '',
+      priceCents: 1500,
+      features: ['x'],
+      at,
+    },
+    context,
+  );
+  await handleCommand(
+    store,
+    creatorStream(c),
+    creatorDecider,
+    {
+      type: 'UpdateTier',
+      creatorId: c,
+      tierId: 't1',
+      name: 'Gold+',
+      description: 'd',
+      priceCents: 1600,
+      features: [],
+      at,
+    },
+    context,
+  );
+  await handleCommand(
+    store,
+    creatorSubscriptionStream(m, c),
+    creatorSubscriptionDecider,
+    {
+      type: 'StartCreatorSubscription',
+      subscriptionId: 's1',
+      subscriberId: m,
+      creatorId: c,
+      tier: { tierId: 't1', name: 'Gold+', priceCents: 1600 },
+      transactionId: 'tx',
+      at,
+    },
+    context,
+  );
+  await handleCommand(
+    store,
+    postStream(p),
+    postDecider,
+    { type: 'PublishPost', postId: p, creatorId: c, title: 'T', content: 'C', mediaUrl: null, isPublic: false, at },
+    context,
+  );
+  for (const userId of [m, c, m])
+    await handleCommand(store, postStream(p), postDecider, { type: 'ToggleLike', postId: p, userId, at }, context);
+  await handleCommand(
+    store,
+    postStream(p),
+    postDecider,
+    { type: 'CommentOnPost', postId: p, commentId: 'k1', userId: m, content: 'Nice', at },
+    context,
+  );
+  await handleCommand(
+    store,
+    messageStream('msg'),
+    messageDecider,
+    {
+      type: 'SendMessage',
+      messageId: 'msg',
+      senderId: c,
+      senderIsCreator: true,
+      receiverId: m,
+      content: 'Paid',
+      priceCents: 499,
+      at,
+    },
+    context,
+  );
+  await handleCommand(
+    store,
+    messageStream('msg'),
+    messageDecider,
+    { type: 'UnlockMessage', messageId: 'msg', userId: m, paymentReference: 'r', at },
+    context,
+  );
 });
 
-it.each([creatorsProjector, creatorSubscriptionsProjector, postsProjector, messagesProjector])('$name is idempotent', async (projector) => {
-  const { once, twice } = await replayTwice(db, projector, await readWholeLog(store));
-  expect(twice).toEqual(once);
-  expect(Object.values(once).every((rows) => rows.length > 0)).toBe(true);
-});
+it.each([creatorsProjector, creatorSubscriptionsProjector, postsProjector, messagesProjector])(
+  '$name is idempotent',
+  async (projector) => {
+    const { once, twice } = await replayTwice(db, projector, await readWholeLog(store));
+    expect(twice).toEqual(once);
+    expect(Object.values(once).every((rows) => rows.length > 0)).toBe(true);
+  },
+);
 
 it('counts likes and comments once per event', async () => {
   await replayTwice(db, postsProjector, await readWholeLog(store));

@@ -76,7 +76,18 @@ interface UserPreferencesRow {
 
 function preferencesView(userId: string, row: UserPreferencesRow | undefined): ChatPreferences {
   if (!row) {
-    return { userId, sexualActivities: [], kinks: [], rolePreferences: [], experienceLevel: null, ...STORED_PREFERENCE_DEFAULTS, lookingForGenders: [], dealBreakers: [], mustHaves: [], isPrivate: false };
+    return {
+      userId,
+      sexualActivities: [],
+      kinks: [],
+      rolePreferences: [],
+      experienceLevel: null,
+      ...STORED_PREFERENCE_DEFAULTS,
+      lookingForGenders: [],
+      dealBreakers: [],
+      mustHaves: [],
+      isPrivate: false,
+    };
   }
   return {
     userId,

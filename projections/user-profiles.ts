@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
 import type { ChatProfile, GenderIdentity, RelationshipType, SexualOrientation } from '../domain/contracts/chat';
-import type { ChatMemberWentOffline, ChatMemberWentOnline, ChatProfileSaved, ChatSessionEnded, ChatSessionStarted } from '../domain/chat/events';
+import type {
+  ChatMemberWentOffline,
+  ChatMemberWentOnline,
+  ChatProfileSaved,
+  ChatSessionEnded,
+  ChatSessionStarted,
+} from '../domain/chat/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { KeyedRows } from './engine/keyed-rows';
 import type { ProjectionContext, Projector } from './engine/projector';
@@ -15,7 +21,13 @@ export const userProfilesProjector: Projector = {
   name: 'user_profiles',
   version: 2,
   tables: ['user_profiles', 'chat_presence'],
-  eventTypes: ['ChatProfileSaved', 'ChatSessionStarted', 'ChatSessionEnded', 'ChatMemberWentOnline', 'ChatMemberWentOffline'],
+  eventTypes: [
+    'ChatProfileSaved',
+    'ChatSessionStarted',
+    'ChatSessionEnded',
+    'ChatMemberWentOnline',
+    'ChatMemberWentOffline',
+  ],
   async createTables(db: Knex, schema: string) {
     await db.schema.withSchema(schema).createTable('chat_presence', (t) => {
       t.text('user_id').primary();
@@ -45,7 +57,8 @@ export const userProfilesProjector: Projector = {
 
 type PresenceEvent = ChatMemberWentOnline | ChatMemberWentOffline;
 type SessionEvent = ChatSessionStarted | ChatSessionEnded;
-const isPresence = (event: RecordedEvent) => event.type === 'ChatMemberWentOnline' || event.type === 'ChatMemberWentOffline';
+const isPresence = (event: RecordedEvent) =>
+  event.type === 'ChatMemberWentOnline' || event.type === 'ChatMemberWentOffline';
 const isSession = (event: RecordedEvent) => event.type === 'ChatSessionStarted' || event.type === 'ChatSessionEnded';
 
 /** The members an event is about. */
@@ -58,7 +71,8 @@ const membersOf = (event: RecordedEvent): string[] => {
 };
 
 /** GREATEST(COALESCE(last, at), at): the newest activity whatever order sessions of different streams arrive in. */
-const latest = (last: unknown, at: string) => (last == null || new Date(at) > new Date(last as string | Date) ? at : last);
+const latest = (last: unknown, at: string) =>
+  last == null || new Date(at) > new Date(last as string | Date) ? at : last;
 
 /**
  * Four statements per batch: the profiles and presence of the batch's members read, the events
@@ -66,14 +80,22 @@ const latest = (last: unknown, at: string) => (last == null || new Date(at) > ne
  */
 async function applyProfiles(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
   const profiles = await KeyedRows.load(context, 'user_profiles', 'user_id', events.flatMap(membersOf));
-  const presence = await KeyedRows.load(context, 'chat_presence', 'user_id', events.filter((e) => !isSession(e)).flatMap(membersOf));
+  const presence = await KeyedRows.load(
+    context,
+    'chat_presence',
+    'user_id',
+    events.filter((e) => !isSession(e)).flatMap(membersOf),
+  );
   for (const event of events) {
     if (isPresence(event)) {
       const d = (event as unknown as PresenceEvent).data;
       const isOnline = event.type === 'ChatMemberWentOnline';
       // Events of one member arrive in stream order: the last one applied is the state.
       presence.set(d.userId, { user_id: d.userId, is_online: isOnline, changed_at: d.at });
-      profiles.change(d.userId, (row) => row && { ...row, is_online: isOnline, last_active_at: latest(row.last_active_at, d.at) });
+      profiles.change(
+        d.userId,
+        (row) => row && { ...row, is_online: isOnline, last_active_at: latest(row.last_active_at, d.at) },
+      );
     } else if (event.type === 'ChatProfileSaved') {
       const d = (event as unknown as ChatProfileSaved).data;
       const saved = {
@@ -89,12 +111,19 @@ async function applyProfiles(context: ProjectionContext, events: RecordedEvent[]
       };
       // A new profile starts with the presence recorded so far (and the table's defaults).
       const online = presence.get(d.userId);
-      const created = { user_id: d.userId, profile_images: [], is_online: online?.is_online ?? false, last_active_at: online?.changed_at ?? null, created_at: d.savedAt };
+      const created = {
+        user_id: d.userId,
+        profile_images: [],
+        is_online: online?.is_online ?? false,
+        last_active_at: online?.changed_at ?? null,
+        created_at: d.savedAt,
+      };
       profiles.change(d.userId, (row) => ({ ...(row ?? created), ...saved }));
     } else {
       const d = (event as unknown as SessionEvent).data;
       const at = 'startedAt' in d ? d.startedAt : d.endedAt;
-      for (const member of [d.user1Id, d.user2Id]) profiles.change(member, (row) => row && { ...row, last_active_at: latest(row.last_active_at, at) });
+      for (const member of [d.user1Id, d.user2Id])
+        profiles.change(member, (row) => row && { ...row, last_active_at: latest(row.last_active_at, at) });
     }
   }
   await presence.store();
@@ -179,32 +208,34 @@ export interface ChatMemberRow {
 }
 
 export async function chatMemberRow(db: Knex, userId: string): Promise<ChatMemberRow | undefined> {
-  return db('users as u')
-    // users.id is a uuid column, the chat read models key on text.
-    .leftJoin('user_profiles as p', (on) => on.on(db.raw('p.user_id = u.id::text')))
-    .leftJoin('user_preferences as q', (on) => on.on(db.raw('q.user_id = u.id::text')))
-    .where('u.id', userId)
-    .first(
-      'u.id',
-      'u.first_name',
-      'u.subscription_status',
-      'u.subscription_end_date',
-      'u.age_verified',
-      'p.display_name',
-      'p.age',
-      'p.location',
-      'p.gender_identity',
-      'p.sexual_orientation',
-      'p.relationship_type',
-      'p.interests',
-      'q.sexual_activities',
-      'q.kinks',
-      'q.role_preferences',
-      'q.experience_level',
-      'q.age_range_min',
-      'q.age_range_max',
-      'q.looking_for_genders',
-      'q.deal_breakers',
-      'q.must_haves',
-    );
+  return (
+    db('users as u')
+      // users.id is a uuid column, the chat read models key on text.
+      .leftJoin('user_profiles as p', (on) => on.on(db.raw('p.user_id = u.id::text')))
+      .leftJoin('user_preferences as q', (on) => on.on(db.raw('q.user_id = u.id::text')))
+      .where('u.id', userId)
+      .first(
+        'u.id',
+        'u.first_name',
+        'u.subscription_status',
+        'u.subscription_end_date',
+        'u.age_verified',
+        'p.display_name',
+        'p.age',
+        'p.location',
+        'p.gender_identity',
+        'p.sexual_orientation',
+        'p.relationship_type',
+        'p.interests',
+        'q.sexual_activities',
+        'q.kinks',
+        'q.role_preferences',
+        'q.experience_level',
+        'q.age_range_min',
+        'q.age_range_max',
+        'q.looking_for_genders',
+        'q.deal_breakers',
+        'q.must_haves',
+      )
+  );
 }

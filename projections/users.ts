@@ -79,7 +79,10 @@ export const userHandlers: Record<string, UserEventHandler> = {
   LoginSucceeded: update<LoginSucceededData>((d) => ({ last_login_at: d.at, login_attempts: 0, lock_until: null })),
   LoginFailed: update<LoginFailedData>((d) => ({ login_attempts: d.attempts })),
   AccountLocked: update<AccountLockedData>((d) => ({ lock_until: d.lockedUntil })),
-  PasswordResetRequested: update<PasswordResetRequestedData>((d) => ({ password_reset_token_hash: d.tokenHash, password_reset_expires: d.expiresAt })),
+  PasswordResetRequested: update<PasswordResetRequestedData>((d) => ({
+    password_reset_token_hash: d.tokenHash,
+    password_reset_expires: d.expiresAt,
+  })),
   PasswordChanged: update<PasswordChangedData>((d) => ({
     password_hash: d.passwordHash,
     password_reset_token_hash: null,
@@ -89,14 +92,36 @@ export const userHandlers: Record<string, UserEventHandler> = {
   })),
   UserDeactivated: update<UserDeactivatedData>(() => ({ is_active: false })),
   // Becoming a creator never takes away the finance staff role.
-  CreatorRegistered: update<CreatorRegistered['data']>((d, user) => ({ is_creator: true, role: user.role === 'admin' ? 'admin' : 'creator', bio: d.bio, cover_image_url: d.coverImageUrl })),
+  CreatorRegistered: update<CreatorRegistered['data']>((d, user) => ({
+    is_creator: true,
+    role: user.role === 'admin' ? 'admin' : 'creator',
+    bio: d.bio,
+    cover_image_url: d.coverImageUrl,
+  })),
   StaffRoleGranted: update<StaffRoleGrantedData>((d) => ({ role: d.role })),
-  MembershipActivated: update<MembershipActivatedData>((d) => ({ subscription_status: 'active', last_payment_date: d.activatedAt, subscription_end_date: d.periodEnd })),
+  MembershipActivated: update<MembershipActivatedData>((d) => ({
+    subscription_status: 'active',
+    last_payment_date: d.activatedAt,
+    subscription_end_date: d.periodEnd,
+  })),
   // Membership lifecycle (member money): subscription_end_date is when access ends.
-  MembershipCanceled: update<MembershipCanceledData>((d) => ({ subscription_status: 'canceled', subscription_end_date: d.accessUntil })),
-  MembershipResumed: update<MembershipResumedData>((d) => ({ subscription_status: 'active', subscription_end_date: d.periodEnd })),
-  MembershipRenewed: update<MembershipRenewedData>((d) => ({ subscription_status: 'active', last_payment_date: d.renewedAt, subscription_end_date: d.periodEnd })),
-  MembershipPastDue: update<MembershipPastDueData>((d) => ({ subscription_status: 'past_due', subscription_end_date: d.graceEndsAt })),
+  MembershipCanceled: update<MembershipCanceledData>((d) => ({
+    subscription_status: 'canceled',
+    subscription_end_date: d.accessUntil,
+  })),
+  MembershipResumed: update<MembershipResumedData>((d) => ({
+    subscription_status: 'active',
+    subscription_end_date: d.periodEnd,
+  })),
+  MembershipRenewed: update<MembershipRenewedData>((d) => ({
+    subscription_status: 'active',
+    last_payment_date: d.renewedAt,
+    subscription_end_date: d.periodEnd,
+  })),
+  MembershipPastDue: update<MembershipPastDueData>((d) => ({
+    subscription_status: 'past_due',
+    subscription_end_date: d.graceEndsAt,
+  })),
   MembershipExpired: update<MembershipExpiredData>(() => ({ subscription_status: 'expired' })),
   PaymentCardUpdated: update<PaymentCardUpdatedData>((d) => ({ gateway_customer_id: d.gatewayCustomerId })),
 };
@@ -138,7 +163,12 @@ export const usersProjector: Projector = {
   },
   createTables,
   // Every user event names its user: one read and one upsert per batch.
-  ...rowPerEvent('users', 'id', (event) => (event.data as { userId: string }).userId, (user, event) => userHandlers[event.type]?.(user, event) ?? user),
+  ...rowPerEvent(
+    'users',
+    'id',
+    (event) => (event.data as { userId: string }).userId,
+    (user, event) => userHandlers[event.type]?.(user, event) ?? user,
+  ),
 };
 
 // Queries of the `users` read model and the mapping of its row to the client's view.
@@ -206,7 +236,12 @@ export async function userIdByResetTokenHash(db: Knex, tokenHash: string): Promi
 
 /** Members whose paid time ends by `at` (renewal candidates; each membership stream re-checks before acting). */
 export function membershipsDueBy(db: Knex, at: Date, limit = 500): Promise<string[]> {
-  return db('users').whereIn('subscription_status', ['active', 'canceled', 'past_due']).where('subscription_end_date', '<=', at).orderBy('subscription_end_date').limit(limit).pluck('id');
+  return db('users')
+    .whereIn('subscription_status', ['active', 'canceled', 'past_due'])
+    .where('subscription_end_date', '<=', at)
+    .orderBy('subscription_end_date')
+    .limit(limit)
+    .pluck('id');
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -218,6 +253,9 @@ export const isUserId = (value: unknown): value is string => typeof value === 's
  * and an address is not theirs to see: without a name the person is a generic `fallback`.
  */
 export function displayName(row: { first_name: string | null; last_name: string | null }, fallback = 'Member'): string {
-  const name = [row.first_name, row.last_name].map((part) => (part ?? '').trim()).filter(Boolean).join(' ');
+  const name = [row.first_name, row.last_name]
+    .map((part) => (part ?? '').trim())
+    .filter(Boolean)
+    .join(' ');
   return name || fallback;
 }

@@ -10,7 +10,12 @@ import type { ProjectionContext } from './engine/projector';
  * balances and the new entries written in bulk.
  */
 export async function applyWalletBatch(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
-  const balances = await KeyedRows.load(context, 'wallet_balances', 'user_id', events.map((e) => (e.data as BalanceMovement).userId));
+  const balances = await KeyedRows.load(
+    context,
+    'wallet_balances',
+    'user_id',
+    events.map((e) => (e.data as BalanceMovement).userId),
+  );
   const entries: Array<Record<string, unknown>> = [];
   for (const event of events) {
     const data = event.data as BalanceMovement;
@@ -26,7 +31,16 @@ export async function applyWalletBatch(context: ProjectionContext, events: Recor
       last_revision: event.revision.toString(),
       updated_at: at,
     });
-    entries.push({ event_id: event.eventId, user_id: data.userId, kind: credit ? 'credit' : 'debit', amount_cents: data.amountCents, balance_cents: data.balanceCents, reason: data.reason, reference: data.reference, created_at: at });
+    entries.push({
+      event_id: event.eventId,
+      user_id: data.userId,
+      kind: credit ? 'credit' : 'debit',
+      amount_cents: data.amountCents,
+      balance_cents: data.balanceCents,
+      reason: data.reason,
+      reference: data.reference,
+      created_at: at,
+    });
   }
   await balances.store();
   await bulkInsert(context, 'wallet_entries', entries, { conflict: ['event_id'] });

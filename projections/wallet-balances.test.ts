@@ -6,12 +6,10 @@ import { replayTwice } from './engine/testing/replay-twice';
 import { walletBalancesProjector } from './wallet-balances';
 import { readWholeLog } from '../ops/testing/read-whole-log';
 
-
 jest.setTimeout(60_000);
 let store: PostgresEventStore;
 let db: Knex;
 useTestDatabase((opened) => ({ db, store } = opened));
-
 
 /** The global log hides rows of transactions still open anywhere on the server: wait until it shows `count` events. */
 async function readAllOf(count: number) {

@@ -74,5 +74,10 @@ export async function balanceCents(db: Knex, userId: string): Promise<number> {
 
 /** Every member's balance in cents, by user id (reconciliation). */
 export async function allBalances(db: Knex): Promise<Map<string, number>> {
-  return new Map((await db('wallet_balances').select('user_id', 'balance_cents')).map((row) => [row.user_id, Number(row.balance_cents)]));
+  return new Map(
+    (await db('wallet_balances').select('user_id', 'balance_cents')).map((row) => [
+      row.user_id,
+      Number(row.balance_cents),
+    ]),
+  );
 }

@@ -1,4 +1,14 @@
-import { ACTIVITIES, DEAL_BREAKERS, EXPERIENCE_LEVELS, GENDER_IDENTITIES, INTERESTS, KINKS, MUST_HAVES, RELATIONSHIP_TYPES, ROLES } from '../domain/contracts/chat';
+import {
+  ACTIVITIES,
+  DEAL_BREAKERS,
+  EXPERIENCE_LEVELS,
+  GENDER_IDENTITIES,
+  INTERESTS,
+  KINKS,
+  MUST_HAVES,
+  RELATIONSHIP_TYPES,
+  ROLES,
+} from '../domain/contracts/chat';
 
 /**
  * Compatibility between two chat members, from their profiles and preferences, on bitmasks so
@@ -22,7 +32,14 @@ import { ACTIVITIES, DEAL_BREAKERS, EXPERIENCE_LEVELS, GENDER_IDENTITIES, INTERE
  * punished for the other's many), and 0.5 (neutral) when either side left the list empty.
  * The score is in [0, 1]; the page shows round(score × 100) %.
  */
-export const WEIGHTS = { interests: 0.25, relationship: 0.15, roles: 0.2, activities: 0.15, experience: 0.1, values: 0.15 } as const;
+export const WEIGHTS = {
+  interests: 0.25,
+  relationship: 0.15,
+  roles: 0.2,
+  activities: 0.15,
+  experience: 0.1,
+  values: 0.15,
+} as const;
 
 export interface MatchProfile {
   /** Bit of the member's gender identity (GENDER_IDENTITIES order); prefer_not_to_say when unknown. */
@@ -85,10 +102,15 @@ const DEAL_BREAKER_VALUE: Record<string, string> = {
   Selfish: 'Supportive',
   Judgmental: 'Understanding',
 };
-const OWN_VALUE_BITS = new Map(DEAL_BREAKERS.filter((d) => !DEAL_BREAKER_VALUE[d]).map((d, i) => [d, 1 << (MUST_HAVES.length + i)]));
+const OWN_VALUE_BITS = new Map(
+  DEAL_BREAKERS.filter((d) => !DEAL_BREAKER_VALUE[d]).map((d, i) => [d, 1 << (MUST_HAVES.length + i)]),
+);
 function valuesMask(mustHaves: readonly string[], dealBreakers: readonly string[]): number {
   let mask = mustHaveMask(mustHaves);
-  for (const d of dealBreakers) mask |= DEAL_BREAKER_VALUE[d] ? mustHaveMask([DEAL_BREAKER_VALUE[d]]) : (OWN_VALUE_BITS.get(d as (typeof DEAL_BREAKERS)[number]) ?? 0);
+  for (const d of dealBreakers)
+    mask |= DEAL_BREAKER_VALUE[d]
+      ? mustHaveMask([DEAL_BREAKER_VALUE[d]])
+      : (OWN_VALUE_BITS.get(d as (typeof DEAL_BREAKERS)[number]) ?? 0);
   return mask;
 }
 
@@ -148,7 +170,12 @@ export function compileProfile(profile: ProfileInput | null, preferences: Prefer
 
 /** The formula above. `extraA`/`extraB`: interests named in each side's join filters. */
 export function compatibility(a: MatchProfile, b: MatchProfile, extraA = 0, extraB = 0): number {
-  const roles = a.roles === 0 || b.roles === 0 ? 0.5 : (a.roleComplements & b.roles) !== 0 || (b.roleComplements & a.roles) !== 0 ? 1 : 0.2;
+  const roles =
+    a.roles === 0 || b.roles === 0
+      ? 0.5
+      : (a.roleComplements & b.roles) !== 0 || (b.roleComplements & a.roles) !== 0
+        ? 1
+        : 0.2;
   const experience = a.experience < 0 || b.experience < 0 ? 0.5 : 1 - Math.abs(a.experience - b.experience) / 3;
   const score =
     WEIGHTS.interests * overlap(a.interests | extraA, b.interests | extraB) +

@@ -3,18 +3,39 @@ import { compatibility, compileProfile, type PreferencesInput, type ProfileInput
 import { compileRequest, Matcher, type Effect, type JoinFilters, type Member } from './matcher';
 
 let ids = 0;
-const newMatcher = (options: Partial<ConstructorParameters<typeof Matcher>[0]> = {}) => new Matcher({ newSessionId: () => `s${++ids}`, skipCooldownMs: 60_000, ...options });
+const newMatcher = (options: Partial<ConstructorParameters<typeof Matcher>[0]> = {}) =>
+  new Matcher({ newSessionId: () => `s${++ids}`, skipCooldownMs: 60_000, ...options });
 
-function member(userId: string, profile: ProfileInput | null = null, preferences: PreferencesInput | null = null, blocked: string[] = []): Member {
-  return { userId, displayName: profile?.displayName ?? userId, profile: compileProfile(profile, preferences), blocked: new Set(blocked) };
+function member(
+  userId: string,
+  profile: ProfileInput | null = null,
+  preferences: PreferencesInput | null = null,
+  blocked: string[] = [],
+): Member {
+  return {
+    userId,
+    displayName: profile?.displayName ?? userId,
+    profile: compileProfile(profile, preferences),
+    blocked: new Set(blocked),
+  };
 }
-const join = (m: Matcher, who: Member, now = 0, mode: 'standard' | 'random' = 'standard', filters: JoinFilters = {}) => m.join(who, compileRequest(who, mode, filters), now);
-const matched = (effects: Effect[]) => effects.filter((e) => e.type === 'matched').map((e) => (e.type === 'matched' ? e.session : null)!);
+const join = (m: Matcher, who: Member, now = 0, mode: 'standard' | 'random' = 'standard', filters: JoinFilters = {}) =>
+  m.join(who, compileRequest(who, mode, filters), now);
+const matched = (effects: Effect[]) =>
+  effects.filter((e) => e.type === 'matched').map((e) => (e.type === 'matched' ? e.session : null)!);
 
 const woman = (id: string, extra: ProfileInput = {}, prefs: PreferencesInput = {}) =>
-  member(id, { age: 30, genderIdentity: 'woman', sexualOrientation: 'straight', ...extra }, { lookingForGenders: ['man'], ...prefs });
+  member(
+    id,
+    { age: 30, genderIdentity: 'woman', sexualOrientation: 'straight', ...extra },
+    { lookingForGenders: ['man'], ...prefs },
+  );
 const man = (id: string, extra: ProfileInput = {}, prefs: PreferencesInput = {}) =>
-  member(id, { age: 30, genderIdentity: 'man', sexualOrientation: 'straight', ...extra }, { lookingForGenders: ['woman'], ...prefs });
+  member(
+    id,
+    { age: 30, genderIdentity: 'man', sexualOrientation: 'straight', ...extra },
+    { lookingForGenders: ['woman'], ...prefs },
+  );
 
 describe('matcher', () => {
   it('pairs two compatible members, with exactly one initiator: the one who waited', () => {
@@ -34,7 +55,9 @@ describe('matcher', () => {
     join(m, woman('w1', {}, { lookingForGenders: ['woman'] }));
     join(m, woman('w2', { age: 50 }));
     join(m, woman('w3', { sexualOrientation: 'bisexual' }));
-    expect(matched(join(m, man('m1', {}, { ageRangeMin: 18, ageRangeMax: 40 }), 0, 'standard', { orientation: 'straight' }))).toEqual([]);
+    expect(
+      matched(join(m, man('m1', {}, { ageRangeMin: 18, ageRangeMax: 40 }), 0, 'standard', { orientation: 'straight' })),
+    ).toEqual([]);
     // The joiner's filter narrows to bisexual: w3.
     expect(matched(join(m, man('m2'), 0, 'standard', { orientation: 'bisexual' }))[0].user1.userId).toBe('w3');
     // w2 (50) is outside m3's chat age filter.
@@ -43,7 +66,8 @@ describe('matcher', () => {
 
   it('picks the bucket before scoring: other genders are never even looked at', () => {
     const m = newMatcher({ visitLimit: 5 });
-    for (let i = 0; i < 1000; i++) join(m, member(`x${i}`, { age: 30, genderIdentity: 'man' }, { lookingForGenders: ['man'] }));
+    for (let i = 0; i < 1000; i++)
+      join(m, member(`x${i}`, { age: 30, genderIdentity: 'man' }, { lookingForGenders: ['man'] }));
     join(m, woman('w'));
     expect(matched(join(m, man('m')))[0].user1.userId).toBe('w');
   });
@@ -51,8 +75,19 @@ describe('matcher', () => {
   it('scores the eligible candidates and takes the most compatible', () => {
     const m = newMatcher();
     join(m, woman('plain'));
-    join(m, woman('kindred', { interests: ['Music', 'Travel'], relationshipType: ['dating'] }, { rolePreferences: ['Submissive'], experienceLevel: 'expert' }));
-    const me = man('m', { interests: ['Music', 'Travel'], relationshipType: ['dating'] }, { rolePreferences: ['Dominant'], experienceLevel: 'expert' });
+    join(
+      m,
+      woman(
+        'kindred',
+        { interests: ['Music', 'Travel'], relationshipType: ['dating'] },
+        { rolePreferences: ['Submissive'], experienceLevel: 'expert' },
+      ),
+    );
+    const me = man(
+      'm',
+      { interests: ['Music', 'Travel'], relationshipType: ['dating'] },
+      { rolePreferences: ['Dominant'], experienceLevel: 'expert' },
+    );
     const [session] = matched(join(m, me));
     expect(session.user1.userId).toBe('kindred');
     expect(session.score).toBe(compatibility(session.user1.profile, me.profile));
@@ -130,7 +165,11 @@ describe('matcher', () => {
 
   it('keeps every user in at most one place under any sequence of operations', () => {
     const users = ['a', 'b', 'c', 'd', 'e', 'f'];
-    const op = fc.record({ kind: fc.constantFrom('join', 'join', 'skip', 'leave', 'disconnect'), user: fc.constantFrom(...users), random: fc.boolean() });
+    const op = fc.record({
+      kind: fc.constantFrom('join', 'join', 'skip', 'leave', 'disconnect'),
+      user: fc.constantFrom(...users),
+      random: fc.boolean(),
+    });
     fc.assert(
       fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
         const m = newMatcher({ skipCooldownMs: 5 });
@@ -172,8 +211,14 @@ describe('matcher', () => {
 
 describe('compatibility', () => {
   it('is symmetric, in [0, 1], and neutral for empty profiles', () => {
-    const a = compileProfile({ interests: ['Music', 'Art'], relationshipType: ['casual'] }, { rolePreferences: ['Top'], mustHaves: ['Honesty'], experienceLevel: 'beginner' });
-    const b = compileProfile({ interests: ['Art'], relationshipType: ['casual', 'dating'] }, { rolePreferences: ['Bottom'], dealBreakers: ['Dishonesty'], experienceLevel: 'expert' });
+    const a = compileProfile(
+      { interests: ['Music', 'Art'], relationshipType: ['casual'] },
+      { rolePreferences: ['Top'], mustHaves: ['Honesty'], experienceLevel: 'beginner' },
+    );
+    const b = compileProfile(
+      { interests: ['Art'], relationshipType: ['casual', 'dating'] },
+      { rolePreferences: ['Bottom'], dealBreakers: ['Dishonesty'], experienceLevel: 'expert' },
+    );
     expect(compatibility(a, b)).toBe(compatibility(b, a));
     // interests 1, relationship 1, roles 1, activities 0.5, experience 0, values 1 (Dishonesty protects Honesty)
     expect(compatibility(a, b)).toBeCloseTo(0.825, 6);

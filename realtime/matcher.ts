@@ -216,7 +216,12 @@ export class Matcher {
   }
 
   private allowed(a: Member, b: Member, now: number): boolean {
-    if (a.userId === b.userId || (a.blocked.size > 0 && a.blocked.has(b.userId)) || (b.blocked.size > 0 && b.blocked.has(a.userId))) return false;
+    if (
+      a.userId === b.userId ||
+      (a.blocked.size > 0 && a.blocked.has(b.userId)) ||
+      (b.blocked.size > 0 && b.blocked.has(a.userId))
+    )
+      return false;
     // Most joins meet no cooling pair: no key string to build then.
     if (this.cooldowns.size === 0) return true;
     const until = this.cooldowns.get(pairKey(a.userId, b.userId));
@@ -257,7 +262,8 @@ export class Matcher {
   private findRandom(member: Member, now: number): { entry: Entry; score: number } | null {
     let visited = 0;
     for (let entry = this.random.head; entry && visited < this.visitLimit; entry = entry.next, visited++) {
-      if (this.allowed(member, entry.member, now)) return { entry, score: compatibility(entry.member.profile, member.profile) };
+      if (this.allowed(member, entry.member, now))
+        return { entry, score: compatibility(entry.member.profile, member.profile) };
     }
     return null;
   }
@@ -300,7 +306,8 @@ export class Matcher {
     if (pb.lookingFor && !(pb.lookingFor & pa.genderBit)) return false;
     if (pb.age !== null && (pb.age < ra.ageMin || pb.age > ra.ageMax)) return false;
     if (pa.age !== null && (pa.age < rb.ageMin || pa.age > rb.ageMax)) return false;
-    if (!orientationFits(ra.orientation, pb.orientation) || !orientationFits(rb.orientation, pa.orientation)) return false;
+    if (!orientationFits(ra.orientation, pb.orientation) || !orientationFits(rb.orientation, pa.orientation))
+      return false;
     if (ra.location && !pb.location.includes(ra.location)) return false;
     if (rb.location && !pa.location.includes(rb.location)) return false;
     return this.allowed(a, b, now);

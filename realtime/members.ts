@@ -34,7 +34,10 @@ export class DatabaseDirectory implements MemberDirectory {
     const blocked = await blockedAround(this.db, userId);
     const row = await chatMemberRow(this.db, userId);
     if (!row) return { ok: false, status: '401 Unauthorized', reason: 'Unauthorized' };
-    const access = hasSiteAccess({ subscriptionStatus: row.subscription_status ?? 'none', subscriptionEndDate: row.subscription_end_date && new Date(row.subscription_end_date).toISOString() });
+    const access = hasSiteAccess({
+      subscriptionStatus: row.subscription_status ?? 'none',
+      subscriptionEndDate: row.subscription_end_date && new Date(row.subscription_end_date).toISOString(),
+    });
     const refusal = !access ? CHAT_ERRORS.subscription : row.age_verified !== true ? CHAT_ERRORS.ageVerification : null;
     return { ok: true, member: toMember(row, blocked), refusal };
   }
@@ -70,7 +73,12 @@ function toMember(row: ChatMemberRow, blocked: Set<string>): Member {
           mustHaves: row.must_haves ?? [],
         }
       : null;
-  return { userId: row.id, displayName: row.display_name || row.first_name || 'Anonymous', profile: compileProfile(profile, preferences), blocked };
+  return {
+    userId: row.id,
+    displayName: row.display_name || row.first_name || 'Anonymous',
+    profile: compileProfile(profile, preferences),
+    blocked,
+  };
 }
 
 /** The value of one cookie in a Cookie header. */

@@ -39,7 +39,10 @@ export class PresenceRecorder {
   /** Resolves when every wanted state is written (or failed and was logged). */
   async drain(timeoutMs = 5000): Promise<void> {
     if (this.writing.size === 0 && this.queue.length === 0) return;
-    await Promise.race([new Promise<void>((resolve) => this.idle.push(resolve)), new Promise((r) => setTimeout(r, timeoutMs))]);
+    await Promise.race([
+      new Promise<void>((resolve) => this.idle.push(resolve)),
+      new Promise((r) => setTimeout(r, timeoutMs)),
+    ]);
   }
 
   private want(userId: string, online: boolean, at: Date): void {

@@ -23,12 +23,34 @@ const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean
   }
 };
 
-async function withProfile(member: TestMember, displayName: string, genderIdentity: string, lookingFor: string[], interests: string[]) {
+async function withProfile(
+  member: TestMember,
+  displayName: string,
+  genderIdentity: string,
+  lookingFor: string[],
+  interests: string[],
+) {
   const profile = await member.agent
     .post('/api/profile')
-    .send({ displayName, age: 30, location: 'Austin, TX', genderIdentity, sexualOrientation: 'bisexual', relationshipType: ['dating'], interests });
+    .send({
+      displayName,
+      age: 30,
+      location: 'Austin, TX',
+      genderIdentity,
+      sexualOrientation: 'bisexual',
+      relationshipType: ['dating'],
+      interests,
+    });
   expect(profile.status).toBe(200);
-  const preferences = await member.agent.post('/api/preferences').send({ ageRangeMin: 18, ageRangeMax: 60, maxDistance: 25, lookingForGenders: lookingFor, experienceLevel: 'intermediate' });
+  const preferences = await member.agent
+    .post('/api/preferences')
+    .send({
+      ageRangeMin: 18,
+      ageRangeMax: 60,
+      maxDistance: 25,
+      lookingForGenders: lookingFor,
+      experienceLevel: 'intermediate',
+    });
   expect(preferences.status).toBe(200);
   return member;
 }
@@ -47,7 +69,10 @@ describe('chat socket', () => {
       const client = await ChatClient.connect(stack.url, token, userId);
       client.send({ type: 'join_queue', mode: 'random' }); // held, then dropped with the socket
       expect(await client.next('error')).toEqual({ type: 'error', error });
-      await eventually(async () => client.closed, (closed) => closed !== null);
+      await eventually(
+        async () => client.closed,
+        (closed) => closed !== null,
+      );
       expect(client.closed?.code).toBe(code);
       expect(client.messages.some((m) => m.type === 'connected' || m.type === 'waiting')).toBe(false);
     }
@@ -57,9 +82,15 @@ describe('chat socket', () => {
   it('refuses with 403 a socket opened from another site (Origin), as mutating HTTP calls are', async () => {
     const member = await registerMember(stack, 'Origin');
     // Through the web origin's /ws/ proxy, with the member's own cookie: only the Origin differs.
-    await expect(ChatClient.connect(stack.url, member.token, member.userId, 'https://evil.example')).rejects.toThrow('upgrade refused: 403');
-    await expect(ChatClient.connect(stack.url, member.token, member.userId, stack.url.replace('127.0.0.1', 'localhost'))).rejects.toThrow('upgrade refused: 403');
-    await expect(ChatClient.connect(stack.url, member.token, member.userId, null)).rejects.toThrow('upgrade refused: 403');
+    await expect(ChatClient.connect(stack.url, member.token, member.userId, 'https://evil.example')).rejects.toThrow(
+      'upgrade refused: 403',
+    );
+    await expect(
+      ChatClient.connect(stack.url, member.token, member.userId, stack.url.replace('127.0.0.1', 'localhost')),
+    ).rejects.toThrow('upgrade refused: 403');
+    await expect(ChatClient.connect(stack.url, member.token, member.userId, null)).rejects.toThrow(
+      'upgrade refused: 403',
+    );
     const own = await ChatClient.connect(stack.url, member.token, member.userId);
     expect((await own.next('connected')).type).toBe('connected');
     own.close();
@@ -89,7 +120,8 @@ describe('chat socket', () => {
 
   it('shows a member online while their chat socket is open (user_profiles.is_online, from presence events)', async () => {
     const eve = await withProfile(await registerMember(stack, 'Eve'), 'Evie', 'woman', ['man'], ['Music']);
-    const isOnline = () => stack.db('user_profiles').where({ user_id: eve.userId }).first('is_online', 'last_active_at');
+    const isOnline = () =>
+      stack.db('user_profiles').where({ user_id: eve.userId }).first('is_online', 'last_active_at');
     expect((await isOnline())?.is_online).toBe(false);
     const first = await connect(eve);
     await first.next('connected');
@@ -97,7 +129,10 @@ describe('chat socket', () => {
     // A second window replaces the first: still online, nothing recorded for the swap.
     const second = await connect(eve);
     await second.next('connected');
-    await eventually(async () => first.closed, (closed) => closed !== null);
+    await eventually(
+      async () => first.closed,
+      (closed) => closed !== null,
+    );
     second.close();
     const offline = await eventually(isOnline, (row) => row?.is_online === false);
     expect(offline?.is_online).toBe(false);
@@ -110,7 +145,10 @@ describe('chat socket', () => {
     const user = await unsubscribedUser(stack);
     const client = await connect(user);
     expect(await client.next('error')).toEqual({ type: 'error', error: CHAT_ERRORS.subscription });
-    await eventually(async () => client.closed, (closed) => closed !== null);
+    await eventually(
+      async () => client.closed,
+      (closed) => closed !== null,
+    );
     expect(client.closed?.code).toBe(4003);
   });
 
@@ -132,7 +170,10 @@ describe('chat socket', () => {
     a.send({ type: 'offer', sessionId: 'x', data: 'y'.repeat(MAX_MESSAGE_BYTES) });
     expect(await a.next('error', 5000, since2)).toEqual({ type: 'error', error: CHAT_ERRORS.tooLarge });
     a.ws.send(Buffer.alloc(200 * 1024)); // above the socket's hard cap: that socket is closed, the service goes on
-    await eventually(async () => a.closed, (c) => c !== null);
+    await eventually(
+      async () => a.closed,
+      (c) => c !== null,
+    );
 
     const a2 = await connect(ann);
     a2.send({ type: 'join_queue', mode: 'standard', filters: { ageRange: [18, 65], orientation: 'any' } });
@@ -170,21 +211,39 @@ describe('chat socket', () => {
       () => stack.db('chat_sessions').where({ room_id: sessionId }).first(),
       (r) => r?.status === 'skipped',
     );
-    expect(row).toMatchObject({ user1_id: ann.userId, user2_id: bob.userId, status: 'skipped', end_reason: 'skipped', ended_by: bob.userId, mode: 'standard' });
+    expect(row).toMatchObject({
+      user1_id: ann.userId,
+      user2_id: bob.userId,
+      status: 'skipped',
+      end_reason: 'skipped',
+      ended_by: bob.userId,
+      mode: 'standard',
+    });
     expect(row.duration_seconds).toBeGreaterThanOrEqual(0);
     expect(Number(row.compatibility_score)).toBeCloseTo(ma.data.compatibilityScore, 3);
 
     // Reports go through REST, by a participant only.
-    expect((await bob.agent.post(`/api/chat/sessions/${sessionId}/report`).send({ reason: '' })).body.fields).toEqual({ reason: 'Reason is required' });
+    expect((await bob.agent.post(`/api/chat/sessions/${sessionId}/report`).send({ reason: '' })).body.fields).toEqual({
+      reason: 'Reason is required',
+    });
     expect((await bob.agent.post(`/api/chat/sessions/${sessionId}/report`).send({ reason: 'Rude' })).status).toBe(201);
     const outsider = await registerMember(stack, 'Olga');
-    expect((await outsider.agent.post(`/api/chat/sessions/${sessionId}/report`).send({ reason: 'x' })).status).toBe(404);
-    expect((await bob.agent.get('/api/chat/sessions')).body[0]).toMatchObject({ roomId: sessionId, partnerId: ann.userId, status: 'skipped' });
+    expect((await outsider.agent.post(`/api/chat/sessions/${sessionId}/report`).send({ reason: 'x' })).status).toBe(
+      404,
+    );
+    expect((await bob.agent.get('/api/chat/sessions')).body[0]).toMatchObject({
+      roomId: sessionId,
+      partnerId: ann.userId,
+      status: 'skipped',
+    });
 
     // Leaving: out of every queue; a disconnect is a leave.
     a2.send({ type: 'leave' });
     b.close();
-    await eventually(async () => stack.realtime.stats(), (s) => s.waiting === 0 && s.inSessions === 0);
+    await eventually(
+      async () => stack.realtime.stats(),
+      (s) => s.waiting === 0 && s.inSessions === 0,
+    );
     a2.close();
   }, 60_000);
 
@@ -199,11 +258,15 @@ describe('chat socket', () => {
     g.send({ type: 'join_queue', mode: 'random' });
     const { sessionId } = await g.next('matched');
     // Right after the match: the route waits for the session the service is still writing.
-    expect((await fay.agent.post(`/api/chat/sessions/${sessionId}/block`).send({ reason: 'x'.repeat(501) })).body.fields).toEqual({ reason: 'Reason too long' });
+    expect(
+      (await fay.agent.post(`/api/chat/sessions/${sessionId}/block`).send({ reason: 'x'.repeat(501) })).body.fields,
+    ).toEqual({ reason: 'Reason too long' });
     expect((await fay.agent.post(`/api/chat/sessions/${sessionId}/block`).send({ reason: 'Rude' })).status).toBe(201);
     const outsider = await registerMember(stack, 'Hal');
     expect((await outsider.agent.post(`/api/chat/sessions/${sessionId}/block`).send({})).status).toBe(404);
-    expect((await fay.agent.get('/api/chat/blocks')).body).toEqual([expect.objectContaining({ userId: gus.userId, reason: 'Rude' })]);
+    expect((await fay.agent.get('/api/chat/blocks')).body).toEqual([
+      expect.objectContaining({ userId: gus.userId, reason: 'Rude' }),
+    ]);
     // Fay moves on; both wait, and are never matched with each other again.
     const before = g.messages.length;
     const fBefore = f.messages.length;
@@ -222,13 +285,21 @@ describe('chat socket', () => {
     const dan = await registerMember(stack, 'Dan');
     const c = await connect(cat);
     const d = await connect(dan);
-    expect((await cat.agent.post('/api/chat/blocks').send({ userId: 'nope' })).body.fields).toEqual({ userId: 'Invalid user id' });
+    expect((await cat.agent.post('/api/chat/blocks').send({ userId: 'nope' })).body.fields).toEqual({
+      userId: 'Invalid user id',
+    });
     expect((await cat.agent.post('/api/chat/blocks').send({ userId: dan.userId, reason: 'spam' })).status).toBe(201);
-    const blocks = await eventually(() => cat.agent.get('/api/chat/blocks'), (res) => res.body.length > 0);
+    const blocks = await eventually(
+      () => cat.agent.get('/api/chat/blocks'),
+      (res) => res.body.length > 0,
+    );
     expect(blocks.body).toEqual([expect.objectContaining({ userId: dan.userId, reason: 'spam' })]);
     // The service learns of the block from the event log.
     const block = await stack.lastAppended();
-    const followed = await eventually(async () => stack.realtime.followed(), (position) => position !== null && comparePositions(position, block!) >= 0);
+    const followed = await eventually(
+      async () => stack.realtime.followed(),
+      (position) => position !== null && comparePositions(position, block!) >= 0,
+    );
     expect(comparePositions(followed!, block!)).toBeGreaterThanOrEqual(0);
     c.send({ type: 'join_queue', mode: 'random' });
     await c.next('waiting');
@@ -245,10 +316,16 @@ it('tells a member who is not age verified the SPEC text', async () => {
   const member = { userId: 'u1', displayName: 'U', profile: compileProfile(null, null), blocked: new Set<string>() };
   const server = await startRealtimeServer({
     port: 0,
-    directory: { admit: async () => ({ ok: true, member, refusal: CHAT_ERRORS.ageVerification }), load: async () => null },
+    directory: {
+      admit: async () => ({ ok: true, member, refusal: CHAT_ERRORS.ageVerification }),
+      load: async () => null,
+    },
   });
   const client = await ChatClient.connect(`http://127.0.0.1:${server.port}`, 'any', 'u1');
-  expect(await client.next('error')).toEqual({ type: 'error', error: 'Age Verification Required: You must verify your age before using the chat feature.' });
+  expect(await client.next('error')).toEqual({
+    type: 'error',
+    error: 'Age Verification Required: You must verify your age before using the chat feature.',
+  });
   client.close();
   await server.close();
 });
@@ -286,7 +363,10 @@ it('keeps the newest socket of a member when session checks finish out of order'
   const second = await ChatClient.connect(url, 'any', 'u1');
   await second.next('connected');
   expect(await first.next('error')).toEqual({ type: 'error', error: 'Chat was opened in another window.' });
-  await eventually(async () => first.closed, (closed) => closed !== null);
+  await eventually(
+    async () => first.closed,
+    (closed) => closed !== null,
+  );
   expect(first.closed?.code).toBe(4000);
   second.send({ type: 'heartbeat' });
   await second.next('heartbeat_ack');

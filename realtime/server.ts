@@ -93,7 +93,10 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   const write = (ws: Socket, text: string): void => {
     if (ws.getUserData().closed) return;
     if (ws.send(text) === 2) {
-      log.warn({ userId: ws.getUserData().userId, buffered: ws.getBufferedAmount() }, 'chat socket over its backpressure limit: closing');
+      log.warn(
+        { userId: ws.getUserData().userId, buffered: ws.getBufferedAmount() },
+        'chat socket over its backpressure limit: closing',
+      );
       ws.getUserData().closed = true;
       ws.end(1013, 'Too slow');
     }
@@ -154,13 +157,18 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
           toUser(me.userId, {
             type: 'matched',
             sessionId: session.id,
-            data: { peer: { displayName: peer.displayName }, compatibilityScore: session.score, isInitiator: session.initiatorId === me.userId },
+            data: {
+              peer: { displayName: peer.displayName },
+              compatibilityScore: session.score,
+              isInitiator: session.initiatorId === me.userId,
+            },
           });
         }
       } else {
         const { session, endedBy, reason, at } = effect;
         recorder?.ended(session, endedBy, reason, new Date(at));
-        for (const user of [session.user1, session.user2]) if (user.userId !== endedBy) toUser(user.userId, { type: 'skipped', sessionId: session.id });
+        for (const user of [session.user1, session.user2])
+          if (user.userId !== endedBy) toUser(user.userId, { type: 'skipped', sessionId: session.id });
       }
     }
   };
@@ -186,8 +194,15 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     if (type === 'heartbeat') return deliver(ws, HEARTBEAT_ACK);
     if (type === 'offer' || type === 'answer' || type === 'ice_candidate') {
       const message = parsed as { sessionId?: unknown; data?: unknown };
-      if (typeof message.sessionId !== 'string' || message.sessionId.length < 1 || message.sessionId.length > 100) return deliver(ws, MALFORMED);
-      return relay(me, type, message.sessionId, message.data, Object.keys(message).length === 3 && 'data' in message ? text : null);
+      if (typeof message.sessionId !== 'string' || message.sessionId.length < 1 || message.sessionId.length > 100)
+        return deliver(ws, MALFORMED);
+      return relay(
+        me,
+        type,
+        message.sessionId,
+        message.data,
+        Object.keys(message).length === 3 && 'data' in message ? text : null,
+      );
     }
     const result = clientMessageSchema.safeParse(parsed);
     if (!result.success) return deliver(ws, MALFORMED);
@@ -209,7 +224,13 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
    * dropped. A message that is exactly {type, sessionId, data} is already the server message:
    * its text is forwarded as it came.
    */
-  const relay = (me: Member, type: 'offer' | 'answer' | 'ice_candidate', sessionId: string, data: unknown, asIs: string | null) => {
+  const relay = (
+    me: Member,
+    type: 'offer' | 'answer' | 'ice_candidate',
+    sessionId: string,
+    data: unknown,
+    asIs: string | null,
+  ) => {
     const session = matcher.sessionOf(me.userId);
     if (!session || session.id !== sessionId) return;
     const partner = session.user1.userId === me.userId ? session.user2 : session.user1;
@@ -221,7 +242,9 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     const data = ws.getUserData();
     if (data.closed) return;
     if (!admission.ok || admission.refusal) {
-      const [error, code] = !admission.ok ? [admission.reason, admission.status.startsWith('401') ? 4401 : 4403] : [admission.refusal!, 4003];
+      const [error, code] = !admission.ok
+        ? [admission.reason, admission.status.startsWith('401') ? 4401 : 4403]
+        : [admission.refusal!, 4003];
       return closeWith(ws, error, code, 'Chat not available');
     }
     const blocked = blockSets.get(admission.member.userId) ?? (admission.member.blocked as Set<string>);
@@ -230,7 +253,8 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     // One chat socket per user: the newest opened replaces the older (the older leaves its chat),
     // whichever session check finished first.
     const older = sockets.get(data.userId);
-    if (older && older.getUserData().opened > data.opened) return closeWith(ws, 'Chat was opened in another window.', 4000, 'Replaced');
+    if (older && older.getUserData().opened > data.opened)
+      return closeWith(ws, 'Chat was opened in another window.', 4000, 'Replaced');
     if (older) {
       sockets.delete(data.userId);
       apply(matcher.leave(data.userId, 'disconnected', now()));
@@ -275,13 +299,20 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
       const origin = req.getHeader('origin');
       const host = req.getHeader('host');
       if (url !== '/ws/chat') return void res.writeStatus('404 Not Found').end('Not found');
-      if (!originAllowed(origin, host, allowedOrigins)) return void res.writeStatus('403 Forbidden').end('Cross-origin request refused');
+      if (!originAllowed(origin, host, allowedOrigins))
+        return void res.writeStatus('403 Forbidden').end('Cross-origin request refused');
       if (!directory) return void res.writeStatus('503 Service Unavailable').end('Chat is not available');
       const userId = new URLSearchParams(query).get('userId');
       // Refusals that need no lookup stay HTTP refusals.
       if (!token) return void res.writeStatus('401 Unauthorized').end('Unauthorized');
       if (!userId) return void res.writeStatus('403 Forbidden').end('Forbidden');
-      res.upgrade<SocketData>({ closed: false, userId, token, opened: ++opening, member: null, early: [] }, key, protocol, extensions, context);
+      res.upgrade<SocketData>(
+        { closed: false, userId, token, opened: ++opening, member: null, early: [] },
+        key,
+        protocol,
+        extensions,
+        context,
+      );
     },
     open: (ws) => {
       open++;
@@ -298,7 +329,8 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
       const data = ws.getUserData();
       if (data.early) {
         // Not admitted yet: keep a copy (uWS reuses the buffer), a few messages at most.
-        if (data.early.length >= MAX_EARLY_MESSAGES || message.byteLength > MAX_MESSAGE_BYTES) return send(ws, { type: 'error', error: CHAT_ERRORS.malformed });
+        if (data.early.length >= MAX_EARLY_MESSAGES || message.byteLength > MAX_MESSAGE_BYTES)
+          return send(ws, { type: 'error', error: CHAT_ERRORS.malformed });
         data.early.push({ raw: message.slice(0), isBinary });
         return;
       }
@@ -327,15 +359,23 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   });
 
   if (presence && options.db) await presence.settleAfterRestart(options.db, clock());
-  const follower = options.store && directory ? await followChatEvents(options.store, directory, sockets, blockSets, log) : null;
+  const follower =
+    options.store && directory ? await followChatEvents(options.store, directory, sockets, blockSets, log) : null;
 
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
-    app.listen(options.host ?? '127.0.0.1', options.port, (socket) => (socket ? resolve(socket) : reject(new Error(`realtime: cannot listen on ${options.port}`))));
+    app.listen(options.host ?? '127.0.0.1', options.port, (socket) =>
+      socket ? resolve(socket) : reject(new Error(`realtime: cannot listen on ${options.port}`)),
+    );
   });
   return {
     port: uWS.us_socket_local_port(listenSocket),
     openSockets: () => open,
-    stats: () => ({ sockets: open, ...matcher.stats(), recorderBacklog: recorder?.backlog() ?? 0, recorderFailures: recorder?.failed() ?? 0 }),
+    stats: () => ({
+      sockets: open,
+      ...matcher.stats(),
+      recorderBacklog: recorder?.backlog() ?? 0,
+      recorderFailures: recorder?.failed() ?? 0,
+    }),
     followed: () => follower?.followed() ?? null,
     async close() {
       uWS.us_listen_socket_close(listenSocket);

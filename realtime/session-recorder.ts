@@ -1,5 +1,10 @@
 import type { Logger } from 'pino';
-import { endChatSession, recordChatSessionStart, type EndChatSession as End, type StartChatSession as Start } from '../domain/chat/commands';
+import {
+  endChatSession,
+  recordChatSessionStart,
+  type EndChatSession as End,
+  type StartChatSession as Start,
+} from '../domain/chat/commands';
 import type { ChatEndReason } from '../domain/chat/events';
 import type { EventStore } from '../domain/event-store/port';
 import type { CommandContext } from '../domain/shared/command-handler';
@@ -58,7 +63,10 @@ export class SessionRecorder {
     }
     this.queued++;
     const previous = this.writing.get(session.id) ?? Promise.resolve();
-    this.track(session.id, previous.then(() => this.limited(() => this.writeEnd(end, endedBy))));
+    this.track(
+      session.id,
+      previous.then(() => this.limited(() => this.writeEnd(end, endedBy))),
+    );
   }
 
   /** Writes not yet done (for the benchmark and for shutdown). */
@@ -74,7 +82,8 @@ export class SessionRecorder {
   async drain(timeoutMs = 5000): Promise<void> {
     this.flush();
     const deadline = Date.now() + timeoutMs;
-    while (this.writing.size > 0 && Date.now() < deadline) await Promise.race([...this.writing.values(), new Promise((r) => setTimeout(r, 50))]);
+    while (this.writing.size > 0 && Date.now() < deadline)
+      await Promise.race([...this.writing.values(), new Promise((r) => setTimeout(r, 50))]);
   }
 
   private flush(): void {
@@ -82,7 +91,11 @@ export class SessionRecorder {
     this.timer = null;
     const batch = this.pending;
     this.pending = new Map();
-    for (const [roomId, item] of batch) this.track(roomId, this.limited(() => this.writeStart(item)));
+    for (const [roomId, item] of batch)
+      this.track(
+        roomId,
+        this.limited(() => this.writeStart(item)),
+      );
   }
 
   private track(roomId: string, write: Promise<void>): void {
@@ -114,7 +127,12 @@ export class SessionRecorder {
 
   private async writeStart(item: Pending): Promise<void> {
     // An end that arrived before the start was written rides along with it.
-    await recordChatSessionStart(this.store, item.start, item.end, this.context(item.actorId, item.start.roomId, item.start.now));
+    await recordChatSessionStart(
+      this.store,
+      item.start,
+      item.end,
+      this.context(item.actorId, item.start.roomId, item.start.now),
+    );
   }
 
   private async writeEnd(end: End, actorId: string | null): Promise<void> {

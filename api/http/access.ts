@@ -35,10 +35,21 @@ function gate(db: Knex, check: (user: CurrentUser) => Error | null): RequestHand
  */
 
 export const requireActiveSubscription = (db: Knex, clock: () => Date = () => new Date()): RequestHandler =>
-  gate(db, (user) => (hasSiteAccess(user, clock()) ? null : refuse.forbidden('An active subscription is required', { code: 'SUBSCRIPTION_REQUIRED' })));
+  gate(db, (user) =>
+    hasSiteAccess(user, clock())
+      ? null
+      : refuse.forbidden('An active subscription is required', { code: 'SUBSCRIPTION_REQUIRED' }),
+  );
 
 export const requireAgeVerified = (db: Knex): RequestHandler =>
-  gate(db, (user) => (user.ageVerified ? null : refuse.forbidden('Age verification is required', { code: 'AGE_VERIFICATION_REQUIRED', requiresAgeVerification: true })));
+  gate(db, (user) =>
+    user.ageVerified
+      ? null
+      : refuse.forbidden('Age verification is required', {
+          code: 'AGE_VERIFICATION_REQUIRED',
+          requiresAgeVerification: true,
+        }),
+  );
 
 export const requireRole = (db: Knex, role: CurrentUser['role']): RequestHandler =>
   gate(db, (user) => (user.role === role ? null : refuse.forbidden('Forbidden')));

@@ -49,10 +49,18 @@ function clientFault(error: unknown): Fault | null {
     const message = isJson(e.body) ? 'The request body must be a JSON object' : 'The request body is not valid JSON';
     return { status: 400, body: { error: message, code: VALIDATION, fields: { _: message } } };
   }
-  if (e?.type === 'entity.too.large') return { status: 413, body: { error: 'Request body is too large', code: 'PAYLOAD_TOO_LARGE' } };
-  if (error instanceof URIError) return { status: 400, body: { error: 'The path has a malformed percent-escape', code: VALIDATION } };
+  if (e?.type === 'entity.too.large')
+    return { status: 413, body: { error: 'Request body is too large', code: 'PAYLOAD_TOO_LARGE' } };
+  if (error instanceof URIError)
+    return { status: 400, body: { error: 'The path has a malformed percent-escape', code: VALIDATION } };
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
-    return { status: e.status, body: { error: e.expose && e.message ? e.message : 'Bad request', code: e.status === 400 ? VALIDATION : 'BAD_REQUEST' } };
+    return {
+      status: e.status,
+      body: {
+        error: e.expose && e.message ? e.message : 'Bad request',
+        code: e.status === 400 ? VALIDATION : 'BAD_REQUEST',
+      },
+    };
   }
   return null;
 }
@@ -64,7 +72,9 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
     return;
   }
   if (error instanceof WrongExpectedRevisionError) {
-    res.status(409).json({ error: 'The record was changed by another request. Please try again.', code: 'CONCURRENT_UPDATE' });
+    res
+      .status(409)
+      .json({ error: 'The record was changed by another request. Please try again.', code: 'CONCURRENT_UPDATE' });
     return;
   }
   const fault = clientFault(error);
@@ -77,5 +87,7 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
 };
 
 export const apiNotFound: RequestHandler = (req, res) => {
-  res.status(404).json({ error: `No such endpoint: ${req.method} ${req.originalUrl.split('?')[0]}`, code: 'NOT_FOUND' });
+  res
+    .status(404)
+    .json({ error: `No such endpoint: ${req.method} ${req.originalUrl.split('?')[0]}`, code: 'NOT_FOUND' });
 };

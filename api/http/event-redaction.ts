@@ -34,7 +34,8 @@ export const EVENT_REDACTION_POLICY: Readonly<Record<string, EventPolicy>> = {
   CryptoConversionCompleted: { keep: ['transactionHash'] },
 };
 
-const SECRET_NAMED = /hash|token|secret|password|passwd|pwd|cvv|cvc|card[_-]?number|authorization|cookie|customer[_-]?id/i;
+const SECRET_NAMED =
+  /hash|token|secret|password|passwd|pwd|cvv|cvc|card[_-]?number|authorization|cookie|customer[_-]?id/i;
 const MAX_DEPTH = 12;
 
 /** `value` with every secret-named field masked at any depth; past the depth limit nothing is shown. */
@@ -42,7 +43,12 @@ function maskSecretNamed(value: unknown, depth: number): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (depth > MAX_DEPTH) return REDACTED;
   if (Array.isArray(value)) return value.map((item) => maskSecretNamed(item, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, SECRET_NAMED.test(key) ? REDACTED : maskSecretNamed(field, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => [
+      key,
+      SECRET_NAMED.test(key) ? REDACTED : maskSecretNamed(field, depth + 1),
+    ]),
+  );
 }
 
 /** An event's data as a person may see it. */
@@ -59,5 +65,5 @@ export function redactEventData(type: string, data: unknown): unknown {
 }
 
 /** An event's metadata as a person may see it (envelope ids and times; nothing secret-named). */
-export const redactEventMetadata = (metadata: Record<string, unknown>) => maskSecretNamed(metadata, 0) as Record<string, unknown>;
-
+export const redactEventMetadata = (metadata: Record<string, unknown>) =>
+  maskSecretNamed(metadata, 0) as Record<string, unknown>;

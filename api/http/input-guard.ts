@@ -10,7 +10,9 @@ import { refuse } from '../../domain/shared/errors';
  */
 export const inputGuard: RequestHandler = (req, _res, next) => {
   if (req.body !== undefined && (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))) {
-    return next(refuse.validation('The request body must be a JSON object', { _: 'The request body must be a JSON object' }));
+    return next(
+      refuse.validation('The request body must be a JSON object', { _: 'The request body must be a JSON object' }),
+    );
   }
   const fields = { ...unstorablePlaces(req.query), ...unstorablePlaces(req.body) };
   if (Object.keys(fields).length === 0) return next();

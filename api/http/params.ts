@@ -56,7 +56,9 @@ export function validatedParams(router: Router): Router {
   for (const name of paramNames(router)) {
     const format = PARAM_FORMATS[name];
     if (!format) throw new Error(`Route parameter :${name} has no format in api/http/params.ts`);
-    router.param(name, (_req, _res, next, value) => next(typeof value === 'string' && format.pattern.test(value) ? undefined : format.refusal(name)));
+    router.param(name, (_req, _res, next, value) =>
+      next(typeof value === 'string' && format.pattern.test(value) ? undefined : format.refusal(name)),
+    );
   }
   return router;
 }

@@ -15,7 +15,11 @@ export interface RateLimitRule {
  * Fixed-window counters in PostgreSQL, shared by every API process. Over the limit: 429
  * with Retry-After. Counters are not domain state, so they are not events.
  */
-export async function hitRateLimit(db: Knex, key: string, rule: Pick<RateLimitRule, 'limit' | 'windowMs'>): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+export async function hitRateLimit(
+  db: Knex,
+  key: string,
+  rule: Pick<RateLimitRule, 'limit' | 'windowMs'>,
+): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
   const windowEnds = new Date(Date.now() + rule.windowMs);
   const result = await db.raw(
     `INSERT INTO rate_limits (key, count, window_ends_at) VALUES (?, 1, ?)
@@ -33,7 +37,7 @@ export async function hitRateLimit(db: Knex, key: string, rule: Pick<RateLimitRu
 
 export function rateLimit(db: Knex, rule: RateLimitRule): RequestHandler {
   return async (req, res, next) => {
-    const subject = rule.key ? rule.key(req) : req.ip ?? 'unknown';
+    const subject = rule.key ? rule.key(req) : (req.ip ?? 'unknown');
     if (subject === null) return next();
     const { allowed, retryAfterSeconds } = await hitRateLimit(db, `${rule.name}:${subject}`, rule);
     if (allowed) return next();

@@ -21,7 +21,11 @@ export class SessionStore {
   async open(res: Response, userId: string, secure: boolean): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const id = hashSessionToken(token);
-    await this.db('http_sessions').insert({ id, user_id: userId, expires_at: new Date(Date.now() + SESSION_DAYS * 86_400_000) });
+    await this.db('http_sessions').insert({
+      id,
+      user_id: userId,
+      expires_at: new Date(Date.now() + SESSION_DAYS * 86_400_000),
+    });
     res.cookie(SESSION_COOKIE, token, cookieOptions(secure));
     return id;
   }

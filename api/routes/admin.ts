@@ -34,7 +34,12 @@ const DAY_MS = 86_400_000;
 const EXPORT_BATCH = 500;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each table has a view type of its own
-const ADMIN_TABLES: Record<AdminResource, AdminTable<any>> = { payouts: payoutsAdminTable, conversions: conversionsAdminTable, payments: paymentsAdminTable, ledger: ledgerAdminTable };
+const ADMIN_TABLES: Record<AdminResource, AdminTable<any>> = {
+  payouts: payoutsAdminTable,
+  conversions: conversionsAdminTable,
+  payments: paymentsAdminTable,
+  ledger: ledgerAdminTable,
+};
 
 const isResource = (value: string): value is AdminResource => (ADMIN_RESOURCES as readonly string[]).includes(value);
 
@@ -53,14 +58,25 @@ export function adminRoutes(api: Api): Router {
 
   router.get('/admin/streams/:streamName/events', staffOnly, async (req, res) => {
     const streamName = String(req.params.streamName);
-    if (!STREAM_NAME.test(streamName)) throw refuse.validation('Invalid stream name', { streamName: 'Invalid stream name' });
+    if (!STREAM_NAME.test(streamName))
+      throw refuse.validation('Invalid stream name', { streamName: 'Invalid stream name' });
     const related = typeof req.query.related === 'string' && req.query.related.length <= 100 ? req.query.related : null;
     const recorded = await store.readStream(streamName);
     if (recorded.length === 0) throw refuse.notFound('Stream not found');
     // Redacted before the search: `related` must not probe a masked value letter by letter.
-    const shown = recorded.map((event) => ({ ...event, data: redactEventData(event.type, event.data), metadata: redactEventMetadata(event.metadata) }));
+    const shown = recorded.map((event) => ({
+      ...event,
+      data: redactEventData(event.type, event.data),
+      metadata: redactEventMetadata(event.metadata),
+    }));
     const events = related ? shown.filter((event) => JSON.stringify(event.data).includes(related)) : shown;
-    const actorIds = [...new Set(events.map((e) => e.metadata.actorId).filter((id): id is string => typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id)))];
+    const actorIds = [
+      ...new Set(
+        events
+          .map((e) => e.metadata.actorId)
+          .filter((id): id is string => typeof id === 'string' && /^[0-9a-f-]{36}$/i.test(id)),
+      ),
+    ];
     const emails = await emailsOf(db, actorIds);
     const body: StreamEventView[] = events.map((event) => {
       const actorId = typeof event.metadata.actorId === 'string' ? event.metadata.actorId : null;
@@ -81,14 +97,21 @@ export function adminRoutes(api: Api): Router {
     const action = String(req.params.action) as PayoutAction;
     if (!PAYOUT_ACTIONS.includes(action)) throw refuse.notFound(`Unknown payout action: ${action}`);
     const { reason } = parseWith(payoutActionSchema, req.body);
-    if (REASON_REQUIRED.includes(action) && !reason) throw refuse.validation('A reason is required', { reason: 'A reason is required' });
+    if (REASON_REQUIRED.includes(action) && !reason)
+      throw refuse.validation('A reason is required', { reason: 'A reason is required' });
     const payout = await findPayoutRow(db, String(req.params.id));
     if (!payout) throw refuse.notFound('Payout not found');
     const context = api.context(req);
     const result =
       action === 'process'
         ? await processPayout(store, gateway(), payout.creator_id, payout.id, context)
-        : await decidePayout(store, payout.creator_id, payout.id, action === 'complete' ? { action } : { action, reason: reason! }, context);
+        : await decidePayout(
+            store,
+            payout.creator_id,
+            payout.id,
+            action === 'complete' ? { action } : { action, reason: reason! },
+            context,
+          );
     await waitForProjections(db, [...PAYOUT_READ_MODELS, 'ledger'], result.position, 10_000);
     res.json(await adminRow(db, ADMIN_TABLES.payouts, payout.id));
   });
@@ -102,7 +125,13 @@ export function adminRoutes(api: Api): Router {
     await db.transaction(
       async (trx) => {
         const stamp = api.deps.clock().toISOString().slice(0, 10);
-        await streamCsv(res, `${resource}-${stamp}.csv`, table.csv.map(([header]) => header), adminRows(trx, table, query, EXPORT_BATCH), (view) => table.csv.map(([, cell]) => cell(view)));
+        await streamCsv(
+          res,
+          `${resource}-${stamp}.csv`,
+          table.csv.map(([header]) => header),
+          adminRows(trx, table, query, EXPORT_BATCH),
+          (view) => table.csv.map(([, cell]) => cell(view)),
+        );
       },
       { isolationLevel: 'repeatable read', readOnly: true },
     );

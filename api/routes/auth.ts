@@ -1,6 +1,13 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { ZodType } from 'zod';
-import { loginSchema, registerSchema, resetPasswordSchema, resetRequestSchema, type AuthSuccessResponse, type MessageResponse } from '../../domain/contracts/accounts';
+import {
+  loginSchema,
+  registerSchema,
+  resetPasswordSchema,
+  resetRequestSchema,
+  type AuthSuccessResponse,
+  type MessageResponse,
+} from '../../domain/contracts/accounts';
 import {
   hashPassword,
   invalidCredentials,
@@ -58,21 +65,28 @@ const RATE_LIMIT_MESSAGES: Record<keyof AuthRateLimits, string> = {
   resetRequest: 'Too many reset requests. Please wait before trying again.',
 };
 
-const accountKey = (req: Request) => (typeof req.body?.email === 'string' ? req.body.email.trim().toLowerCase().slice(0, 254) : null);
+const accountKey = (req: Request) =>
+  typeof req.body?.email === 'string' ? req.body.email.trim().toLowerCase().slice(0, 254) : null;
 
 function limited(api: Api, action: keyof AuthRateLimits): RequestHandler {
   return async (req, res, next) => {
-    const limits: Limits = { ...DEFAULT_AUTH_RATE_LIMITS, ...(api.deps.ports.authRateLimits as Partial<AuthRateLimits> | undefined) }[action];
+    const limits: Limits = {
+      ...DEFAULT_AUTH_RATE_LIMITS,
+      ...(api.deps.ports.authRateLimits as Partial<AuthRateLimits> | undefined),
+    }[action];
     const ip = req.ip ?? 'unknown';
     const checks: Array<[string, Limit]> = [[`auth:${action}:ip:${ip}`, limits.perIp]];
     const account = accountKey(req);
     if (account && limits.perAccount) checks.push([`auth:${action}:account:${account}`, limits.perAccount]);
-    if (account && limits.perAccountAndIp) checks.push([`auth:${action}:account-ip:${ip}:${account}`, limits.perAccountAndIp]);
+    if (account && limits.perAccountAndIp)
+      checks.push([`auth:${action}:account-ip:${ip}:${account}`, limits.perAccountAndIp]);
     for (const [key, rule] of checks) {
       const { allowed, retryAfterSeconds } = await hitRateLimit(api.deps.db, key, rule);
       if (!allowed) {
         res.setHeader('Retry-After', String(retryAfterSeconds));
-        res.status(429).json({ error: RATE_LIMIT_MESSAGES[action], code: 'RATE_LIMITED', status: 429, retryAfterSeconds });
+        res
+          .status(429)
+          .json({ error: RATE_LIMIT_MESSAGES[action], code: 'RATE_LIMITED', status: 429, retryAfterSeconds });
         return;
       }
     }
@@ -85,8 +99,10 @@ function parseAuth<T>(schema: ZodType<T>, body: unknown): T {
   try {
     return parseWith(schema, body);
   } catch (error) {
-    const fields = error instanceof DomainError ? (error.details.fields as Record<string, string> | undefined) : undefined;
-    if (fields?.email === 'Invalid email address') throw new DomainError('validation', 'Invalid email format', { fields });
+    const fields =
+      error instanceof DomainError ? (error.details.fields as Record<string, string> | undefined) : undefined;
+    if (fields?.email === 'Invalid email address')
+      throw new DomainError('validation', 'Invalid email format', { fields });
     throw error;
   }
 }
@@ -115,19 +131,32 @@ export function authRoutes(api: Api): Router {
     const passwordHash = await hashPassword(input.password);
     const { userId, position } = await registerUser(
       { store, gateway: gateway() },
-      { email: input.email, firstName: input.firstName, lastName: input.lastName, passwordHash, paymentToken: input.paymentToken },
+      {
+        email: input.email,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        passwordHash,
+        paymentToken: input.paymentToken,
+      },
       api.context(req),
     );
     await signIn(api, req, res, userId, devices);
     await api.readYourWrites(position);
-    res.status(201).json({ message: WELCOME_MESSAGE, user: await currentUser(db, userId) } satisfies AuthSuccessResponse);
+    res
+      .status(201)
+      .json({ message: WELCOME_MESSAGE, user: await currentUser(db, userId) } satisfies AuthSuccessResponse);
   });
 
   router.post('/auth/login', limited(api, 'login'), async (req, res) => {
     const input = parseAuth(loginSchema, req.body);
     const context = api.context(req);
     const trustedAccounts = await devices.accountsOf(req, context.now);
-    const { userId, position, succeeded } = await login(store, { email: input.email.toLowerCase(), password: input.password, trustedAccounts }, context, unknownEmails);
+    const { userId, position, succeeded } = await login(
+      store,
+      { email: input.email.toLowerCase(), password: input.password, trustedAccounts },
+      context,
+      unknownEmails,
+    );
     // No wait for the read model on a failure: it would make a known email slower than an unknown one.
     if (!succeeded) throw invalidCredentials();
     await signIn(api, req, res, userId, devices);
@@ -158,9 +187,16 @@ export function authRoutes(api: Api): Router {
     res.json({ message: RESET_REQUEST_MESSAGE } satisfies MessageResponse);
     // The reset form looks the token up in the users read model: the mail goes once it can.
     const deps = { store, email: email(), readYourWrites: api.readYourWrites };
-    requestPasswordReset(deps, { email: input.email.toLowerCase(), origin: siteOrigin(api, req) }, api.context(req)).catch((error: unknown) => {
+    requestPasswordReset(
+      deps,
+      { email: input.email.toLowerCase(), origin: siteOrigin(api, req) },
+      api.context(req),
+    ).catch((error: unknown) => {
       // Its type and code only: a database error's message or details may hold the address.
-      const failure = error instanceof Error ? { type: error.name, code: (error as { code?: unknown }).code } : { type: typeof error };
+      const failure =
+        error instanceof Error
+          ? { type: error.name, code: (error as { code?: unknown }).code }
+          : { type: typeof error };
       req.log.error({ failure }, 'password reset request failed');
     });
   });
@@ -169,7 +205,11 @@ export function authRoutes(api: Api): Router {
     const input = parseAuth(resetPasswordSchema, req.body);
     const passwordHash = await hashPassword(input.password);
     const findUserIdByTokenHash = (tokenHash: string) => userIdByResetTokenHash(db, tokenHash);
-    const { userId, position } = await resetPassword({ store, findUserIdByTokenHash }, { token: input.token, passwordHash }, api.context(req));
+    const { userId, position } = await resetPassword(
+      { store, findUserIdByTokenHash },
+      { token: input.token, passwordHash },
+      api.context(req),
+    );
     await api.sessions.closeAllFor(userId, req.userId === userId ? req.sessionId : null);
     await api.readYourWrites(position);
     res.json({ message: PASSWORD_RESET_MESSAGE } satisfies MessageResponse);

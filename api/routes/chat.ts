@@ -28,7 +28,11 @@ export function chatRoutes(api: Api): Router {
     if (body.userId !== userOf(req)) {
       if (!(await userExists(db, body.userId))) throw refuse.notFound('User not found');
     }
-    const result = await blockChatMember(store, { userId: userOf(req), blockedId: body.userId, reason: body.reason || null }, api.context(req));
+    const result = await blockChatMember(
+      store,
+      { userId: userOf(req), blockedId: body.userId, reason: body.reason || null },
+      api.context(req),
+    );
     await api.readYourWrites(result.position);
     res.status(201).json({ message: 'User blocked', userId: body.userId });
   });
@@ -61,7 +65,11 @@ export function chatRoutes(api: Api): Router {
     const me = userOf(req);
     const session = await sessionOf(roomId, me);
     const partnerId = session.user1Id === me ? session.user2Id : session.user1Id;
-    const result = await blockChatMember(store, { userId: me, blockedId: partnerId, reason: body.reason || null }, api.context(req));
+    const result = await blockChatMember(
+      store,
+      { userId: me, blockedId: partnerId, reason: body.reason || null },
+      api.context(req),
+    );
     await api.readYourWrites(result.position);
     res.status(201).json({ message: 'User blocked', roomId });
   });
@@ -70,7 +78,11 @@ export function chatRoutes(api: Api): Router {
     const roomId = String(req.params.roomId);
     const body = parseWith(reportSchema, req.body);
     await sessionOf(roomId, userOf(req));
-    const result = await reportChatSession(store, { roomId, reporterId: userOf(req), reason: body.reason }, api.context(req));
+    const result = await reportChatSession(
+      store,
+      { roomId, reporterId: userOf(req), reason: body.reason },
+      api.context(req),
+    );
     await api.readYourWrites(result.position);
     res.status(201).json({ message: 'Report received', roomId });
   });

@@ -13,7 +13,9 @@ beforeAll(async () => {
   stack = await startTestStack({
     logger: createLogger({ level: 'trace', destination }),
     trustProxy: true, // X-Forwarded-For gives each test its own IP
-    ports: { clientLogRateLimits: { perClient: { limit: 5, windowMs: 60_000 }, perIp: { limit: 8, windowMs: 60_000 } } },
+    ports: {
+      clientLogRateLimits: { perClient: { limit: 5, windowMs: 60_000 }, perIp: { limit: 8, windowMs: 60_000 } },
+    },
   });
 });
 afterAll(() => stack.close());
@@ -25,7 +27,10 @@ const post = (entry: unknown, ip: string, client: string | null) => {
   const request = stack.agent().post('/api/logs/client').set('X-Forwarded-For', ip);
   return (client ? request.set('X-Client-Id', client) : request).send(entry as object);
 };
-const clientLines = (marker: string) => logLines.filter((line) => line.includes('"source":"client"') && line.includes(marker)).map((line) => JSON.parse(line));
+const clientLines = (marker: string) =>
+  logLines
+    .filter((line) => line.includes('"source":"client"') && line.includes(marker))
+    .map((line) => JSON.parse(line));
 
 describe('POST /api/logs/client', () => {
   it('redacts card numbers, CVV-like and password-like text and secret field names before logging', async () => {
@@ -33,13 +38,22 @@ describe('POST /api/logs/client', () => {
     const entry = {
       level: 'error',
       message: `${marker} card 4111111111111111 cvv 737 password=Hunter2Secret!`,
-      context: { note: 'paid with 4111 1111 1111 1111, pwd: Hunter2Secret!', cardNumber: '4111111111111111', form: { password: 'Hunter2Secret!', cvv: '737' }, step: 3 },
+      context: {
+        note: 'paid with 4111 1111 1111 1111, pwd: Hunter2Secret!',
+        cardNumber: '4111111111111111',
+        form: { password: 'Hunter2Secret!', cvv: '737' },
+        step: 3,
+      },
       time: '2025-01-01T00:00:00.000Z',
     };
     await post(entry, newIp(), clientId()).expect(204);
 
     const [line] = clientLines(marker);
-    expect(line).toMatchObject({ level: 50, source: 'client', context: { cardNumber: '[REDACTED]', form: { password: '[REDACTED]', cvv: '[REDACTED]' }, step: 3 } });
+    expect(line).toMatchObject({
+      level: 50,
+      source: 'client',
+      context: { cardNumber: '[REDACTED]', form: { password: '[REDACTED]', cvv: '[REDACTED]' }, step: 3 },
+    });
     expect(line.msg).toBe(`${marker} card [REDACTED] cvv [REDACTED] password=[REDACTED]`);
     const log = logLines.join('');
     expect(log).not.toContain('4111111111111111');
@@ -60,7 +74,8 @@ describe('POST /api/logs/client', () => {
     expect(JSON.stringify(long.context)).toContain('[TOO DEEP]');
     expect(JSON.stringify(long.context)).not.toContain('"f"');
     expect(wide.context).toEqual({ truncated: true, characters: expect.any(Number) });
-    for (const line of clientLines(marker)) expect(JSON.stringify(line).length).toBeLessThan(CLIENT_LOG_CAPS.message + CLIENT_LOG_CAPS.context + 500);
+    for (const line of clientLines(marker))
+      expect(JSON.stringify(line).length).toBeLessThan(CLIENT_LOG_CAPS.message + CLIENT_LOG_CAPS.context + 500);
   });
 
   it('limits entries per client id (across IPs) and per IP (across client ids) with 429', async () => {

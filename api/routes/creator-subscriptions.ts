@@ -23,7 +23,12 @@ export function creatorSubscriptionRoutes(api: Api): Router {
     // The creator and the tier are checked on the write side (404s), never on a lagging read model.
     const user = await findUserRow(db, req.userId!);
     const customerId = (user?.gateway_customer_id as string | null | undefined) ?? null;
-    const result = await subscribeToCreator(store, gateway(), { subscriberId: req.userId!, creatorId: body.creatorId, tierId: body.tierId, customerId }, api.context(req));
+    const result = await subscribeToCreator(
+      store,
+      gateway(),
+      { subscriberId: req.userId!, creatorId: body.creatorId, tierId: body.tierId, customerId },
+      api.context(req),
+    );
     await api.readYourWrites(result.position);
     const started = result.events[0].data;
     res.status(201).json({
@@ -42,7 +47,9 @@ export function creatorSubscriptionRoutes(api: Api): Router {
     const creator = await findCreator(db, api.deps.clock(), String(req.params.creatorId));
     if (!creator) throw refuse.notFound('Creator not found');
     const row = await activeSubscription(db, api.deps.clock(), req.userId!, creator.id);
-    const answer: SubscriptionCheck = row ? { subscribed: true, tierId: row.tier_id, endDate: new Date(row.end_date).toISOString() } : { subscribed: false, tierId: null, endDate: null };
+    const answer: SubscriptionCheck = row
+      ? { subscribed: true, tierId: row.tier_id, endDate: new Date(row.end_date).toISOString() }
+      : { subscribed: false, tierId: null, endDate: null };
     res.json(answer);
   });
 

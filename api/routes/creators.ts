@@ -1,5 +1,12 @@
 import { Router } from 'express';
-import { creatorSearchSchema, DEFAULT_CREATOR_PRICE, registerCreatorSchema, tierSchema, type Creator, type Tier } from '../../domain/contracts/creators';
+import {
+  creatorSearchSchema,
+  DEFAULT_CREATOR_PRICE,
+  registerCreatorSchema,
+  tierSchema,
+  type Creator,
+  type Tier,
+} from '../../domain/contracts/creators';
 import { formatCents } from '../../domain/contracts/money';
 import { createTier, registerCreator, updateTier } from '../../domain/creators/commands';
 import { refuse } from '../../domain/shared/errors';
@@ -32,7 +39,11 @@ export function creatorRoutes(api: Api): Router {
   router.post('/creators/register', member, async (req, res) => {
     const body = parseWith(registerCreatorSchema, req.body);
     const userId = req.userId!;
-    const result = await registerCreator(store, { userId, bio: body.bio, coverImageUrl: body.coverImageUrl ?? null }, api.context(req));
+    const result = await registerCreator(
+      store,
+      { userId, bio: body.bio, coverImageUrl: body.coverImageUrl ?? null },
+      api.context(req),
+    );
     await api.readYourWrites(result.position);
     // The read model answers; if it lags beyond the bounded wait, the answer comes from the event.
     const creator = await findCreator(db, now(), userId);
@@ -61,7 +72,11 @@ export function creatorRoutes(api: Api): Router {
     res.json(await creatorTiers(db, creator.id));
   });
 
-  const tierView = (creatorId: string, tierId: string, body: { name: string; description: string; price: number; features: string[] }): Tier => ({
+  const tierView = (
+    creatorId: string,
+    tierId: string,
+    body: { name: string; description: string; price: number; features: string[] },
+  ): Tier => ({
     id: tierId,
     creatorId,
     name: body.name,
@@ -84,7 +99,18 @@ export function creatorRoutes(api: Api): Router {
     const creatorId = ownTiers(req);
     const body = parseWith(tierSchema, req.body);
     const tierId = newId();
-    const result = await createTier(store, { creatorId, tierId, name: body.name, description: body.description, priceCents: body.price, features: body.features }, api.context(req));
+    const result = await createTier(
+      store,
+      {
+        creatorId,
+        tierId,
+        name: body.name,
+        description: body.description,
+        priceCents: body.price,
+        features: body.features,
+      },
+      api.context(req),
+    );
     await api.readYourWrites(result.position);
     res.status(201).json(tierView(creatorId, tierId, body));
   });
@@ -93,7 +119,18 @@ export function creatorRoutes(api: Api): Router {
     const creatorId = ownTiers(req);
     const body = parseWith(tierSchema, req.body);
     const tierId = String(req.params.tierId);
-    const result = await updateTier(store, { creatorId, tierId, name: body.name, description: body.description, priceCents: body.price, features: body.features }, api.context(req));
+    const result = await updateTier(
+      store,
+      {
+        creatorId,
+        tierId,
+        name: body.name,
+        description: body.description,
+        priceCents: body.price,
+        features: body.features,
+      },
+      api.context(req),
+    );
     await api.readYourWrites(result.position);
     res.json(tierView(creatorId, tierId, body));
   });

@@ -8,7 +8,12 @@ jest.setTimeout(120_000);
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack({ ports: { cryptoRates: new FixedRatesProvider({ USDC: 10_000n, USDT: 9_998n }), cryptoGateway: new SandboxCryptoGateway(100) } });
+  stack = await startTestStack({
+    ports: {
+      cryptoRates: new FixedRatesProvider({ USDC: 10_000n, USDT: 9_998n }),
+      cryptoGateway: new SandboxCryptoGateway(100),
+    },
+  });
 });
 afterAll(() => stack.close());
 
@@ -16,7 +21,13 @@ afterAll(() => stack.close());
 async function member() {
   const userId = randomUUID();
   const token = randomBytes(32).toString('base64url');
-  await stack.db('http_sessions').insert({ id: createHash('sha256').update(token).digest('hex'), user_id: userId, expires_at: new Date(Date.now() + 3_600_000) });
+  await stack
+    .db('http_sessions')
+    .insert({
+      id: createHash('sha256').update(token).digest('hex'),
+      user_id: userId,
+      expires_at: new Date(Date.now() + 3_600_000),
+    });
   return { userId, agent: stack.agent().set('Cookie', `lively.sid=${token}`) };
 }
 
@@ -44,7 +55,12 @@ describe('crypto API', () => {
       isValidMinimum: true,
     });
     const small = await agent.post('/api/crypto/calculate').send({ cryptoAmount: 10, cryptoType: 'USDT' }).expect(200);
-    expect(small.body).toMatchObject({ grossUsdAmount: '10.00', serviceFeeAmount: '0.30', netUsdAmount: '9.70', isValidMinimum: false });
+    expect(small.body).toMatchObject({
+      grossUsdAmount: '10.00',
+      serviceFeeAmount: '0.30',
+      netUsdAmount: '9.70',
+      isValidMinimum: false,
+    });
   });
 
   it('refuses bad amounts and types with the SPEC messages', async () => {
@@ -60,9 +76,15 @@ describe('crypto API', () => {
       const res = await agent.post('/api/crypto/calculate').send({ cryptoAmount, cryptoType: 'USDC' }).expect(400);
       expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR', error: message, fields: { cryptoAmount: message } });
     }
-    const badType = await agent.post('/api/crypto/calculate').send({ cryptoAmount: '20', cryptoType: 'BTC' }).expect(400);
+    const badType = await agent
+      .post('/api/crypto/calculate')
+      .send({ cryptoAmount: '20', cryptoType: 'BTC' })
+      .expect(400);
     expect(badType.body.fields.cryptoType).toBeDefined();
-    const noAddress = await agent.post('/api/crypto/convert').send({ cryptoAmount: '20', cryptoType: 'USDC', walletAddress: '  ' }).expect(400);
+    const noAddress = await agent
+      .post('/api/crypto/convert')
+      .send({ cryptoAmount: '20', cryptoType: 'USDC', walletAddress: '  ' })
+      .expect(400);
     expect(noAddress.body.fields.walletAddress).toBe('Wallet address is required');
   });
 
@@ -70,15 +92,39 @@ describe('crypto API', () => {
     const { agent } = await member();
     expect((await agent.get('/api/crypto/wallets').expect(200)).body).toEqual([]);
     const address = '0x52908400098527886E0F7030069857D2E4169EE7';
-    const created = await agent.post('/api/crypto/wallets').send({ cryptoType: 'USDC', walletAddress: ` ${address} ` }).expect(201);
-    expect(created.body).toMatchObject({ cryptoType: 'USDC', walletAddress: address, balance: '0.00000000', isActive: true });
-    const dup = await agent.post('/api/crypto/wallets').send({ cryptoType: 'USDT', walletAddress: address.toLowerCase() }).expect(409);
+    const created = await agent
+      .post('/api/crypto/wallets')
+      .send({ cryptoType: 'USDC', walletAddress: ` ${address} ` })
+      .expect(201);
+    expect(created.body).toMatchObject({
+      cryptoType: 'USDC',
+      walletAddress: address,
+      balance: '0.00000000',
+      isActive: true,
+    });
+    const dup = await agent
+      .post('/api/crypto/wallets')
+      .send({ cryptoType: 'USDT', walletAddress: address.toLowerCase() })
+      .expect(409);
     expect(dup.body.error).toBe('This wallet address is already registered');
-    const blank = await agent.post('/api/crypto/wallets').send({ cryptoType: 'USDC', walletAddress: '   ' }).expect(400);
+    const blank = await agent
+      .post('/api/crypto/wallets')
+      .send({ cryptoType: 'USDC', walletAddress: '   ' })
+      .expect(400);
     expect(blank.body.fields.walletAddress).toBe('Please enter a valid wallet address');
     // another member may register the same address
-    await (await member()).agent.post('/api/crypto/wallets').send({ cryptoType: 'USDC', walletAddress: address }).expect(201);
-    expect(await eventually(() => agent.get('/api/crypto/wallets').then((r) => r.body), (w) => w.length === 1)).toHaveLength(1);
+    await (
+      await member()
+    ).agent
+      .post('/api/crypto/wallets')
+      .send({ cryptoType: 'USDC', walletAddress: address })
+      .expect(201);
+    expect(
+      await eventually(
+        () => agent.get('/api/crypto/wallets').then((r) => r.body),
+        (w) => w.length === 1,
+      ),
+    ).toHaveLength(1);
   });
 
   it('converts: pending -> processing -> completed, credits the net once, keeps the history', async () => {
@@ -91,7 +137,11 @@ describe('crypto API', () => {
     expect(first.body.message).toContain('19.40');
     const replay = await agent.post('/api/crypto/convert').set('Idempotency-Key', 'conv-1').send(body).expect(202);
     expect(replay.body.transactionId).toBe(first.body.transactionId);
-    await agent.post('/api/crypto/convert').set('Idempotency-Key', 'conv-1').send({ ...body, cryptoAmount: '30' }).expect(409);
+    await agent
+      .post('/api/crypto/convert')
+      .set('Idempotency-Key', 'conv-1')
+      .send({ ...body, cryptoAmount: '30' })
+      .expect(409);
 
     const balance = await eventually(
       () => agent.get('/api/crypto/balance').then((r) => r.body),
@@ -111,10 +161,21 @@ describe('crypto API', () => {
       usedForSubscription: false,
       subscriptionMonths: null,
     });
-    const tx = await eventually(() => stack.db('crypto_transactions').where({ id: first.body.transactionId }).first(), (row) => row?.status === 'completed');
-    expect(tx).toMatchObject({ status: 'completed', service_fee_percent: '3.00', net_usd_cents: '1940', transaction_type: 'conversion' });
+    const tx = await eventually(
+      () => stack.db('crypto_transactions').where({ id: first.body.transactionId }).first(),
+      (row) => row?.status === 'completed',
+    );
+    expect(tx).toMatchObject({
+      status: 'completed',
+      service_fee_percent: '3.00',
+      net_usd_cents: '1940',
+      transaction_type: 'conversion',
+    });
     expect(tx.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    const wallets = await eventually(() => agent.get('/api/crypto/wallets').then((r) => r.body), (w) => w[0]?.balance === '20.00000000');
+    const wallets = await eventually(
+      () => agent.get('/api/crypto/wallets').then((r) => r.body),
+      (w) => w[0]?.balance === '20.00000000',
+    );
     expect(wallets[0].balance).toBe('20.00000000');
     // processing the same completion again credits nothing
     await stack.tickers.runOnce();
@@ -124,16 +185,29 @@ describe('crypto API', () => {
 
   it('refuses a conversion below the minimum, and records a failed deposit without credit', async () => {
     const { agent } = await member();
-    const below = await agent.post('/api/crypto/convert').send({ cryptoAmount: '10', cryptoType: 'USDC', walletAddress: 'TXyz123' }).expect(422);
+    const below = await agent
+      .post('/api/crypto/convert')
+      .send({ cryptoAmount: '10', cryptoType: 'USDC', walletAddress: 'TXyz123' })
+      .expect(422);
     expect(below.body.error).toBe('Minimum conversion is $10 USD after fees. Please increase your crypto amount');
-    const failing = await agent.post('/api/crypto/convert').send({ cryptoAmount: '50', cryptoType: 'USDT', walletAddress: 'TXyz123FAIL' }).expect(202);
+    const failing = await agent
+      .post('/api/crypto/convert')
+      .send({ cryptoAmount: '50', cryptoType: 'USDT', walletAddress: 'TXyz123FAIL' })
+      .expect(202);
     const history = await eventually(
       () => agent.get('/api/crypto/conversions').then((r) => r.body),
       (h) => h[0]?.status === 'failed',
     );
     expect(history).toHaveLength(1);
-    expect(history[0]).toMatchObject({ transactionId: failing.body.transactionId, status: 'failed', exchangeRate: '0.9998' });
-    const tx = await eventually(() => stack.db('crypto_transactions').where({ id: failing.body.transactionId }).first(), (row) => row?.status === 'failed');
+    expect(history[0]).toMatchObject({
+      transactionId: failing.body.transactionId,
+      status: 'failed',
+      exchangeRate: '0.9998',
+    });
+    const tx = await eventually(
+      () => stack.db('crypto_transactions').where({ id: failing.body.transactionId }).first(),
+      (row) => row?.status === 'failed',
+    );
     expect(tx.failure_reason).toBe('Deposit not received');
     expect((await agent.get('/api/crypto/balance')).body).toEqual({ totalUsd: '0.00', conversions: [] });
   }, 120_000);

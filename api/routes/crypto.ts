@@ -1,7 +1,23 @@
 import { Router } from 'express';
-import { calculateConversionSchema, convertSchema, formatRate, registerWalletSchema, type ConvertResponse, type CryptoBalance, type CryptoRates } from '../../domain/contracts/crypto';
+import {
+  calculateConversionSchema,
+  convertSchema,
+  formatRate,
+  registerWalletSchema,
+  type ConvertResponse,
+  type CryptoBalance,
+  type CryptoRates,
+} from '../../domain/contracts/crypto';
 import { formatCents } from '../../domain/contracts/money';
-import { PegRatesProvider, priceConversion, registerCryptoWallet, requestConversion, toPreview, type ConversionNumbers, type RatesProvider } from '../../domain/crypto/commands';
+import {
+  PegRatesProvider,
+  priceConversion,
+  registerCryptoWallet,
+  requestConversion,
+  toPreview,
+  type ConversionNumbers,
+  type RatesProvider,
+} from '../../domain/crypto/commands';
 import { postgresConversionNumbers } from '../../projections/crypto-conversion-numbers';
 import { conversionsOf, creditedConversionsOf } from '../../projections/crypto-conversions';
 import { findWallet, walletIdByAddress, walletsOf } from '../../projections/crypto-wallets';
@@ -20,7 +36,11 @@ export function cryptoRoutes(api: Api): Router {
   router.get('/crypto/rates', async (_req, res) => {
     const now = api.deps.clock();
     const table = await rates.current(now);
-    const body: CryptoRates = { USDC: formatRate(table.USDC), USDT: formatRate(table.USDT), updatedAt: now.toISOString() };
+    const body: CryptoRates = {
+      USDC: formatRate(table.USDC),
+      USDT: formatRate(table.USDT),
+      updatedAt: now.toISOString(),
+    };
     res.json(body);
   });
 
@@ -30,9 +50,24 @@ export function cryptoRoutes(api: Api): Router {
 
   router.post('/crypto/wallets', api.requireUser, async (req, res) => {
     const body = parseWith(registerWalletSchema, req.body);
-    const { walletId, position } = await registerCryptoWallet(store, { userId: req.userId!, ...body }, api.context(req));
+    const { walletId, position } = await registerCryptoWallet(
+      store,
+      { userId: req.userId!, ...body },
+      api.context(req),
+    );
     await api.readYourWrites(position);
-    res.status(201).json((await findWallet(db, walletId)) ?? { id: walletId, cryptoType: body.cryptoType, walletAddress: body.walletAddress, balance: '0.00000000', isActive: true, createdAt: api.deps.clock().toISOString() });
+    res
+      .status(201)
+      .json(
+        (await findWallet(db, walletId)) ?? {
+          id: walletId,
+          cryptoType: body.cryptoType,
+          walletAddress: body.walletAddress,
+          balance: '0.00000000',
+          isActive: true,
+          createdAt: api.deps.clock().toISOString(),
+        },
+      );
   });
 
   router.post('/crypto/calculate', api.requireUser, async (req, res) => {
@@ -43,7 +78,13 @@ export function cryptoRoutes(api: Api): Router {
   router.post('/crypto/convert', api.requireUser, idempotency(db), async (req, res) => {
     const body = parseWith(convertSchema, req.body);
     const walletId = await walletIdByAddress(db, req.userId!, body.walletAddress);
-    const result = await requestConversion(store, rates, { userId: req.userId!, ...body, walletId }, api.context(req), numbers);
+    const result = await requestConversion(
+      store,
+      rates,
+      { userId: req.userId!, ...body, walletId },
+      api.context(req),
+      numbers,
+    );
     await api.readYourWrites(result.position);
     const answer: ConvertResponse = {
       message: `Conversion initiated: ${result.preview.cryptoAmount} ${body.cryptoType} to $${result.preview.netUsdAmount} USD after fees`,

@@ -22,16 +22,36 @@ async function memberWithSecrets(receiverId: string) {
   const agent = stack.agent();
   const email = `ann.${unique()}@example.com`;
   const password = 'Passw0rdGood';
-  const user = (await agent.post('/api/auth/register').send({ firstName: 'Ann', lastName: 'Lee', email, password, confirmPassword: password, paymentToken: `dev_tok_${unique()}` }).expect(201)).body.user;
+  const user = (
+    await agent
+      .post('/api/auth/register')
+      .send({
+        firstName: 'Ann',
+        lastName: 'Lee',
+        email,
+        password,
+        confirmPassword: password,
+        paymentToken: `dev_tok_${unique()}`,
+      })
+      .expect(201)
+  ).body.user;
   await stack.agent().post('/api/auth/reset-password-request').send({ email }).expect(200);
   const message = (await agent.post('/api/messages').send({ receiverId, content: PRIVATE_TEXT }).expect(201)).body;
-  const log = await eventually(() => readWholeLog(stack.store), (events) => events.some((e) => e.type === 'PasswordResetRequested' && (e.data as { userId: string }).userId === user.id), 20_000);
+  const log = await eventually(
+    () => readWholeLog(stack.store),
+    (events) =>
+      events.some((e) => e.type === 'PasswordResetRequested' && (e.data as { userId: string }).userId === user.id),
+    20_000,
+  );
   return { userId: user.id as string, messageId: message.id as string, log };
 }
 
 /** The stored secrets of that member, straight from the event log. */
 function secretsIn(log: RecordedEvent[], userId: string) {
-  const of = (type: string) => log.filter((e) => e.type === type && (e.data as { userId?: string }).userId === userId).map((e) => e.data as Record<string, unknown>);
+  const of = (type: string) =>
+    log
+      .filter((e) => e.type === type && (e.data as { userId?: string }).userId === userId)
+      .map((e) => e.data as Record<string, unknown>);
   const registered = of('UserRegistered')[0];
   const secrets = {
     passwordHash: registered.passwordHash as string,
@@ -50,13 +70,24 @@ describe('event views for staff hide secrets and private text; ops export keeps 
     const admin = await person(stack, 'admin');
     const { userId, messageId, log } = await memberWithSecrets(admin.userId);
     const secrets = secretsIn(log, userId);
-    const paymentStream = log.find((e) => e.type === 'PaymentCaptured' && (e.data as { userId: string }).userId === userId)!.streamId;
+    const paymentStream = log.find(
+      (e) => e.type === 'PaymentCaptured' && (e.data as { userId: string }).userId === userId,
+    )!.streamId;
 
     const userView = (await admin.agent.get(`/api/admin/streams/user-${userId}/events`).expect(200)).body;
     expect(leaks(userView, secrets)).toEqual([]);
     const registered = userView.events.find((e: { type: string }) => e.type === 'UserRegistered');
-    expect(registered.data).toMatchObject({ userId, firstName: 'Ann', passwordHash: '[REDACTED]', gatewayCustomerId: '[REDACTED]', cardLast4: expect.any(String) });
-    expect(userView.events.find((e: { type: string }) => e.type === 'PasswordResetRequested').data).toMatchObject({ tokenHash: '[REDACTED]', expiresAt: expect.any(String) });
+    expect(registered.data).toMatchObject({
+      userId,
+      firstName: 'Ann',
+      passwordHash: '[REDACTED]',
+      gatewayCustomerId: '[REDACTED]',
+      cardLast4: expect.any(String),
+    });
+    expect(userView.events.find((e: { type: string }) => e.type === 'PasswordResetRequested').data).toMatchObject({
+      tokenHash: '[REDACTED]',
+      expiresAt: expect.any(String),
+    });
 
     const messageView = (await admin.agent.get(`/api/admin/streams/message-${messageId}/events`).expect(200)).body;
     expect(messageView.events[0].data).toMatchObject({ messageId, senderId: userId, content: '[REDACTED]' });
@@ -66,35 +97,70 @@ describe('event views for staff hide secrets and private text; ops export keeps 
 
     // The `related` search runs on what is shown: it cannot confirm a hash's prefix.
     const tokenHash = secrets[2];
-    const probe = (await admin.agent.get(`/api/admin/streams/user-${userId}/events`).query({ related: tokenHash.slice(0, 12) }).expect(200)).body;
+    const probe = (
+      await admin.agent
+        .get(`/api/admin/streams/user-${userId}/events`)
+        .query({ related: tokenHash.slice(0, 12) })
+        .expect(200)
+    ).body;
     expect(probe.events).toEqual([]);
 
     const browsed: EventPage = (await admin.agent.get('/api/system/events').query({ limit: 200 }).expect(200)).body;
-    expect(browsed.events.map((e) => e.type)).toEqual(expect.arrayContaining(['UserRegistered', 'PasswordResetRequested', 'MessageSent', 'PaymentCaptured']));
+    expect(browsed.events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['UserRegistered', 'PasswordResetRequested', 'MessageSent', 'PaymentCaptured']),
+    );
     expect(leaks(browsed, secrets)).toEqual([]);
     for (const type of ['UserRegistered', 'PasswordResetRequested', 'MessageSent', 'PaymentCaptured']) {
-      expect(leaks((await admin.agent.get('/api/system/events').query({ type }).expect(200)).body, secrets)).toEqual([]);
+      expect(leaks((await admin.agent.get('/api/system/events').query({ type }).expect(200)).body, secrets)).toEqual(
+        [],
+      );
     }
 
     // The engineers' full backup keeps every field.
     const chunks: string[] = [];
-    await exportEventLog(stack.store, new Writable({ write: (chunk, _enc, done) => (chunks.push(String(chunk)), done()) }));
+    await exportEventLog(
+      stack.store,
+      new Writable({ write: (chunk, _enc, done) => (chunks.push(String(chunk)), done()) }),
+    );
     expect(secrets.filter((secret) => !chunks.join('').includes(secret))).toEqual([]);
   });
 
   it('masks secret-named fields of event types it does not know, at any depth, but keeps public ones', async () => {
     const admin = await person(stack, 'admin');
     const stream = `probe-${unique()}`;
-    const data = { apiSecret: 'sek-1234567', nested: { refreshToken: 'rt-1234567', list: [{ customerId: 'cus-1234567' }] }, amountCents: 5, note: 'visible' };
-    await stack.store.append(stream, [{ type: 'SomethingNew', data, metadata: { actorId: 'ops', sessionToken: 'st-1234567' } }], { expectedRevision: 'no_stream' });
+    const data = {
+      apiSecret: 'sek-1234567',
+      nested: { refreshToken: 'rt-1234567', list: [{ customerId: 'cus-1234567' }] },
+      amountCents: 5,
+      note: 'visible',
+    };
+    await stack.store.append(
+      stream,
+      [{ type: 'SomethingNew', data, metadata: { actorId: 'ops', sessionToken: 'st-1234567' } }],
+      { expectedRevision: 'no_stream' },
+    );
     const view = (await admin.agent.get(`/api/admin/streams/${stream}/events`).expect(200)).body;
-    expect(view.events[0].data).toEqual({ apiSecret: '[REDACTED]', nested: { refreshToken: '[REDACTED]', list: [{ customerId: '[REDACTED]' }] }, amountCents: 5, note: 'visible' });
+    expect(view.events[0].data).toEqual({
+      apiSecret: '[REDACTED]',
+      nested: { refreshToken: '[REDACTED]', list: [{ customerId: '[REDACTED]' }] },
+      amountCents: 5,
+      note: 'visible',
+    });
     expect(view.events[0].metadata).toMatchObject({ actorId: 'ops', sessionToken: '[REDACTED]' });
     const browsed = (await admin.agent.get('/api/system/events').query({ stream }).expect(200)).body;
     expect(JSON.stringify(browsed)).not.toMatch(/sek-|rt-|cus-|st-1234567/);
 
     const completed = `cryptoTransaction-${unique()}`;
-    await stack.store.append(completed, [{ type: 'CryptoConversionCompleted', data: { transactionId: 't', transactionHash: '0xabc123', netCents: 1000 } }], { expectedRevision: 'no_stream' });
+    await stack.store.append(
+      completed,
+      [
+        {
+          type: 'CryptoConversionCompleted',
+          data: { transactionId: 't', transactionHash: '0xabc123', netCents: 1000 },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
     const conversion = (await admin.agent.get(`/api/admin/streams/${completed}/events`).expect(200)).body;
     expect(conversion.events[0].data).toMatchObject({ transactionHash: '0xabc123' });
   });

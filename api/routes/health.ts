@@ -21,7 +21,8 @@ export async function projectionHealth(db: Knex, store: EventStore, names: strin
   return Promise.all(
     names.map(async (name) => {
       const row = rows.find((r) => r.name === name);
-      if (!row) return { name, version: 0, state: 'not started', checkpoint: '0/0', lag: null, caughtUp: head === null };
+      if (!row)
+        return { name, version: 0, state: 'not started', checkpoint: '0/0', lag: null, caughtUp: head === null };
       const position = positionOf(row);
       let lag: number | null = null;
       if (store.kind === 'postgres') {
@@ -33,7 +34,10 @@ export async function projectionHealth(db: Knex, store: EventStore, names: strin
         );
         lag = result.rows[0].lag;
       }
-      const caughtUp = lag !== null ? lag === 0 : head === null || (head.commit <= position.commit && head.prepare <= position.prepare);
+      const caughtUp =
+        lag !== null
+          ? lag === 0
+          : head === null || (head.commit <= position.commit && head.prepare <= position.prepare);
       return { name, version: row.version, state: row.state, checkpoint: formatPosition(position), lag, caughtUp };
     }),
   );

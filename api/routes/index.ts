@@ -16,4 +16,19 @@ import { messagingRoutes } from './messaging';
 import { systemRoutes } from './system';
 
 /** Every route module of the API, mounted under /api. Each bounded context adds its own. */
-export const routeModules: Array<(api: Api) => Router> = [healthRoutes, clientLogRoutes, authRoutes, membershipRoutes, chatProfileRoutes, chatRoutes, cryptoRoutes, payoutRoutes, creatorRoutes, postRoutes, creatorSubscriptionRoutes, messagingRoutes, adminRoutes, systemRoutes];
+export const routeModules: Array<(api: Api) => Router> = [
+  healthRoutes,
+  clientLogRoutes,
+  authRoutes,
+  membershipRoutes,
+  chatProfileRoutes,
+  chatRoutes,
+  cryptoRoutes,
+  payoutRoutes,
+  creatorRoutes,
+  postRoutes,
+  creatorSubscriptionRoutes,
+  messagingRoutes,
+  adminRoutes,
+  systemRoutes,
+];

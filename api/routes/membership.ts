@@ -1,9 +1,20 @@
 import { Router } from 'express';
 import type { Response } from 'express';
-import { subscribeWithCryptoSchema, verifyAgeSchema, type MembershipActionResult } from '../../domain/contracts/membership';
+import {
+  subscribeWithCryptoSchema,
+  verifyAgeSchema,
+  type MembershipActionResult,
+} from '../../domain/contracts/membership';
 import { SIX_MONTH_PLAN } from '../../domain/contracts/money';
 import { markConversionsUsed } from '../../domain/crypto/commands';
-import { cancelMembership, subscribeWithBalance, subscribeWithCard, verifyAge, type ActionResult, type PaymentGateway } from '../../domain/membership/commands';
+import {
+  cancelMembership,
+  subscribeWithBalance,
+  subscribeWithCard,
+  verifyAge,
+  type ActionResult,
+  type PaymentGateway,
+} from '../../domain/membership/commands';
 import type { CommandContext } from '../../domain/shared/command-handler';
 import { unusedConversionsOf } from '../../projections/crypto-conversions';
 import { idempotency } from '../http/idempotency';
@@ -33,7 +44,9 @@ export function membershipRoutes(api: Api): Router {
   const answer = async (res: Response, result: ActionResult, failedStatus = 402) => {
     await api.readYourWrites(result.position);
     const body: MembershipActionResult = { success: result.success, message: result.message };
-    res.status(result.success ? 200 : failedStatus).json(result.success ? body : { ...body, error: result.message, code: 'PAYMENT_DECLINED' });
+    res
+      .status(result.success ? 200 : failedStatus)
+      .json(result.success ? body : { ...body, error: result.message, code: 'PAYMENT_DECLINED' });
   };
 
   router.post('/subscribe', api.requireUser, idempotency(db), async (req, res) => {
@@ -45,8 +58,10 @@ export function membershipRoutes(api: Api): Router {
     const userId = req.userId!;
     const unused = await unusedConversionsOf(db, userId);
     // conversionId is the conversion's public number; only the member's own unused ones count.
-    const chosen = (row: { number: string | null }) => body.conversionId !== undefined && row.number !== null && Number(row.number) === body.conversionId;
-    if (body.conversionId !== undefined && !unused.some(chosen)) throw refuse.notFound('Conversion not found or already used');
+    const chosen = (row: { number: string | null }) =>
+      body.conversionId !== undefined && row.number !== null && Number(row.number) === body.conversionId;
+    if (body.conversionId !== undefined && !unused.some(chosen))
+      throw refuse.notFound('Conversion not found or already used');
     // The conversions that pay for the plan: the chosen one first, then the oldest, until $11.94 is covered.
     const ordered = [...unused.filter(chosen), ...unused.filter((row) => !chosen(row))];
     const paying: string[] = [];
@@ -56,7 +71,8 @@ export function membershipRoutes(api: Api): Router {
       paying.push(row.transaction_id);
       covered += Number(row.net_amount_cents);
     }
-    const markConversions = (purchaseId: string, context: CommandContext) => markConversionsUsed(store, paying, purchaseId, SIX_MONTH_PLAN.months, context);
+    const markConversions = (purchaseId: string, context: CommandContext) =>
+      markConversionsUsed(store, paying, purchaseId, SIX_MONTH_PLAN.months, context);
     await answer(res, await subscribeWithBalance({ store, markConversions }, userId, api.context(req)), 422);
   });
 

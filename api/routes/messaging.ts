@@ -47,7 +47,18 @@ export function messagingRoutes(api: Api): Router {
     const senderId = req.userId!;
     const messageId = newId();
     const senderIsCreator = await isCreator(db, senderId);
-    const result = await sendMessage(store, { messageId, senderId, senderIsCreator, receiverId: receiver.id, content: body.content, priceCents: body.price ?? null }, api.context(req));
+    const result = await sendMessage(
+      store,
+      {
+        messageId,
+        senderId,
+        senderIsCreator,
+        receiverId: receiver.id,
+        content: body.content,
+        priceCents: body.price ?? null,
+      },
+      api.context(req),
+    );
     await api.readYourWrites(result.position);
     res.status(201).json((await findMessage(db, senderId, messageId)) ?? fromState(messageId, result.state, senderId));
   });

@@ -15,15 +15,28 @@ const sample = (text: string, name: string, labels = '') => {
 it('exposes Prometheus metrics at /metrics of the metrics port: HTTP durations by route and status, appended events, projection lag, chat figures', async () => {
   await stack.agent().get('/api/health').expect(200);
   await stack.agent().get('/api/does-not-exist').expect(404);
-  await stack.store.append('metrics-1', [{ type: 'MetricsProbed', data: {} }, { type: 'MetricsProbed', data: {} }], { expectedRevision: 'no_stream' });
-  await stack.store.append('chatSession-m1', [{ type: 'ChatSessionStarted', data: {} }], { expectedRevision: 'no_stream' });
+  await stack.store.append(
+    'metrics-1',
+    [
+      { type: 'MetricsProbed', data: {} },
+      { type: 'MetricsProbed', data: {} },
+    ],
+    { expectedRevision: 'no_stream' },
+  );
+  await stack.store.append('chatSession-m1', [{ type: 'ChatSessionStarted', data: {} }], {
+    expectedRevision: 'no_stream',
+  });
 
   expect(stack.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/); // loopback by default
   const res = await supertest(stack.metricsUrl!).get('/metrics').expect(200);
   expect(res.headers['content-type']).toMatch(/^text\/plain/);
   const text = res.text;
-  expect(sample(text, 'lively_http_request_duration_seconds_count', '{method="GET",route="/api/health",status="200"}')).toBe(1);
-  expect(sample(text, 'lively_http_request_duration_seconds_count', '{method="GET",route="unmatched",status="404"}')).toBe(1);
+  expect(
+    sample(text, 'lively_http_request_duration_seconds_count', '{method="GET",route="/api/health",status="200"}'),
+  ).toBe(1);
+  expect(
+    sample(text, 'lively_http_request_duration_seconds_count', '{method="GET",route="unmatched",status="404"}'),
+  ).toBe(1);
   expect(sample(text, 'lively_events_appended_total', '{type="MetricsProbed"}')).toBe(2);
   expect(sample(text, 'lively_chat_matches_total')).toBe(1);
   expect(text).toMatch(/^lively_projection_lag_events\{projection="[^"]+"\} -?\d+$/m);

@@ -63,8 +63,17 @@ export function createMetrics(api: Api): { middleware: RequestHandler; router: R
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  const appended = new Counter({ name: 'lively_events_appended_total', help: 'Events appended by this process, by type', labelNames: ['type'], registers: [registry] });
-  const matches = new Counter({ name: 'lively_chat_matches_total', help: 'Chat matches made (ChatSessionStarted events written by this process)', registers: [registry] });
+  const appended = new Counter({
+    name: 'lively_events_appended_total',
+    help: 'Events appended by this process, by type',
+    labelNames: ['type'],
+    registers: [registry],
+  });
+  const matches = new Counter({
+    name: 'lively_chat_matches_total',
+    help: 'Chat matches made (ChatSessionStarted events written by this process)',
+    registers: [registry],
+  });
   onAppend(deps.store, (events) => {
     for (const event of events) {
       appended.inc({ type: event.type });
@@ -79,7 +88,9 @@ export function createMetrics(api: Api): { middleware: RequestHandler; router: R
     registers: [registry],
     async collect() {
       this.reset();
-      const stored: string[] = (await deps.db('projection_checkpoints').select('name')).map((row: { name: string }) => row.name).filter((name: string) => !name.endsWith('@rebuild'));
+      const stored: string[] = (await deps.db('projection_checkpoints').select('name'))
+        .map((row: { name: string }) => row.name)
+        .filter((name: string) => !name.endsWith('@rebuild'));
       const names = [...new Set([...deps.projectionNames, ...stored])];
       for (const projection of await projectionHealth(deps.db, deps.store, names)) {
         this.set({ projection: projection.name }, projection.lag ?? (projection.caughtUp ? 0 : -1));
@@ -100,7 +111,11 @@ export function createMetrics(api: Api): { middleware: RequestHandler; router: R
   gauge('lively_chat_open_sockets', 'Open chat WebSockets', (r) => r.openSockets());
   gauge('lively_chat_queue_waiting', 'Members waiting in the chat matching queue', (r) => r.stats?.().waiting);
   gauge('lively_chat_in_sessions', 'Members in a chat session', (r) => r.stats?.().inSessions);
-  gauge('lively_chat_recorder_backlog', 'Chat session events queued for the event store', (r) => r.stats?.().recorderBacklog);
+  gauge(
+    'lively_chat_recorder_backlog',
+    'Chat session events queued for the event store',
+    (r) => r.stats?.().recorderBacklog,
+  );
 
   const middleware: RequestHandler = (req, res, next) => {
     const stop = http.startTimer();
@@ -131,7 +146,11 @@ export function metricsOnPublicPort(router: Router, token: string | null): Reque
     if (req.path !== '/metrics') return next();
     if (!token) return void res.status(404).json({ error: 'Not found', code: 'NOT_FOUND' });
     const given = /^Bearer (.+)$/.exec(req.get('Authorization') ?? '')?.[1] ?? '';
-    if (!sameSecret(given, token)) return void res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: 'Unauthorized', code: 'UNAUTHORIZED' });
+    if (!sameSecret(given, token))
+      return void res
+        .status(401)
+        .set('WWW-Authenticate', 'Bearer')
+        .json({ error: 'Unauthorized', code: 'UNAUTHORIZED' });
     router(req, res, next);
   };
 }
@@ -146,7 +165,11 @@ export function metricsApp(router: Router): Express {
 }
 
 /** Listens with `metricsApp` on host:port (0: a free port); its URL and how to stop it. */
-export async function startMetricsServer(router: Router, port: number, host: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startMetricsServer(
+  router: Router,
+  port: number,
+  host: string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(metricsApp(router));
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
   const address = server.address() as AddressInfo;

@@ -23,7 +23,8 @@ async function signedIn(db: Knex, req: Request): Promise<CurrentUser> {
   return user;
 }
 
-const creatorOnly = () => refuse.forbidden('Creator access required: you need to be a creator to use payouts', { code: 'CREATOR_REQUIRED' });
+const creatorOnly = () =>
+  refuse.forbidden('Creator access required: you need to be a creator to use payouts', { code: 'CREATOR_REQUIRED' });
 
 /** The creator themselves, or finance staff; everyone else 403. Unknown users 404 (staff only learn that). */
 async function selfCreatorOrStaff(db: Knex, req: Request): Promise<string> {
@@ -62,7 +63,8 @@ export function payoutRoutes(api: Api): Router {
   const { db, store } = api.deps;
   const gateway = () => api.deps.ports.payoutGateway as PayoutGateway;
   // Read-your-writes on just the read models these routes answer from (not every projection).
-  const settled = (position: Parameters<typeof api.readYourWrites>[0]) => waitForProjections(db, PAYOUT_READ_MODELS, position, 10_000);
+  const settled = (position: Parameters<typeof api.readYourWrites>[0]) =>
+    waitForProjections(db, PAYOUT_READ_MODELS, position, 10_000);
 
   router.get('/payouts/:userId/dashboard', async (req, res) => {
     const userId = await selfCreatorOrStaff(db, req);
@@ -97,8 +99,14 @@ export function payoutRoutes(api: Api): Router {
   router.post('/payouts', idempotency(db), async (req, res) => {
     const user = await signedInCreator(db, req);
     const input = parseWith(payoutRequestSchema, req.body);
-    if (input.amount <= 0) throw refuse.validation('Amount must be greater than 0', { amount: 'Amount must be greater than 0' });
-    const result = await requestPayout(store, user.id, { paymentAccountId: input.paymentAccountId, amountCents: input.amount }, api.context(req));
+    if (input.amount <= 0)
+      throw refuse.validation('Amount must be greater than 0', { amount: 'Amount must be greater than 0' });
+    const result = await requestPayout(
+      store,
+      user.id,
+      { paymentAccountId: input.paymentAccountId, amountCents: input.amount },
+      api.context(req),
+    );
     await settled(result.position);
     answerFromReadModel(res, await findPayout(db, result.payoutId), result.payoutId);
   });

@@ -1,5 +1,11 @@
 import { Router, type Request } from 'express';
-import { commentSchema, createPostSchema, feedQuerySchema, type Comment, type Post } from '../../domain/contracts/posts';
+import {
+  commentSchema,
+  createPostSchema,
+  feedQuerySchema,
+  type Comment,
+  type Post,
+} from '../../domain/contracts/posts';
 import { commentOnPost, likePost, publishPost } from '../../domain/posts/commands';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
@@ -27,17 +33,39 @@ export function postRoutes(api: Api): Router {
   router.post('/posts', member, async (req, res) => {
     const body = parseWith(createPostSchema, req.body);
     const postId = newId();
-    const result = await publishPost(store, { creatorId: req.userId!, title: body.title, content: body.content, mediaUrl: body.mediaUrl ?? null, isPublic: body.isPublic }, api.context(req), postId);
+    const result = await publishPost(
+      store,
+      {
+        creatorId: req.userId!,
+        title: body.title,
+        content: body.content,
+        mediaUrl: body.mediaUrl ?? null,
+        isPublic: body.isPublic,
+      },
+      api.context(req),
+      postId,
+    );
     await api.readYourWrites(result.position);
     const post = await findPost(db, now(), req.userId!, postId);
     if (post) return void res.status(201).json(post);
     // The read model lags beyond the bounded wait: answer from the event.
-    const data = result.events[0].data as { title: string; content: string; mediaUrl: string | null; mediaType: string | null; isPublic: boolean; publishedAt: string };
+    const data = result.events[0].data as {
+      title: string;
+      content: string;
+      mediaUrl: string | null;
+      mediaType: string | null;
+      isPublic: boolean;
+      publishedAt: string;
+    };
     const user = await findUserRow(db, req.userId!);
     const view: Post = {
       id: postId,
       creatorId: req.userId!,
-      creator: { id: req.userId!, name: user ? displayName(user, 'Creator') : 'Creator', profileImageUrl: user?.profile_image_url ?? null },
+      creator: {
+        id: req.userId!,
+        name: user ? displayName(user, 'Creator') : 'Creator',
+        profileImageUrl: user?.profile_image_url ?? null,
+      },
       title: data.title,
       content: data.content,
       mediaUrl: data.mediaUrl,
@@ -82,10 +110,21 @@ export function postRoutes(api: Api): Router {
     const post = await readablePost(req);
     const body = parseWith(commentSchema, req.body);
     const commentId = newId();
-    const result = await commentOnPost(store, { postId: post.id, commentId, userId: req.userId!, content: body.content }, api.context(req));
+    const result = await commentOnPost(
+      store,
+      { postId: post.id, commentId, userId: req.userId!, content: body.content },
+      api.context(req),
+    );
     await api.readYourWrites(result.position);
     const user = await findUserRow(db, req.userId!);
-    const comment: Comment = { id: commentId, postId: post.id, userId: req.userId!, userName: user ? displayName(user) : 'Member', content: body.content, createdAt: (result.events[0].data as { at: string }).at };
+    const comment: Comment = {
+      id: commentId,
+      postId: post.id,
+      userId: req.userId!,
+      userName: user ? displayName(user) : 'Member',
+      content: body.content,
+      createdAt: (result.events[0].data as { at: string }).at,
+    };
     res.status(201).json(comment);
   });
 

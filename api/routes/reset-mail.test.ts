@@ -32,7 +32,11 @@ describe('password reset mail over SMTP (SMTP_URL set)', () => {
     const email = `member-${userId}@example.com`;
     await stack.agent().post('/api/auth/reset-password-request').send({ email }).expect(200);
 
-    const delivered = await eventually(async () => smtp.received.filter((mail) => mail.to.includes(email)), (mails) => mails.length === 1, 15_000);
+    const delivered = await eventually(
+      async () => smtp.received.filter((mail) => mail.to.includes(email)),
+      (mails) => mails.length === 1,
+      15_000,
+    );
     expect(delivered).toHaveLength(1);
     const link = delivered[0].text.match(/http:\/\/\S+\/reset-password\?token=([A-Za-z0-9_-]{43})/);
     expect(link).not.toBeNull();

@@ -25,16 +25,35 @@ it('shows every projection with checkpoint, lag and state, and event counts by t
   const status = res.body as SystemStatusView;
   expect(status.eventStore).toMatchObject({ kind: 'postgres', status: 'ok' });
   expect(status.projections.map((p) => p.name)).toEqual(expect.arrayContaining(allProjectors.map((p) => p.name)));
-  expect(status.projections[0]).toEqual({ name: expect.any(String), version: expect.any(Number), checkpoint: expect.stringMatching(/^\d+\/\d+$/), lag: expect.any(Number), state: expect.any(String) });
+  expect(status.projections[0]).toEqual({
+    name: expect.any(String),
+    version: expect.any(Number),
+    checkpoint: expect.stringMatching(/^\d+\/\d+$/),
+    lag: expect.any(Number),
+    state: expect.any(String),
+  });
   expect(status.eventTypes).toEqual(expect.arrayContaining([{ type: 'UserRegistered', count: 2 }]));
 });
 
 it('browses the log newest first, filtered by type and stream, page by page, with data and metadata', async () => {
-  for (let i = 0; i < 5; i++) await stack.store.append('probe-1', [{ type: 'SystemProbed', data: { i }, metadata: { actorId: 'ops', correlationId: `c-${i}` } }], { expectedRevision: 'any' });
-  const first = (await admin.get('/api/system/events').query({ type: 'SystemProbed', limit: 3 }).expect(200)).body as EventPage;
+  for (let i = 0; i < 5; i++)
+    await stack.store.append(
+      'probe-1',
+      [{ type: 'SystemProbed', data: { i }, metadata: { actorId: 'ops', correlationId: `c-${i}` } }],
+      { expectedRevision: 'any' },
+    );
+  const first = (await admin.get('/api/system/events').query({ type: 'SystemProbed', limit: 3 }).expect(200))
+    .body as EventPage;
   expect(first.events.map((e) => (e.data as { i: number }).i)).toEqual([4, 3, 2]);
-  expect(first.events[0]).toMatchObject({ streamId: 'probe-1', revision: '4', type: 'SystemProbed', metadata: { actorId: 'ops', correlationId: 'c-4' } });
-  const second = (await admin.get('/api/system/events').query({ type: 'SystemProbed', limit: 3, before: first.next }).expect(200)).body as EventPage;
+  expect(first.events[0]).toMatchObject({
+    streamId: 'probe-1',
+    revision: '4',
+    type: 'SystemProbed',
+    metadata: { actorId: 'ops', correlationId: 'c-4' },
+  });
+  const second = (
+    await admin.get('/api/system/events').query({ type: 'SystemProbed', limit: 3, before: first.next }).expect(200)
+  ).body as EventPage;
   expect(second.events.map((e) => (e.data as { i: number }).i)).toEqual([1, 0]);
   expect(second.next).toBeNull();
   const byCategory = (await admin.get('/api/system/events').query({ stream: 'probe' }).expect(200)).body as EventPage;
@@ -42,7 +61,10 @@ it('browses the log newest first, filtered by type and stream, page by page, wit
   const future = (await admin.get('/api/system/events').query({ from: '2999-01-01' }).expect(200)).body as EventPage;
   expect(future.events).toEqual([]);
   const bad = await admin.get('/api/system/events').query({ limit: 'lots', from: 'yesterday-ish' }).expect(400);
-  expect(bad.body).toMatchObject({ code: 'VALIDATION_ERROR', fields: { limit: 'Invalid limit', from: 'Invalid date' } });
+  expect(bad.body).toMatchObject({
+    code: 'VALIDATION_ERROR',
+    fields: { limit: 'Invalid limit', from: 'Invalid date' },
+  });
 });
 
 it('rebuilds a read model in the background and reports progress until done', async () => {

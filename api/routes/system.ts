@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
-import { eventQuerySchema, rebuildRequestSchema, type EventPage, type RebuildJobView, type SystemStatusView } from '../../domain/contracts/system';
+import {
+  eventQuerySchema,
+  rebuildRequestSchema,
+  type EventPage,
+  type RebuildJobView,
+  type SystemStatusView,
+} from '../../domain/contracts/system';
 import { formatPosition } from '../../domain/event-store/port';
 import { refuse } from '../../domain/shared/errors';
 import { rebuildProjections } from '../../projections/engine/rebuild';
@@ -23,10 +29,19 @@ export function systemRoutes(api: Api): Router {
 
   router.get('/system/status', staffOnly, async (_req, res) => {
     const head = await store.headPosition();
-    const stored: string[] = (await db('projection_checkpoints').select('name').orderBy('name')).map((row: { name: string }) => row.name);
+    const stored: string[] = (await db('projection_checkpoints').select('name').orderBy('name')).map(
+      (row: { name: string }) => row.name,
+    );
     const names = [...new Set([...allProjectors.map((p) => p.name), ...stored])];
     const health = await projectionHealth(db, store, names);
-    const types = store.kind === 'postgres' ? (await db.raw(`SELECT event_type AS type, count(*)::bigint AS count FROM events GROUP BY event_type ORDER BY count(*) DESC, event_type`)).rows : [];
+    const types =
+      store.kind === 'postgres'
+        ? (
+            await db.raw(
+              `SELECT event_type AS type, count(*)::bigint AS count FROM events GROUP BY event_type ORDER BY count(*) DESC, event_type`,
+            )
+          ).rows
+        : [];
     const view: SystemStatusView = {
       database: 'ok',
       eventStore: { kind: store.kind, status: 'ok', head: head ? formatPosition(head) : null },
@@ -35,7 +50,13 @@ export function systemRoutes(api: Api): Router {
         version: p.version,
         checkpoint: p.checkpoint,
         lag: p.lag,
-        state: p.name.endsWith('@rebuild') ? 'rebuilding' : p.state === 'not started' ? 'not started' : p.caughtUp ? 'caught up' : 'behind',
+        state: p.name.endsWith('@rebuild')
+          ? 'rebuilding'
+          : p.state === 'not started'
+            ? 'not started'
+            : p.caughtUp
+              ? 'caught up'
+              : 'behind',
       })),
       eventTypes: types.map((row: { type: string; count: string }) => ({ type: row.type, count: Number(row.count) })),
     };
@@ -50,7 +71,8 @@ export function systemRoutes(api: Api): Router {
     const { projection } = parseWith(rebuildRequestSchema, req.body);
     const projectors = projection === 'all' ? allProjectors : allProjectors.filter((p) => p.name === projection);
     if (projectors.length === 0) throw refuse.notFound('Unknown projection');
-    if (job && (job.phase === 'queued' || job.phase === 'building' || job.phase === 'switching')) throw refuse.conflict('A rebuild is already running');
+    if (job && (job.phase === 'queued' || job.phase === 'building' || job.phase === 'switching'))
+      throw refuse.conflict('A rebuild is already running');
     const current: RebuildJobView = {
       id: randomUUID(),
       target: projection,
@@ -92,7 +114,10 @@ export function systemRoutes(api: Api): Router {
 
   router.get('/system/events', staffOnly, async (req, res) => {
     const query = parseWith(eventQuerySchema, req.query);
-    if (store.kind !== 'postgres') throw refuse.unprocessable('The event browser reads the PostgreSQL event log; use `npm run ops -- export` on EventStoreDB');
+    if (store.kind !== 'postgres')
+      throw refuse.unprocessable(
+        'The event browser reads the PostgreSQL event log; use `npm run ops -- export` on EventStoreDB',
+      );
     const rows = db('events')
       .select(
         'event_id',
@@ -108,7 +133,12 @@ export function systemRoutes(api: Api): Router {
       .orderByRaw('transaction_id DESC, global_position DESC')
       .limit(query.limit + 1);
     if (query.type) rows.where('event_type', query.type);
-    if (query.stream) rows.where((q) => q.where('stream_id', query.stream!).orWhere('stream_id', 'like', `${query.stream!.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`));
+    if (query.stream)
+      rows.where((q) =>
+        q
+          .where('stream_id', query.stream!)
+          .orWhere('stream_id', 'like', `${query.stream!.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`),
+      );
     if (query.from) rows.where('created_at', '>=', query.from);
     if (query.to) rows.where('created_at', '<=', query.to);
     if (query.before) {

@@ -92,7 +92,8 @@ export const initialAccountState: AccountState = {
   resetExpiresAt: null,
 };
 
-export const isLocked = (state: Pick<LoginFailures, 'lockedUntil'>, now: Date) => state.lockedUntil !== null && new Date(state.lockedUntil) > now;
+export const isLocked = (state: Pick<LoginFailures, 'lockedUntil'>, now: Date) =>
+  state.lockedUntil !== null && new Date(state.lockedUntil) > now;
 
 export const noLoginFailures: LoginFailures = { failedAttempts: 0, lastFailureAt: null, lockedUntil: null };
 
@@ -104,11 +105,25 @@ export const noLoginFailures: LoginFailures = { failedAttempts: 0, lastFailureAt
  */
 export function afterLoginFailure(current: LoginFailures, now: Date): LoginFailures & { locks: boolean } {
   const at = now.toISOString();
-  if (isLocked(current, now)) return { failedAttempts: current.failedAttempts + 1, lastFailureAt: at, lockedUntil: current.lockedUntil, locks: false };
-  const recent = current.lockedUntil === null && current.lastFailureAt !== null && now.getTime() - Date.parse(current.lastFailureAt) <= FAILURE_WINDOW_MINUTES * 60_000;
+  if (isLocked(current, now))
+    return {
+      failedAttempts: current.failedAttempts + 1,
+      lastFailureAt: at,
+      lockedUntil: current.lockedUntil,
+      locks: false,
+    };
+  const recent =
+    current.lockedUntil === null &&
+    current.lastFailureAt !== null &&
+    now.getTime() - Date.parse(current.lastFailureAt) <= FAILURE_WINDOW_MINUTES * 60_000;
   const failedAttempts = (recent ? current.failedAttempts : 0) + 1;
   const locks = failedAttempts >= MAX_FAILED_LOGINS;
-  return { failedAttempts, lastFailureAt: at, lockedUntil: locks ? new Date(now.getTime() + LOCK_MINUTES * 60_000).toISOString() : null, locks };
+  return {
+    failedAttempts,
+    lastFailureAt: at,
+    lockedUntil: locks ? new Date(now.getTime() + LOCK_MINUTES * 60_000).toISOString() : null,
+    locks,
+  };
 }
 
 export const lockedError = () => refuse.forbidden(ACCOUNT_LOCKED, { code: 'ACCOUNT_LOCKED' });
@@ -121,20 +136,37 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
   evolve(state, event) {
     switch (event.type) {
       case 'UserRegistered':
-        return { ...state, exists: true, userId: event.data.userId, email: event.data.email, passwordHash: event.data.passwordHash };
+        return {
+          ...state,
+          exists: true,
+          userId: event.data.userId,
+          email: event.data.email,
+          passwordHash: event.data.passwordHash,
+        };
       case 'AgeVerified':
         return { ...state, ageVerified: true };
       case 'LoginSucceeded':
         return { ...state, ...noLoginFailures };
       case 'LoginFailed':
         // A first failure means counting started again: any lock before it had run out.
-        return { ...state, failedAttempts: event.data.attempts, lastFailureAt: event.data.at, lockedUntil: event.data.attempts === 1 ? null : state.lockedUntil };
+        return {
+          ...state,
+          failedAttempts: event.data.attempts,
+          lastFailureAt: event.data.at,
+          lockedUntil: event.data.attempts === 1 ? null : state.lockedUntil,
+        };
       case 'AccountLocked':
         return { ...state, lockedUntil: event.data.lockedUntil };
       case 'PasswordResetRequested':
         return { ...state, resetTokenHash: event.data.tokenHash, resetExpiresAt: event.data.expiresAt };
       case 'PasswordChanged':
-        return { ...state, passwordHash: event.data.passwordHash, resetTokenHash: null, resetExpiresAt: null, ...noLoginFailures };
+        return {
+          ...state,
+          passwordHash: event.data.passwordHash,
+          resetTokenHash: null,
+          resetExpiresAt: null,
+          ...noLoginFailures,
+        };
       case 'UserDeactivated':
         return { ...state, isActive: false };
       default:
@@ -148,12 +180,16 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       if (state.exists) throw refuse.conflict('An account with this email already exists');
       const { userId, email, firstName, lastName, passwordHash, gatewayCustomerId, cardLast4 } = command;
       return [
-        { type: 'UserRegistered', data: { userId, email, firstName, lastName, passwordHash, gatewayCustomerId, cardLast4, registeredAt: at } },
+        {
+          type: 'UserRegistered',
+          data: { userId, email, firstName, lastName, passwordHash, gatewayCustomerId, cardLast4, registeredAt: at },
+        },
         // The sign-up card authorization is the age verification (SPEC §1).
         { type: 'AgeVerified', data: { userId, method: 'card', cardLast4, verifiedAt: at } },
       ];
     }
-    if (!state.exists) throw command.type === 'RecordLoginAttempt' ? invalidCredentials() : refuse.notFound('User not found');
+    if (!state.exists)
+      throw command.type === 'RecordLoginAttempt' ? invalidCredentials() : refuse.notFound('User not found');
     const userId = state.userId!;
     switch (command.type) {
       case 'RecordLoginAttempt': {
@@ -174,8 +210,13 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         return [{ type: 'PasswordResetRequested', data: { userId, tokenHash: command.tokenHash, expiresAt, at } }];
       }
       case 'ResetPassword': {
-        const valid = state.isActive && state.resetTokenHash !== null && state.resetTokenHash === command.tokenHash && new Date(state.resetExpiresAt!) > command.now;
-        if (!valid) throw new DomainError('validation', INVALID_RESET_TOKEN, { fields: { token: INVALID_RESET_TOKEN } });
+        const valid =
+          state.isActive &&
+          state.resetTokenHash !== null &&
+          state.resetTokenHash === command.tokenHash &&
+          new Date(state.resetExpiresAt!) > command.now;
+        if (!valid)
+          throw new DomainError('validation', INVALID_RESET_TOKEN, { fields: { token: INVALID_RESET_TOKEN } });
         return [{ type: 'PasswordChanged', data: { userId, passwordHash: command.passwordHash, via: 'reset', at } }];
       }
       case 'DeactivateUser':

@@ -42,10 +42,28 @@ export const emailClaimDecider: Decider<EmailClaimCommand, EmailClaimState, Emai
 
 /** Claims the address for the user (409 when someone else holds it); claiming it again writes nothing. */
 export function claimEmail(store: EventStore, email: string, userId: string, context: CommandContext) {
-  return handleCommand(store, emailStream(email), emailClaimDecider, { type: 'ClaimEmail', userId, email, now: context.now }, context);
+  return handleCommand(
+    store,
+    emailStream(email),
+    emailClaimDecider,
+    { type: 'ClaimEmail', userId, email, now: context.now },
+    context,
+  );
 }
 
 /** Frees the address if this user holds it, so it can be registered again. */
-export function releaseEmail(store: EventStore, email: string, userId: string, reason: string, context: CommandContext) {
-  return handleCommand(store, emailStream(email), emailClaimDecider, { type: 'ReleaseEmail', userId, email, reason, now: context.now }, context);
+export function releaseEmail(
+  store: EventStore,
+  email: string,
+  userId: string,
+  reason: string,
+  context: CommandContext,
+) {
+  return handleCommand(
+    store,
+    emailStream(email),
+    emailClaimDecider,
+    { type: 'ReleaseEmail', userId, email, reason, now: context.now },
+    context,
+  );
 }

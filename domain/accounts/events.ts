@@ -116,4 +116,3 @@ export type AccountEvent =
   | PasswordResetRequested
   | PasswordChanged
   | UserDeactivated;
-

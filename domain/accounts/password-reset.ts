@@ -26,7 +26,13 @@ export async function requestPasswordReset(
   const userId = await userIdForEmail(deps.store, input.email);
   if (!userId) return { position: null };
   const token = randomBytes(32).toString('base64url');
-  const result = await handleCommand(deps.store, userStream(userId), accountDecider, { type: 'RequestPasswordReset', tokenHash: hashResetToken(token), now: context.now }, context);
+  const result = await handleCommand(
+    deps.store,
+    userStream(userId),
+    accountDecider,
+    { type: 'RequestPasswordReset', tokenHash: hashResetToken(token), now: context.now },
+    context,
+  );
   if (result.events.length === 0) return { position: null };
   await deps.readYourWrites?.(result.position);
   const link = `${input.origin}/reset-password?token=${token}`;
@@ -53,6 +59,12 @@ export async function resetPassword(
   const tokenHash = hashResetToken(input.token);
   const userId = await deps.findUserIdByTokenHash(tokenHash);
   if (!userId) throw new DomainError('validation', INVALID_RESET_TOKEN, { fields: { token: INVALID_RESET_TOKEN } });
-  const result = await handleCommand(deps.store, userStream(userId), accountDecider, { type: 'ResetPassword', tokenHash, passwordHash: input.passwordHash, now: context.now }, context);
+  const result = await handleCommand(
+    deps.store,
+    userStream(userId),
+    accountDecider,
+    { type: 'ResetPassword', tokenHash, passwordHash: input.passwordHash, now: context.now },
+    context,
+  );
   return { userId, position: result.position };
 }

@@ -5,7 +5,13 @@ import { membershipDecider } from '../membership/decider';
 import { membershipStream } from '../membership/events';
 import { paymentDecider, type RecordCharge } from '../payments/decider';
 import { paymentStream, type PaymentCapturedData } from '../payments/events';
-import { PaymentDeclinedError, type CardOnFile, type ChargeRequest, type ChargeResult, type PaymentGateway } from '../payments/gateway';
+import {
+  PaymentDeclinedError,
+  type CardOnFile,
+  type ChargeRequest,
+  type ChargeResult,
+  type PaymentGateway,
+} from '../payments/gateway';
 import { recordRefundedCharge } from '../payments/refund';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
@@ -61,12 +67,21 @@ interface SignUp {
  * Should the process die between 3's charge record and the registration, the sign-up recovery
  * ticker gives the money back (giveBackAbandonedSignUp).
  */
-export async function registerUser(deps: Deps, input: RegisterInput, context: CommandContext): Promise<{ userId: string; position: Position }> {
+export async function registerUser(
+  deps: Deps,
+  input: RegisterInput,
+  context: CommandContext,
+): Promise<{ userId: string; position: Position }> {
   const { store, gateway } = deps;
   if (await userIdForEmail(store, input.email)) throw refuse.conflict(EMAIL_TAKEN);
   refuseUnstorableText(input);
   const userId = newId();
-  const pending = { userId, paymentId: signUpPaymentId(userId), email: input.email, name: `${input.firstName} ${input.lastName}` };
+  const pending = {
+    userId,
+    paymentId: signUpPaymentId(userId),
+    email: input.email,
+    name: `${input.firstName} ${input.lastName}`,
+  };
   const signUp: SignUp = { ...pending, card: await saveCard(gateway, pending, input.paymentToken) };
   const registration: RegisterUser = {
     type: 'RegisterUser',
@@ -82,14 +97,20 @@ export async function registerUser(deps: Deps, input: RegisterInput, context: Co
   accountDecider.decide(registration, initialAccountState); // throws before any charge if refused
   const charge = await chargeFirstMonth(deps, signUp, context);
   await recordUntilRegistered(deps, signUp, charge, registration, context);
-  const activated = await handleCommand(store, membershipStream(userId), membershipDecider, {
-    type: 'ActivateMembership',
-    userId,
-    paymentId: signUp.paymentId,
-    source: 'card',
-    months: 1,
-    now: context.now,
-  }, context);
+  const activated = await handleCommand(
+    store,
+    membershipStream(userId),
+    membershipDecider,
+    {
+      type: 'ActivateMembership',
+      userId,
+      paymentId: signUp.paymentId,
+      source: 'card',
+      months: 1,
+      now: context.now,
+    },
+    context,
+  );
   // Nothing written: the activation process got there first; wait for its event instead.
   const position = activated.position ?? (await store.readStream(membershipStream(userId))).at(-1)!.position;
   return { userId, position };
@@ -97,13 +118,26 @@ export async function registerUser(deps: Deps, input: RegisterInput, context: Co
 
 /** Text PostgreSQL cannot keep would fail an append after the charge: refused before it (the contracts refuse it too). */
 function refuseUnstorableText(input: RegisterInput): void {
-  const fields = Object.fromEntries((['email', 'firstName', 'lastName'] as const).filter((field) => !isStorableText(input[field])).map((field) => [field, TEXT_NOT_ALLOWED]));
+  const fields = Object.fromEntries(
+    (['email', 'firstName', 'lastName'] as const)
+      .filter((field) => !isStorableText(input[field]))
+      .map((field) => [field, TEXT_NOT_ALLOWED]),
+  );
   if (Object.keys(fields).length) throw refuse.validation(TEXT_NOT_ALLOWED, fields);
 }
 
-async function saveCard(gateway: PaymentGateway, pending: Omit<SignUp, 'card'>, paymentToken: string): Promise<CardOnFile> {
+async function saveCard(
+  gateway: PaymentGateway,
+  pending: Omit<SignUp, 'card'>,
+  paymentToken: string,
+): Promise<CardOnFile> {
   try {
-    return await gateway.createCustomer({ email: pending.email, name: pending.name, paymentToken, idempotencyKey: `customer:${pending.userId}` });
+    return await gateway.createCustomer({
+      email: pending.email,
+      name: pending.name,
+      paymentToken,
+      idempotencyKey: `customer:${pending.userId}`,
+    });
   } catch (error) {
     if (error instanceof PaymentDeclinedError) throw refuse.declined(declinedMessage(error.reason));
     throw error;
@@ -125,7 +159,8 @@ async function chargeFirstMonth(deps: Deps, signUp: SignUp, context: CommandCont
     // The answer may have been lost after the processor took the money. Asking again with the
     // same key answers with that charge and never charges twice (or charges now): give it back.
     const taken = await deps.gateway.charge(request).catch(() => null);
-    if (taken?.status === 'succeeded') await giveBack(deps, signUp, taken, context).catch((failure) => rethrowBoth(error, failure));
+    if (taken?.status === 'succeeded')
+      await giveBack(deps, signUp, taken, context).catch((failure) => rethrowBoth(error, failure));
     throw error;
   }
   if (charge.status === 'declined') throw refuse.declined(declinedMessage(charge.failureReason));
@@ -133,15 +168,30 @@ async function chargeFirstMonth(deps: Deps, signUp: SignUp, context: CommandCont
 }
 
 /** Step 3: any failure before the registration is written gives everything back. */
-async function recordUntilRegistered(deps: Deps, signUp: SignUp, charge: Captured, registration: RegisterUser, context: CommandContext): Promise<void> {
+async function recordUntilRegistered(
+  deps: Deps,
+  signUp: SignUp,
+  charge: Captured,
+  registration: RegisterUser,
+  context: CommandContext,
+): Promise<void> {
   const { store } = deps;
   try {
-    await handleCommand(store, paymentStream(signUp.paymentId), paymentDecider, chargeRecord(signUp, charge, context), context);
+    await handleCommand(
+      store,
+      paymentStream(signUp.paymentId),
+      paymentDecider,
+      chargeRecord(signUp, charge, context),
+      context,
+    );
     await claimEmail(store, signUp.email, signUp.userId, context);
     await handleCommand(store, userStream(signUp.userId), accountDecider, registration, context);
   } catch (error) {
     // An append whose answer was lost may have been written: a registered user is complete, not given back.
-    const registered = await loadState(store, userStream(signUp.userId), accountDecider).then(({ state }) => state.exists, () => false);
+    const registered = await loadState(store, userStream(signUp.userId), accountDecider).then(
+      ({ state }) => state.exists,
+      () => false,
+    );
     if (registered) return;
     await giveBack(deps, signUp, charge, context).catch((failure) => rethrowBoth(error, failure));
     throw error;
@@ -172,13 +222,28 @@ async function giveBack(deps: Deps, signUp: SignUp, charge: Captured, context: C
   const failures: unknown[] = [];
   const step = (run: () => Promise<unknown>) => run().catch((error) => void failures.push(error));
   await step(async () => {
-    const refund = await deps.gateway.refund({ transactionId: charge.transactionId, amountCents: SITE_PLAN_PRICE_CENTS, idempotencyKey: `refund:${signUp.paymentId}` });
+    const refund = await deps.gateway.refund({
+      transactionId: charge.transactionId,
+      amountCents: SITE_PLAN_PRICE_CENTS,
+      idempotencyKey: `refund:${signUp.paymentId}`,
+    });
     if (refund.status !== 'succeeded') {
       // The money is still out: at least the charge is on record (reconcile reports it).
-      await handleCommand(deps.store, paymentStream(signUp.paymentId), paymentDecider, chargeRecord(signUp, charge, context), context);
+      await handleCommand(
+        deps.store,
+        paymentStream(signUp.paymentId),
+        paymentDecider,
+        chargeRecord(signUp, charge, context),
+        context,
+      );
       throw new Error(`the refund of sign-up payment ${signUp.paymentId} was declined: ${refund.failureReason}`);
     }
-    const record = { type: 'RecordRefund' as const, gatewayRefundId: refund.transactionId, reason: SIGN_UP_GIVEN_BACK, now: context.now };
+    const record = {
+      type: 'RecordRefund' as const,
+      gatewayRefundId: refund.transactionId,
+      reason: SIGN_UP_GIVEN_BACK,
+      now: context.now,
+    };
     await recordRefundedCharge(deps.store, chargeRecord(signUp, charge, context), record, context);
   });
   await step(() => releaseEmail(deps.store, signUp.email, signUp.userId, SIGN_UP_GIVEN_BACK, context));
@@ -198,13 +263,35 @@ export async function giveBackAbandonedSignUp(deps: Deps, paymentId: string, now
   const events = await deps.store.readStream(paymentStream(paymentId));
   const captured = events.find((event) => event.type === 'PaymentCaptured');
   const data = captured?.data as PaymentCapturedData | undefined;
-  if (!captured || !data || data.requestType !== 'membership_signup' || events.some((event) => event.type === 'PaymentRefunded')) return false;
+  if (
+    !captured ||
+    !data ||
+    data.requestType !== 'membership_signup' ||
+    events.some((event) => event.type === 'PaymentRefunded')
+  )
+    return false;
   if (now.getTime() - Date.parse(data.at) < ABANDONED_SIGN_UP_MS) return false;
   if ((await loadState(deps.store, userStream(data.userId), accountDecider)).state.exists) return false;
-  const signUp: SignUp = { userId: data.userId, paymentId, email: data.email ?? '', name: data.cardHolderName ?? '', card: { customerId: data.gatewayCustomerId, cardLast4: data.cardLast4, cardBrand: '' } };
-  const charge: Captured = { status: 'succeeded', transactionId: data.gatewayTransactionId, cardLast4: data.cardLast4, raw: data.gatewayResponse };
+  const signUp: SignUp = {
+    userId: data.userId,
+    paymentId,
+    email: data.email ?? '',
+    name: data.cardHolderName ?? '',
+    card: { customerId: data.gatewayCustomerId, cardLast4: data.cardLast4, cardBrand: '' },
+  };
+  const charge: Captured = {
+    status: 'succeeded',
+    transactionId: data.gatewayTransactionId,
+    cardLast4: data.cardLast4,
+    raw: data.gatewayResponse,
+  };
   const correlationId = (captured.metadata.correlationId as string | undefined) ?? captured.eventId;
-  await giveBack(deps, signUp, charge, { actorId: 'system:sign-up-recovery', correlationId, causationId: captured.eventId, now });
+  await giveBack(deps, signUp, charge, {
+    actorId: 'system:sign-up-recovery',
+    correlationId,
+    causationId: captured.eventId,
+    now,
+  });
   return true;
 }
 

@@ -15,21 +15,58 @@ export type StartChatSession = Extract<SessionCommand, { type: 'StartSession' }>
 export type EndChatSession = Extract<SessionCommand, { type: 'EndSession' }>;
 
 export function saveChatProfile(store: EventStore, userId: string, profile: ProfileData, context: CommandContext) {
-  return handleCommand(store, memberStream(userId), memberDecider, { type: 'SaveProfile', userId, profile, now: context.now }, context);
+  return handleCommand(
+    store,
+    memberStream(userId),
+    memberDecider,
+    { type: 'SaveProfile', userId, profile, now: context.now },
+    context,
+  );
 }
 
-export function saveChatPreferences(store: EventStore, userId: string, preferences: PreferencesData, context: CommandContext) {
-  return handleCommand(store, memberStream(userId), memberDecider, { type: 'SavePreferences', userId, preferences, now: context.now }, context);
+export function saveChatPreferences(
+  store: EventStore,
+  userId: string,
+  preferences: PreferencesData,
+  context: CommandContext,
+) {
+  return handleCommand(
+    store,
+    memberStream(userId),
+    memberDecider,
+    { type: 'SavePreferences', userId, preferences, now: context.now },
+    context,
+  );
 }
 
 /** A member blocks another (once; never themselves). */
-export function blockChatMember(store: EventStore, input: { userId: string; blockedId: string; reason: string | null }, context: CommandContext) {
-  return handleCommand(store, memberStream(input.userId), memberDecider, { type: 'BlockUser', ...input, now: context.now }, context);
+export function blockChatMember(
+  store: EventStore,
+  input: { userId: string; blockedId: string; reason: string | null },
+  context: CommandContext,
+) {
+  return handleCommand(
+    store,
+    memberStream(input.userId),
+    memberDecider,
+    { type: 'BlockUser', ...input, now: context.now },
+    context,
+  );
 }
 
 /** A participant reports a session (once each). */
-export function reportChatSession(store: EventStore, input: { roomId: string; reporterId: string; reason: string }, context: CommandContext) {
-  return handleCommand(store, sessionStream(input.roomId), sessionDecider, { type: 'ReportSession', ...input, now: context.now }, context);
+export function reportChatSession(
+  store: EventStore,
+  input: { roomId: string; reporterId: string; reason: string },
+  context: CommandContext,
+) {
+  return handleCommand(
+    store,
+    sessionStream(input.roomId),
+    sessionDecider,
+    { type: 'ReportSession', ...input, now: context.now },
+    context,
+  );
 }
 
 /** Who took part in a session and when it started, from its stream; null until it is written. */
@@ -41,13 +78,22 @@ export async function chatSessionStarted(store: EventStore, roomId: string): Pro
  * Writes a new session's start in one append (the stream must not exist yet); an end that
  * arrived before the start was written rides along with it.
  */
-export async function recordChatSessionStart(store: EventStore, start: StartChatSession, end: EndChatSession | null, context: CommandContext): Promise<void> {
+export async function recordChatSessionStart(
+  store: EventStore,
+  start: StartChatSession,
+  end: EndChatSession | null,
+  context: CommandContext,
+): Promise<void> {
   let state = sessionDecider.initialState;
   const events = sessionDecider.decide(start, state);
   state = events.reduce(sessionDecider.evolve, state);
   if (end) events.push(...sessionDecider.decide(end, state));
   const metadata = metadataFor(context);
-  await store.append(sessionStream(start.roomId), events.map((e) => ({ type: e.type, data: e.data, metadata })), { expectedRevision: 'no_stream' });
+  await store.append(
+    sessionStream(start.roomId),
+    events.map((e) => ({ type: e.type, data: e.data, metadata })),
+    { expectedRevision: 'no_stream' },
+  );
 }
 
 export function endChatSession(store: EventStore, end: EndChatSession, context: CommandContext) {

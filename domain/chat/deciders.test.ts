@@ -25,7 +25,9 @@ describe('chat member decider', () => {
 
   it('records a saved profile, and nothing when the same profile is saved again', () => {
     const events = member.given().when(save).events;
-    expect(events).toEqual([{ type: 'ChatProfileSaved', data: { userId: 'u1', ...profile, savedAt: now.toISOString() } }]);
+    expect(events).toEqual([
+      { type: 'ChatProfileSaved', data: { userId: 'u1', ...profile, savedAt: now.toISOString() } },
+    ]);
     member.given(events).when(save).thenNothing();
     expect(member.given(events).when({ ...save, profile: { ...profile, age: 31 } }).events).toHaveLength(1);
   });
@@ -33,9 +35,15 @@ describe('chat member decider', () => {
   it('blocks another user once, and refuses blocking oneself', () => {
     const block: MemberCommand = { type: 'BlockUser', userId: 'u1', blockedId: 'u2', reason: 'rude', now };
     const events = member.given().when(block).events;
-    expect(events[0]).toMatchObject({ type: 'ChatUserBlocked', data: { blockerId: 'u1', blockedId: 'u2', reason: 'rude' } });
+    expect(events[0]).toMatchObject({
+      type: 'ChatUserBlocked',
+      data: { blockerId: 'u1', blockedId: 'u2', reason: 'rude' },
+    });
     member.given(events).when(block).thenNothing();
-    member.given().when({ ...block, blockedId: 'u1' }).thenThrows();
+    member
+      .given()
+      .when({ ...block, blockedId: 'u1' })
+      .thenThrows();
   });
 });
 
@@ -53,22 +61,61 @@ describe('chat presence', () => {
 });
 
 describe('chat session decider', () => {
-  const start: SessionCommand = { type: 'StartSession', roomId: 'r1', user1Id: 'a', user2Id: 'b', mode: 'standard', compatibilityScore: 0.7, now };
+  const start: SessionCommand = {
+    type: 'StartSession',
+    roomId: 'r1',
+    user1Id: 'a',
+    user2Id: 'b',
+    mode: 'standard',
+    compatibilityScore: 0.7,
+    now,
+  };
   const started = session.given().when(start).events;
 
   it('ends a session once with its duration and reason', () => {
-    const end: SessionCommand = { type: 'EndSession', roomId: 'r1', endedBy: 'a', reason: 'skipped', now: new Date(now.getTime() + 95_400) };
+    const end: SessionCommand = {
+      type: 'EndSession',
+      roomId: 'r1',
+      endedBy: 'a',
+      reason: 'skipped',
+      now: new Date(now.getTime() + 95_400),
+    };
     const ended = session.given(started).when(end).events;
-    expect(ended).toEqual([{ type: 'ChatSessionEnded', data: { roomId: 'r1', user1Id: 'a', user2Id: 'b', endedBy: 'a', reason: 'skipped', endedAt: end.now.toISOString(), durationSeconds: 95 } }]);
-    session.given([...started, ...ended]).when(end).thenNothing();
+    expect(ended).toEqual([
+      {
+        type: 'ChatSessionEnded',
+        data: {
+          roomId: 'r1',
+          user1Id: 'a',
+          user2Id: 'b',
+          endedBy: 'a',
+          reason: 'skipped',
+          endedAt: end.now.toISOString(),
+          durationSeconds: 95,
+        },
+      },
+    ]);
+    session
+      .given([...started, ...ended])
+      .when(end)
+      .thenNothing();
   });
 
   it('takes a report from a participant only, once', () => {
     const report: SessionCommand = { type: 'ReportSession', roomId: 'r1', reporterId: 'b', reason: 'spam', now };
     const reported = session.given(started).when(report).events;
-    expect(reported[0]).toMatchObject({ type: 'ChatSessionReported', data: { reporterId: 'b', reportedUserId: 'a', reason: 'spam' } });
-    session.given([...started, ...reported]).when(report).thenNothing();
-    session.given(started).when({ ...report, reporterId: 'c' }).thenThrows('Chat session not found');
+    expect(reported[0]).toMatchObject({
+      type: 'ChatSessionReported',
+      data: { reporterId: 'b', reportedUserId: 'a', reason: 'spam' },
+    });
+    session
+      .given([...started, ...reported])
+      .when(report)
+      .thenNothing();
+    session
+      .given(started)
+      .when({ ...report, reporterId: 'c' })
+      .thenThrows('Chat session not found');
     session.given().when(report).thenThrows('Chat session not found');
   });
 });

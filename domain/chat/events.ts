@@ -37,8 +37,14 @@ export interface PreferencesData {
 }
 
 export type ChatProfileSaved = DomainEvent<'ChatProfileSaved', ProfileData & { userId: string; savedAt: string }>;
-export type ChatPreferencesSaved = DomainEvent<'ChatPreferencesSaved', PreferencesData & { userId: string; savedAt: string }>;
-export type ChatUserBlocked = DomainEvent<'ChatUserBlocked', { blockerId: string; blockedId: string; reason: string | null; blockedAt: string }>;
+export type ChatPreferencesSaved = DomainEvent<
+  'ChatPreferencesSaved',
+  PreferencesData & { userId: string; savedAt: string }
+>;
+export type ChatUserBlocked = DomainEvent<
+  'ChatUserBlocked',
+  { blockerId: string; blockedId: string; reason: string | null; blockedAt: string }
+>;
 /** Presence: the member opened their first chat socket / closed their last one (SPEC §3 user_profiles.isOnline). */
 export type ChatMemberWentOnline = DomainEvent<'ChatMemberWentOnline', { userId: string; at: string }>;
 export type ChatMemberWentOffline = DomainEvent<'ChatMemberWentOffline', { userId: string; at: string }>;
@@ -49,12 +55,29 @@ export type ChatEndReason = 'skipped' | 'left' | 'disconnected' | 'rejoined';
 
 export type ChatSessionStarted = DomainEvent<
   'ChatSessionStarted',
-  { roomId: string; user1Id: string; user2Id: string; mode: 'standard' | 'random'; compatibilityScore: number; startedAt: string }
+  {
+    roomId: string;
+    user1Id: string;
+    user2Id: string;
+    mode: 'standard' | 'random';
+    compatibilityScore: number;
+    startedAt: string;
+  }
 >;
 export type ChatSessionEnded = DomainEvent<
   'ChatSessionEnded',
-  { roomId: string; user1Id: string; user2Id: string; endedBy: string | null; reason: ChatEndReason; endedAt: string; durationSeconds: number }
+  {
+    roomId: string;
+    user1Id: string;
+    user2Id: string;
+    endedBy: string | null;
+    reason: ChatEndReason;
+    endedAt: string;
+    durationSeconds: number;
+  }
 >;
-export type ChatSessionReported = DomainEvent<'ChatSessionReported', { roomId: string; reporterId: string; reportedUserId: string; reason: string; reportedAt: string }>;
+export type ChatSessionReported = DomainEvent<
+  'ChatSessionReported',
+  { roomId: string; reporterId: string; reportedUserId: string; reason: string; reportedAt: string }
+>;
 export type SessionEvent = ChatSessionStarted | ChatSessionEnded | ChatSessionReported;
-

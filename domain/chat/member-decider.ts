@@ -41,11 +41,19 @@ export const memberDecider: Decider<MemberCommand, MemberState, MemberEvent> = {
         return [{ type: 'ChatProfileSaved', data: { userId: command.userId, ...command.profile, savedAt: at } }];
       case 'SavePreferences':
         if (same(state.preferences, command.preferences)) return [];
-        return [{ type: 'ChatPreferencesSaved', data: { userId: command.userId, ...command.preferences, savedAt: at } }];
+        return [
+          { type: 'ChatPreferencesSaved', data: { userId: command.userId, ...command.preferences, savedAt: at } },
+        ];
       case 'BlockUser':
-        if (command.blockedId === command.userId) throw refuse.validation('You cannot block yourself', { userId: 'You cannot block yourself' });
+        if (command.blockedId === command.userId)
+          throw refuse.validation('You cannot block yourself', { userId: 'You cannot block yourself' });
         if (state.blocked.has(command.blockedId)) return [];
-        return [{ type: 'ChatUserBlocked', data: { blockerId: command.userId, blockedId: command.blockedId, reason: command.reason, blockedAt: at } }];
+        return [
+          {
+            type: 'ChatUserBlocked',
+            data: { blockerId: command.userId, blockedId: command.blockedId, reason: command.reason, blockedAt: at },
+          },
+        ];
     }
   },
 };

@@ -10,7 +10,15 @@ export interface SessionState {
 }
 
 export type SessionCommand =
-  | { type: 'StartSession'; roomId: string; user1Id: string; user2Id: string; mode: 'standard' | 'random'; compatibilityScore: number; now: Date }
+  | {
+      type: 'StartSession';
+      roomId: string;
+      user1Id: string;
+      user2Id: string;
+      mode: 'standard' | 'random';
+      compatibilityScore: number;
+      now: Date;
+    }
   | { type: 'EndSession'; roomId: string; endedBy: string | null; reason: ChatEndReason; now: Date }
   | { type: 'ReportSession'; roomId: string; reporterId: string; reason: string; now: Date };
 
@@ -19,7 +27,10 @@ export const sessionDecider: Decider<SessionCommand, SessionState, SessionEvent>
   evolve(state, event) {
     switch (event.type) {
       case 'ChatSessionStarted':
-        return { ...state, started: { user1Id: event.data.user1Id, user2Id: event.data.user2Id, startedAt: event.data.startedAt } };
+        return {
+          ...state,
+          started: { user1Id: event.data.user1Id, user2Id: event.data.user2Id, startedAt: event.data.startedAt },
+        };
       case 'ChatSessionEnded':
         return { ...state, ended: true };
       case 'ChatSessionReported':
@@ -35,22 +46,57 @@ export const sessionDecider: Decider<SessionCommand, SessionState, SessionEvent>
         return [
           {
             type: 'ChatSessionStarted',
-            data: { roomId: command.roomId, user1Id: command.user1Id, user2Id: command.user2Id, mode: command.mode, compatibilityScore: command.compatibilityScore, startedAt: at },
+            data: {
+              roomId: command.roomId,
+              user1Id: command.user1Id,
+              user2Id: command.user2Id,
+              mode: command.mode,
+              compatibilityScore: command.compatibilityScore,
+              startedAt: at,
+            },
           },
         ];
       case 'EndSession': {
         if (!state.started) throw refuse.notFound('Chat session not found');
         if (state.ended) return [];
-        const durationSeconds = Math.max(0, Math.round((command.now.getTime() - Date.parse(state.started.startedAt)) / 1000));
-        return [{ type: 'ChatSessionEnded', data: { roomId: command.roomId, user1Id: state.started.user1Id, user2Id: state.started.user2Id, endedBy: command.endedBy, reason: command.reason, endedAt: at, durationSeconds } }];
+        const durationSeconds = Math.max(
+          0,
+          Math.round((command.now.getTime() - Date.parse(state.started.startedAt)) / 1000),
+        );
+        return [
+          {
+            type: 'ChatSessionEnded',
+            data: {
+              roomId: command.roomId,
+              user1Id: state.started.user1Id,
+              user2Id: state.started.user2Id,
+              endedBy: command.endedBy,
+              reason: command.reason,
+              endedAt: at,
+              durationSeconds,
+            },
+          },
+        ];
       }
       case 'ReportSession': {
         const started = state.started;
         if (!started) throw refuse.notFound('Chat session not found');
-        if (command.reporterId !== started.user1Id && command.reporterId !== started.user2Id) throw refuse.notFound('Chat session not found');
+        if (command.reporterId !== started.user1Id && command.reporterId !== started.user2Id)
+          throw refuse.notFound('Chat session not found');
         if (state.reporters.has(command.reporterId)) return [];
         const reportedUserId = command.reporterId === started.user1Id ? started.user2Id : started.user1Id;
-        return [{ type: 'ChatSessionReported', data: { roomId: command.roomId, reporterId: command.reporterId, reportedUserId, reason: command.reason, reportedAt: at } }];
+        return [
+          {
+            type: 'ChatSessionReported',
+            data: {
+              roomId: command.roomId,
+              reporterId: command.reporterId,
+              reportedUserId,
+              reason: command.reason,
+              reportedAt: at,
+            },
+          },
+        ];
       }
     }
   },

@@ -12,7 +12,10 @@ export const emailField = text({ error: 'Email is required' })
 export const passwordRules = text({ error: 'Password is required' })
   .min(8, 'Password must be at least 8 characters')
   .max(200, 'Password too long')
-  .regex(/(?=.*[a-z])(?=.*[A-Z])(?=.*\d)/, 'Password must contain at least one lowercase letter, one uppercase letter, and one number');
+  .regex(
+    /(?=.*[a-z])(?=.*[A-Z])(?=.*\d)/,
+    'Password must contain at least one lowercase letter, one uppercase letter, and one number',
+  );
 
 export const loginSchema = z.object({
   email: emailField,
@@ -21,39 +24,66 @@ export const loginSchema = z.object({
 export type LoginRequest = z.infer<typeof loginSchema>;
 
 /** Payment tokens from the card provider, or the client's development placeholder (`dev_tok_…`). */
-export const paymentTokenField = text({ error: 'Payment information is required' }).trim().min(1, 'Payment information is required').max(200, 'Invalid payment token');
+export const paymentTokenField = text({ error: 'Payment information is required' })
+  .trim()
+  .min(1, 'Payment information is required')
+  .max(200, 'Invalid payment token');
 
 export const registerFormSchema = z
   .object({
-    firstName: text({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'First name too long'),
-    lastName: text({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'Last name too long'),
+    firstName: text({ error: 'First name is required' })
+      .trim()
+      .min(1, 'First name is required')
+      .max(100, 'First name too long'),
+    lastName: text({ error: 'Last name is required' })
+      .trim()
+      .min(1, 'Last name is required')
+      .max(100, 'Last name too long'),
     email: emailField,
     password: passwordRules,
     confirmPassword: text({ error: "Passwords don't match" }),
   })
-  .refine((form) => form.password === form.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
+  .refine((form) => form.password === form.confirmPassword, {
+    message: "Passwords don't match",
+    path: ['confirmPassword'],
+  });
 
 /** The shared signup schema: the form, the email lowercased, and a payment token. */
 export const registerSchema = z
   .object({
-    firstName: text({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'First name too long'),
-    lastName: text({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'Last name too long'),
+    firstName: text({ error: 'First name is required' })
+      .trim()
+      .min(1, 'First name is required')
+      .max(100, 'First name too long'),
+    lastName: text({ error: 'Last name is required' })
+      .trim()
+      .min(1, 'Last name is required')
+      .max(100, 'Last name too long'),
     email: emailField.transform((email) => email.toLowerCase()),
     password: passwordRules,
     confirmPassword: text({ error: "Passwords don't match" }),
     paymentToken: paymentTokenField,
   })
-  .refine((form) => form.password === form.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
+  .refine((form) => form.password === form.confirmPassword, {
+    message: "Passwords don't match",
+    path: ['confirmPassword'],
+  });
 
 export const resetRequestSchema = z.object({ email: emailField });
 
 export const resetPasswordSchema = z
   .object({
-    token: text({ error: 'Reset token is required' }).trim().min(1, 'Reset token is required').max(200, 'Invalid reset token'),
+    token: text({ error: 'Reset token is required' })
+      .trim()
+      .min(1, 'Reset token is required')
+      .max(200, 'Invalid reset token'),
     password: passwordRules,
     confirmPassword: text({ error: "Passwords don't match" }),
   })
-  .refine((form) => form.password === form.confirmPassword, { message: "Passwords don't match", path: ['confirmPassword'] });
+  .refine((form) => form.password === form.confirmPassword, {
+    message: "Passwords don't match",
+    path: ['confirmPassword'],
+  });
 
 /** The manual card fallback's checks (SPEC §5), run in the browser before a token is made. */
 export const manualCardSchema = z
@@ -67,8 +97,10 @@ export const manualCardSchema = z
       ctx.addIssue({ code: 'custom', message: 'Please complete all payment fields', path: ['cardNumber'] });
       return;
     }
-    if (card.cardNumber.replace(/\s/g, '').length < 13) ctx.addIssue({ code: 'custom', message: 'Please enter a valid card number', path: ['cardNumber'] });
-    if (!/^\d{2}\/\d{2}$/.test(card.expiry)) ctx.addIssue({ code: 'custom', message: 'Please enter expiration in MM/YY format', path: ['expiry'] });
+    if (card.cardNumber.replace(/\s/g, '').length < 13)
+      ctx.addIssue({ code: 'custom', message: 'Please enter a valid card number', path: ['cardNumber'] });
+    if (!/^\d{2}\/\d{2}$/.test(card.expiry))
+      ctx.addIssue({ code: 'custom', message: 'Please enter expiration in MM/YY format', path: ['expiry'] });
     if (card.cvv.length < 3) ctx.addIssue({ code: 'custom', message: 'Please enter a valid CVV', path: ['cvv'] });
   });
 
@@ -100,4 +132,3 @@ export interface AuthSuccessResponse {
 export interface MessageResponse {
   message: string;
 }
-

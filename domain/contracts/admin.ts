@@ -12,8 +12,21 @@ export const ADMIN_STATUSES: Record<AdminResource, readonly string[]> = {
   conversions: ['pending', 'processing', 'completed', 'failed', 'cancelled'],
   payments: ['succeeded', 'failed', 'refunded'],
   ledger: [
-    'site_plan_charge', 'card_charge', 'refund', 'tier_charge', 'message_unlock', 'balance_spend', 'conversion', 'conversion_credit',
-    'balance_credit', 'earnings', 'earnings_release', 'earnings_reversal', 'payout_request', 'payout_completion', 'payout_return',
+    'site_plan_charge',
+    'card_charge',
+    'refund',
+    'tier_charge',
+    'message_unlock',
+    'balance_spend',
+    'conversion',
+    'conversion_credit',
+    'balance_credit',
+    'earnings',
+    'earnings_release',
+    'earnings_reversal',
+    'payout_request',
+    'payout_completion',
+    'payout_return',
   ],
 };
 
@@ -56,32 +69,70 @@ const amountBound = text()
     return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
   });
 
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
 /** List filters as query parameters (also what the web keeps in the URL). */
 export function adminListQuerySchema(resource: AdminResource) {
   const statuses = ADMIN_STATUSES[resource] as [string, ...string[]];
   return z
     .object({
-      page: optional(z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(0, 'page must be 0 or more').max(1_000_000, 'page too large')).default(0),
-      pageSize: optional(z.coerce.number({ error: 'pageSize must be a number' }).int('pageSize must be a whole number').min(1, 'pageSize must be 1 or more').max(MAX_PAGE_SIZE, `pageSize must be at most ${MAX_PAGE_SIZE}`)).default(25),
-      sortField: optional(z.enum(ADMIN_SORT_FIELDS[resource], { error: `sortField must be one of ${ADMIN_SORT_FIELDS[resource].join(', ')}` })),
+      page: optional(
+        z.coerce
+          .number({ error: 'page must be a number' })
+          .int('page must be a whole number')
+          .min(0, 'page must be 0 or more')
+          .max(1_000_000, 'page too large'),
+      ).default(0),
+      pageSize: optional(
+        z.coerce
+          .number({ error: 'pageSize must be a number' })
+          .int('pageSize must be a whole number')
+          .min(1, 'pageSize must be 1 or more')
+          .max(MAX_PAGE_SIZE, `pageSize must be at most ${MAX_PAGE_SIZE}`),
+      ).default(25),
+      sortField: optional(
+        z.enum(ADMIN_SORT_FIELDS[resource], {
+          error: `sortField must be one of ${ADMIN_SORT_FIELDS[resource].join(', ')}`,
+        }),
+      ),
       sortOrder: optional(z.enum(['asc', 'desc'], { error: 'sortOrder must be asc or desc' })).default('desc'),
       status: optional(z.enum(statuses, { error: `status must be one of ${statuses.join(', ')}` })),
       from: optional(dateBound(false)),
       to: optional(dateBound(true)),
-      userId: optional(text().trim().min(1).max(100, 'userId too long').regex(/^[A-Za-z0-9_-]+$/, 'Invalid userId')),
+      userId: optional(
+        text()
+          .trim()
+          .min(1)
+          .max(100, 'userId too long')
+          .regex(/^[A-Za-z0-9_-]+$/, 'Invalid userId'),
+      ),
       minAmount: optional(amountBound),
       maxAmount: optional(amountBound),
       /** Ledger only: one named account. */
-      account: optional(text().trim().max(60, 'Invalid account').regex(/^[a-z_]+$/, 'Invalid account')),
+      account: optional(
+        text()
+          .trim()
+          .max(60, 'Invalid account')
+          .regex(/^[a-z_]+$/, 'Invalid account'),
+      ),
       /** An exact record id. */
-      id: optional(text().trim().max(100, 'Invalid id').regex(/^[A-Za-z0-9_:-]+$/, 'Invalid id')),
+      id: optional(
+        text()
+          .trim()
+          .max(100, 'Invalid id')
+          .regex(/^[A-Za-z0-9_:-]+$/, 'Invalid id'),
+      ),
     })
     .superRefine((query, ctx) => {
-      if (query.from && query.to && query.from > query.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'The end date must not be before the start date' });
+      if (query.from && query.to && query.from > query.to)
+        ctx.addIssue({ code: 'custom', path: ['to'], message: 'The end date must not be before the start date' });
       if (query.minAmount !== undefined && query.maxAmount !== undefined && query.minAmount > query.maxAmount) {
-        ctx.addIssue({ code: 'custom', path: ['maxAmount'], message: 'The maximum amount must not be below the minimum' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['maxAmount'],
+          message: 'The maximum amount must not be below the minimum',
+        });
       }
     });
 }
@@ -95,7 +146,9 @@ export interface AdminPage<Row> {
 }
 
 export const payoutActionSchema = z.object({
-  reason: optional(text({ error: 'A reason is required' }).trim().min(1, 'A reason is required').max(500, 'Reason too long')),
+  reason: optional(
+    text({ error: 'A reason is required' }).trim().min(1, 'A reason is required').max(500, 'Reason too long'),
+  ),
 });
 export const PAYOUT_ACTIONS = ['process', 'complete', 'fail', 'cancel'] as const;
 export type PayoutAction = (typeof PAYOUT_ACTIONS)[number];
@@ -191,6 +244,8 @@ export const revenueQuerySchema = z
   .superRefine((query, ctx) => {
     // Zod runs this even when a bound was refused (then it is still the text): compare dates only.
     if (!(query.from instanceof Date) || !(query.to instanceof Date)) return;
-    if (query.from > query.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'The end date must not be before the start date' });
-    if (query.to.getTime() - query.from.getTime() > 400 * DAY_MS) ctx.addIssue({ code: 'custom', path: ['to'], message: 'At most 400 days at a time' });
+    if (query.from > query.to)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'The end date must not be before the start date' });
+    if (query.to.getTime() - query.from.getTime() > 400 * DAY_MS)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'At most 400 days at a time' });
   });

@@ -3,21 +3,155 @@ import { text } from './text';
 
 /** Lively Chat payloads (SPEC §3 payloads, enumerations, option lists; §5 messages; §7 chat socket). */
 
-export const GENDER_IDENTITIES = ['man', 'woman', 'non_binary', 'genderfluid', 'transgender', 'other', 'prefer_not_to_say'] as const;
+export const GENDER_IDENTITIES = [
+  'man',
+  'woman',
+  'non_binary',
+  'genderfluid',
+  'transgender',
+  'other',
+  'prefer_not_to_say',
+] as const;
 /** The looking-for options omit prefer_not_to_say. */
-export const LOOKING_FOR_GENDERS = GENDER_IDENTITIES.filter((g) => g !== 'prefer_not_to_say') as Exclude<GenderIdentity, 'prefer_not_to_say'>[];
-export const SEXUAL_ORIENTATIONS = ['straight', 'gay', 'lesbian', 'bisexual', 'pansexual', 'questioning', 'asexual'] as const;
+export const LOOKING_FOR_GENDERS = GENDER_IDENTITIES.filter((g) => g !== 'prefer_not_to_say') as Exclude<
+  GenderIdentity,
+  'prefer_not_to_say'
+>[];
+export const SEXUAL_ORIENTATIONS = [
+  'straight',
+  'gay',
+  'lesbian',
+  'bisexual',
+  'pansexual',
+  'questioning',
+  'asexual',
+] as const;
 /** The chat filter's orientations (it also offers queer, and 'any'). */
-export const FILTER_ORIENTATIONS = ['any', 'straight', 'gay', 'lesbian', 'bisexual', 'pansexual', 'asexual', 'queer'] as const;
-export const RELATIONSHIP_TYPES = ['casual', 'dating', 'serious', 'friends', 'hookup', 'open_relationship', 'polyamorous'] as const;
+export const FILTER_ORIENTATIONS = [
+  'any',
+  'straight',
+  'gay',
+  'lesbian',
+  'bisexual',
+  'pansexual',
+  'asexual',
+  'queer',
+] as const;
+export const RELATIONSHIP_TYPES = [
+  'casual',
+  'dating',
+  'serious',
+  'friends',
+  'hookup',
+  'open_relationship',
+  'polyamorous',
+] as const;
 export const EXPERIENCE_LEVELS = ['beginner', 'intermediate', 'experienced', 'expert'] as const;
 
-export const INTERESTS = ['Music', 'Movies', 'Travel', 'Fitness', 'Art', 'Photography', 'Cooking', 'Dancing', 'Reading', 'Gaming', 'Sports', 'Fashion', 'Technology', 'Nature', 'Yoga', 'Meditation', 'Wine', 'Coffee', 'Pets', 'Adventures'] as const;
-export const ACTIVITIES = ['Oral', 'Anal', 'BDSM', 'Role Play', 'Toys', 'Outdoor', 'Group', 'Rough', 'Gentle', 'Massage', 'Tantric', 'Sensual', 'Kinky', 'Vanilla', 'Fetish', 'Swing', 'Voyeur', 'Exhibition'] as const;
-export const KINKS = ['Bondage', 'Domination', 'Submission', 'Sadism', 'Masochism', 'Roleplay', 'Fetish', 'Voyeurism', 'Exhibition', 'Latex', 'Leather', 'Lingerie', 'Feet', 'Hair', 'Impact Play', 'Sensory Play'] as const;
-export const ROLES = ['Dominant', 'Submissive', 'Switch', 'Top', 'Bottom', 'Versatile', 'Sadist', 'Masochist', 'Brat', 'Caregiver'] as const;
-export const DEAL_BREAKERS = ['Smoking', 'Heavy Drinking', 'Drug Use', 'Dishonesty', 'Jealousy', 'Disrespect', 'Poor Hygiene', 'Rudeness', 'Closed Minded', 'Drama', 'Unreliable', 'Selfish', 'Aggressive', 'Judgmental'] as const;
-export const MUST_HAVES = ['Good Communication', 'Sense of Humor', 'Honesty', 'Loyalty', 'Respect', 'Good Hygiene', 'Confidence', 'Open Minded', 'Kind', 'Adventurous', 'Reliable', 'Passionate', 'Understanding', 'Supportive'] as const;
+export const INTERESTS = [
+  'Music',
+  'Movies',
+  'Travel',
+  'Fitness',
+  'Art',
+  'Photography',
+  'Cooking',
+  'Dancing',
+  'Reading',
+  'Gaming',
+  'Sports',
+  'Fashion',
+  'Technology',
+  'Nature',
+  'Yoga',
+  'Meditation',
+  'Wine',
+  'Coffee',
+  'Pets',
+  'Adventures',
+] as const;
+export const ACTIVITIES = [
+  'Oral',
+  'Anal',
+  'BDSM',
+  'Role Play',
+  'Toys',
+  'Outdoor',
+  'Group',
+  'Rough',
+  'Gentle',
+  'Massage',
+  'Tantric',
+  'Sensual',
+  'Kinky',
+  'Vanilla',
+  'Fetish',
+  'Swing',
+  'Voyeur',
+  'Exhibition',
+] as const;
+export const KINKS = [
+  'Bondage',
+  'Domination',
+  'Submission',
+  'Sadism',
+  'Masochism',
+  'Roleplay',
+  'Fetish',
+  'Voyeurism',
+  'Exhibition',
+  'Latex',
+  'Leather',
+  'Lingerie',
+  'Feet',
+  'Hair',
+  'Impact Play',
+  'Sensory Play',
+] as const;
+export const ROLES = [
+  'Dominant',
+  'Submissive',
+  'Switch',
+  'Top',
+  'Bottom',
+  'Versatile',
+  'Sadist',
+  'Masochist',
+  'Brat',
+  'Caregiver',
+] as const;
+export const DEAL_BREAKERS = [
+  'Smoking',
+  'Heavy Drinking',
+  'Drug Use',
+  'Dishonesty',
+  'Jealousy',
+  'Disrespect',
+  'Poor Hygiene',
+  'Rudeness',
+  'Closed Minded',
+  'Drama',
+  'Unreliable',
+  'Selfish',
+  'Aggressive',
+  'Judgmental',
+] as const;
+export const MUST_HAVES = [
+  'Good Communication',
+  'Sense of Humor',
+  'Honesty',
+  'Loyalty',
+  'Respect',
+  'Good Hygiene',
+  'Confidence',
+  'Open Minded',
+  'Kind',
+  'Adventurous',
+  'Reliable',
+  'Passionate',
+  'Understanding',
+  'Supportive',
+] as const;
 
 export type GenderIdentity = (typeof GENDER_IDENTITIES)[number];
 export type SexualOrientation = (typeof SEXUAL_ORIENTATIONS)[number];
@@ -59,13 +193,18 @@ const tags = (options: readonly string[], message: string) =>
 const wholeNumber = (typeMessage: string) => z.coerce.number({ error: typeMessage }).int(typeMessage);
 
 export const profileSchema = z.object({
-  displayName: text({ error: 'Display name must be at least 2 characters' }).trim().min(2, 'Display name must be at least 2 characters').max(50, 'Display name too long'),
+  displayName: text({ error: 'Display name must be at least 2 characters' })
+    .trim()
+    .min(2, 'Display name must be at least 2 characters')
+    .max(50, 'Display name too long'),
   age: wholeNumber('Invalid age').min(18, 'You must be 18 or older').max(99, 'Invalid age'),
   location: text({ error: 'Location is required' }).trim().min(1, 'Location is required').max(100, 'Location too long'),
   genderIdentity: z.enum(GENDER_IDENTITIES, { error: 'Select a gender identity' }),
   sexualOrientation: z.enum(SEXUAL_ORIENTATIONS, { error: 'Select a sexual orientation' }),
   relationshipType: z
-    .array(z.enum(RELATIONSHIP_TYPES, { error: 'Invalid relationship type' }), { error: 'Select at least one relationship type' })
+    .array(z.enum(RELATIONSHIP_TYPES, { error: 'Invalid relationship type' }), {
+      error: 'Select at least one relationship type',
+    })
     .min(1, 'Select at least one relationship type')
     .transform((list) => [...new Set(list)]),
   bio: text({ error: 'Bio too long' }).trim().max(500, 'Bio too long').optional().default(''),
@@ -81,16 +220,23 @@ export const preferencesSchema = z
     experienceLevel: z.enum(EXPERIENCE_LEVELS, { error: 'Invalid experience level' }).optional(),
     ageRangeMin: wholeNumber('Invalid age').min(18, 'You must be 18 or older').max(99, 'Invalid age'),
     ageRangeMax: wholeNumber('Invalid age').min(18, 'You must be 18 or older').max(99, 'Invalid age'),
-    maxDistance: wholeNumber('Invalid distance').min(1, 'Distance must be at least 1 mile').max(500, 'Distance must be at most 500 miles'),
+    maxDistance: wholeNumber('Invalid distance')
+      .min(1, 'Distance must be at least 1 mile')
+      .max(500, 'Distance must be at most 500 miles'),
     lookingForGenders: z
-      .array(z.enum(LOOKING_FOR_GENDERS as [string, ...string[]], { error: 'Select at least one gender' }), { error: 'Select at least one gender' })
+      .array(z.enum(LOOKING_FOR_GENDERS as [string, ...string[]], { error: 'Select at least one gender' }), {
+        error: 'Select at least one gender',
+      })
       .min(1, 'Select at least one gender')
       .transform((list) => [...new Set(list)]),
     dealBreakers: tags(DEAL_BREAKERS, 'Invalid deal breaker').optional().default([]),
     mustHaves: tags(MUST_HAVES, 'Invalid must have').optional().default([]),
     isPrivate: z.boolean({ error: 'Invalid private profile setting' }).optional().default(false),
   })
-  .refine((p) => p.ageRangeMin <= p.ageRangeMax, { message: 'Minimum age must be less than or equal to maximum age', path: ['ageRangeMax'] });
+  .refine((p) => p.ageRangeMin <= p.ageRangeMax, {
+    message: 'Minimum age must be less than or equal to maximum age',
+    path: ['ageRangeMax'],
+  });
 export type PreferencesRequest = z.infer<typeof preferencesSchema>;
 
 /** GET /api/profile. */
@@ -139,7 +285,11 @@ const signal = z.unknown();
 
 export const clientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('heartbeat') }),
-  z.object({ type: z.literal('join_queue'), mode: z.enum(CHAT_MODES).optional().default('standard'), filters: chatFiltersSchema.optional().default({}) }),
+  z.object({
+    type: z.literal('join_queue'),
+    mode: z.enum(CHAT_MODES).optional().default('standard'),
+    filters: chatFiltersSchema.optional().default({}),
+  }),
   z.object({ type: z.literal('offer'), sessionId, data: signal }),
   z.object({ type: z.literal('answer'), sessionId, data: signal }),
   z.object({ type: z.literal('ice_candidate'), sessionId, data: signal }),

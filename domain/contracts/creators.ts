@@ -38,7 +38,11 @@ export const tierSchema = z.object({
   name: text({ error: 'Tier name is required' }).trim().min(1, 'Tier name is required').max(60, 'Tier name too long'),
   description: text().trim().max(500, 'Description too long').optional().default(''),
   price: usdPriceField,
-  features: z.array(text().trim().min(1).max(120, 'Feature too long')).max(20, 'At most 20 features').optional().default([]),
+  features: z
+    .array(text().trim().min(1).max(120, 'Feature too long'))
+    .max(20, 'At most 20 features')
+    .optional()
+    .default([]),
 });
 export type TierRequest = z.input<typeof tierSchema>;
 
@@ -90,4 +94,3 @@ export interface SubscriptionCheck {
   tierId?: string | null;
   endDate?: string | null;
 }
-

@@ -95,7 +95,10 @@ const walletAddress = (required: string) =>
 export const calculateConversionSchema = z.object({ cryptoAmount: cryptoAmountField, cryptoType: cryptoTypeField });
 export type CalculateConversionRequest = z.input<typeof calculateConversionSchema>;
 
-export const registerWalletSchema = z.object({ cryptoType: cryptoTypeField, walletAddress: walletAddress('Please enter a valid wallet address') });
+export const registerWalletSchema = z.object({
+  cryptoType: cryptoTypeField,
+  walletAddress: walletAddress('Please enter a valid wallet address'),
+});
 export type RegisterWalletRequest = z.input<typeof registerWalletSchema>;
 
 /** The crypto deposit schema: type, amount (up to 8 places), address. */

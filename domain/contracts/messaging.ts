@@ -7,14 +7,22 @@ export const PAID_MESSAGE_LABEL = 'Paid message';
 
 export const sendMessageSchema = z.object({
   receiverId: text({ error: 'Receiver is required' }).trim().min(1, 'Receiver is required').max(100),
-  content: text({ error: 'Message is required' }).trim().min(1, 'Message cannot be empty').max(5000, 'Message too long'),
+  content: text({ error: 'Message is required' })
+    .trim()
+    .min(1, 'Message cannot be empty')
+    .max(5000, 'Message too long'),
   /** USD price of a paid message (creators only), e.g. "4.99". */
   price: z
     .union([z.string(), z.number()])
     .optional()
     .nullable()
     .transform((value) => (value === undefined || value === null || value === '' ? undefined : String(value).trim()))
-    .pipe(z.string().regex(/^\d{1,6}(\.\d{1,2})?$/, 'Price must be an amount like 4.99').optional())
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{1,6}(\.\d{1,2})?$/, 'Price must be an amount like 4.99')
+        .optional(),
+    )
     .transform((value) => (value === undefined ? undefined : Math.round(Number(value) * 100)))
     .pipe(z.number().int().min(100, 'Price must be at least 1.00').max(99_999_99, 'Price too high').optional()),
 });

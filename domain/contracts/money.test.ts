@@ -18,7 +18,19 @@ const unsignedBefore = (text: string): number | null => {
 const amountLike = fc.oneof(
   fc.string(),
   fc.stringMatching(/^ ?-?\d{0,15}(\.\d{0,3})? ?$/),
-  fc.constantFrom('12.34', '-0.05', '1e3', '12.', '.5', '+1', '1 000', '9999999999999.99', '-9999999999999', '999999999999.99', '1000000000000'),
+  fc.constantFrom(
+    '12.34',
+    '-0.05',
+    '1e3',
+    '12.',
+    '.5',
+    '+1',
+    '1 000',
+    '9999999999999.99',
+    '-9999999999999',
+    '999999999999.99',
+    '1000000000000',
+  ),
 );
 
 describe('cents at the HTTP edge', () => {
@@ -43,6 +55,11 @@ describe('cents at the HTTP edge', () => {
   });
 
   it('formats numbers, bigints and bigint columns alike', () => {
-    expect([formatCents(123456), formatCents(-5n), formatCents('5'), formatCents(0)]).toEqual(['1234.56', '-0.05', '0.05', '0.00']);
+    expect([formatCents(123456), formatCents(-5n), formatCents('5'), formatCents(0)]).toEqual([
+      '1234.56',
+      '-0.05',
+      '0.05',
+      '0.00',
+    ]);
   });
 });

@@ -20,7 +20,8 @@ export function payoutFee(amountCents: number): { processingFeeCents: number; ne
 export const PAYOUT_HISTORY_SHOWN = 5;
 
 /** An absent optional field: missing, null or blank. */
-const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
+const blankToUndefined = (value: unknown) =>
+  value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
 
 export const paymentAccountSchema = z
   .object({
@@ -31,11 +32,18 @@ export const paymentAccountSchema = z
       .max(100, 'Account holder name too long'),
     bankAccountLast4: z.preprocess(
       blankToUndefined,
-      text({ error: 'Last 4 digits must be text' }).trim().max(4, 'Last 4 digits must be at most 4 characters').regex(/^\d+$/, 'Last 4 digits must be digits').optional(),
+      text({ error: 'Last 4 digits must be text' })
+        .trim()
+        .max(4, 'Last 4 digits must be at most 4 characters')
+        .regex(/^\d+$/, 'Last 4 digits must be digits')
+        .optional(),
     ),
     routingNumber: z.preprocess(
       blankToUndefined,
-      text({ error: 'Routing number must be text' }).trim().regex(/^\d{9}$/, 'Routing number must be 9 digits').optional(),
+      text({ error: 'Routing number must be text' })
+        .trim()
+        .regex(/^\d{9}$/, 'Routing number must be 9 digits')
+        .optional(),
     ),
     isDefault: z.boolean({ error: 'isDefault must be true or false' }).optional(),
   })
@@ -44,24 +52,33 @@ export const paymentAccountSchema = z
       ctx.addIssue({ code: 'custom', path: ['routingNumber'], message: 'Routing number is only for bank accounts' });
     }
     if (form.type !== 'bank_account' && form.bankAccountLast4 !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['bankAccountLast4'], message: 'Bank account digits are only for bank accounts' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bankAccountLast4'],
+        message: 'Bank account digits are only for bank accounts',
+      });
     }
   });
 export type PaymentAccountRequest = z.input<typeof paymentAccountSchema>;
 
 /** USD with at most 2 decimals, as a string or a number ("12.34", 12.34). */
-export const usdAmountField = z.union([z.string(), z.number()], { error: 'Amount is required' }).transform((value, ctx) => {
-  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
-  const cents = parseCents(text, UNSIGNED_CENTS);
-  if (cents === null) {
-    ctx.addIssue({ code: 'custom', message: 'Amount must be a positive USD amount with at most 2 decimals' });
-    return z.NEVER;
-  }
-  return cents;
-});
+export const usdAmountField = z
+  .union([z.string(), z.number()], { error: 'Amount is required' })
+  .transform((value, ctx) => {
+    const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
+    const cents = parseCents(text, UNSIGNED_CENTS);
+    if (cents === null) {
+      ctx.addIssue({ code: 'custom', message: 'Amount must be a positive USD amount with at most 2 decimals' });
+      return z.NEVER;
+    }
+    return cents;
+  });
 
 export const payoutRequestSchema = z.object({
-  paymentAccountId: text({ error: 'Please select a payment account' }).trim().min(1, 'Please select a payment account').max(100, 'Invalid payment account'),
+  paymentAccountId: text({ error: 'Please select a payment account' })
+    .trim()
+    .min(1, 'Please select a payment account')
+    .max(100, 'Invalid payment account'),
   /** In cents after parsing; must be the whole available balance. */
   amount: usdAmountField,
 });

@@ -38,7 +38,10 @@ export interface RebuildJobView {
 }
 
 export const rebuildRequestSchema = z.object({
-  projection: text({ error: 'Choose a projection' }).trim().min(1, 'Choose a projection').max(200, 'Unknown projection'),
+  projection: text({ error: 'Choose a projection' })
+    .trim()
+    .min(1, 'Choose a projection')
+    .max(200, 'Unknown projection'),
 });
 
 const optionalText = (max: number, message: string) =>
@@ -65,7 +68,12 @@ export const eventQuerySchema = z.object({
     .trim()
     .regex(/^\d{1,20}\/\d{1,20}$/, 'Invalid cursor')
     .optional(),
-  limit: z.coerce.number({ error: 'Invalid limit' }).int('Invalid limit').min(1, 'Invalid limit').max(200, 'Invalid limit').default(50),
+  limit: z.coerce
+    .number({ error: 'Invalid limit' })
+    .int('Invalid limit')
+    .min(1, 'Invalid limit')
+    .max(200, 'Invalid limit')
+    .default(50),
 });
 
 export interface LogEventView {

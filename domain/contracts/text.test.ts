@@ -27,15 +27,19 @@ function contractSchemas(): Array<[string, z.ZodType]> {
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- loads every contract module found on disk
     const exports = require(path.join(dir, file)) as Record<string, unknown>;
-    for (const [name, value] of Object.entries(exports)) if (value instanceof z.ZodType) found.push([`${file} ${name}`, value]);
+    for (const [name, value] of Object.entries(exports))
+      if (value instanceof z.ZodType) found.push([`${file} ${name}`, value]);
   }
-  for (const resource of ADMIN_RESOURCES) found.push([`admin.ts adminListQuerySchema(${resource})`, adminListQuerySchema(resource)]);
+  for (const resource of ADMIN_RESOURCES)
+    found.push([`admin.ts adminListQuerySchema(${resource})`, adminListQuerySchema(resource)]);
   return found;
 }
 
 /** The field names of an object schema, through refinements and pipes. */
 function fieldsOf(schema: z.ZodType): string[] {
-  const def = (schema as unknown as { def: { type: string; shape?: Record<string, unknown>; in?: z.ZodType; schema?: z.ZodType } }).def;
+  const def = (
+    schema as unknown as { def: { type: string; shape?: Record<string, unknown>; in?: z.ZodType; schema?: z.ZodType } }
+  ).def;
   if (def.type === 'object') return Object.keys(def.shape ?? {});
   if (def.type === 'pipe' && def.in) return fieldsOf(def.in);
   return [];
@@ -65,19 +69,25 @@ describe('the shared text type', () => {
 
   it('finds the contracts and their fields', () => {
     expect(schemas.length).toBeGreaterThan(20);
-    expect(cases.map(([name, field]) => `${name}.${field}`)).toEqual(expect.arrayContaining(['accounts.ts registerSchema.firstName', 'posts.ts commentSchema.content']));
+    expect(cases.map(([name, field]) => `${name}.${field}`)).toEqual(
+      expect.arrayContaining(['accounts.ts registerSchema.firstName', 'posts.ts commentSchema.content']),
+    );
   });
 
   it.each(schemas)('%s refuses bad text in every field at once without throwing', (_name, schema) => {
     // Zod runs object-level checks even after a field was refused: they must not trip over the raw text.
-    for (const bad of Object.values(BAD_TEXTS)) expect(schema.safeParse(Object.fromEntries(fieldsOf(schema).map((field) => [field, bad]))).success).toBe(false);
+    for (const bad of Object.values(BAD_TEXTS))
+      expect(schema.safeParse(Object.fromEntries(fieldsOf(schema).map((field) => [field, bad]))).success).toBe(false);
   });
 
-  it.each(cases.map(([name, field, schema]) => [`${name}.${field}`, field, schema] as const))('%s never accepts a NUL or a lone surrogate', (_label, field, schema) => {
-    const accepted = Object.entries(BAD_TEXTS).flatMap(([kind, bad]) => [
-      ...(accepts(schema, field, bad) ? [kind] : []),
-      ...(accepts(schema, field, [bad]) ? [`${kind} in a list`] : []),
-    ]);
-    expect(accepted).toEqual([]);
-  });
+  it.each(cases.map(([name, field, schema]) => [`${name}.${field}`, field, schema] as const))(
+    '%s never accepts a NUL or a lone surrogate',
+    (_label, field, schema) => {
+      const accepted = Object.entries(BAD_TEXTS).flatMap(([kind, bad]) => [
+        ...(accepts(schema, field, bad) ? [kind] : []),
+        ...(accepts(schema, field, [bad]) ? [`${kind} in a list`] : []),
+      ]);
+      expect(accepted).toEqual([]);
+    },
+  );
 });

@@ -19,16 +19,46 @@ export interface TierInput {
 }
 
 /** A member becomes a creator (once). */
-export function registerCreator(store: EventStore, input: { userId: string; bio: string; coverImageUrl: string | null }, context: CommandContext) {
-  return handleCommand(store, creatorStream(input.userId), creatorDecider, { type: 'RegisterCreator', ...input, at: context.now }, context);
+export function registerCreator(
+  store: EventStore,
+  input: { userId: string; bio: string; coverImageUrl: string | null },
+  context: CommandContext,
+) {
+  return handleCommand(
+    store,
+    creatorStream(input.userId),
+    creatorDecider,
+    { type: 'RegisterCreator', ...input, at: context.now },
+    context,
+  );
 }
 
 /** A creator adds a tier (only creators manage tiers). */
-export function createTier(store: EventStore, input: { creatorId: string; tierId: string } & TierInput, context: CommandContext) {
-  return handleCommand(store, creatorStream(input.creatorId), creatorDecider, { type: 'CreateTier', ...input, at: context.now }, context);
+export function createTier(
+  store: EventStore,
+  input: { creatorId: string; tierId: string } & TierInput,
+  context: CommandContext,
+) {
+  return handleCommand(
+    store,
+    creatorStream(input.creatorId),
+    creatorDecider,
+    { type: 'CreateTier', ...input, at: context.now },
+    context,
+  );
 }
 
 /** A creator changes one of their tiers. */
-export function updateTier(store: EventStore, input: { creatorId: string; tierId: string } & TierInput, context: CommandContext) {
-  return handleCommand(store, creatorStream(input.creatorId), creatorDecider, { type: 'UpdateTier', ...input, at: context.now }, context);
+export function updateTier(
+  store: EventStore,
+  input: { creatorId: string; tierId: string } & TierInput,
+  context: CommandContext,
+) {
+  return handleCommand(
+    store,
+    creatorStream(input.creatorId),
+    creatorDecider,
+    { type: 'UpdateTier', ...input, at: context.now },
+    context,
+  );
 }

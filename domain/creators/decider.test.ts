@@ -6,8 +6,19 @@ import { creatorSubscriptionDecider, oneMonthAfter, type StartCreatorSubscriptio
 const at = new Date('2026-01-31T10:00:00.000Z');
 const creator = deciderSpec(creatorDecider);
 const subscription = deciderSpec(creatorSubscriptionDecider);
-const registered: CreatorEvent = { type: 'CreatorRegistered', data: { userId: 'u1', bio: 'Hi', coverImageUrl: null, registeredAt: at.toISOString() } };
-const tier = { creatorId: 'u1', tierId: 't1', name: 'Gold', description: '', priceCents: 1500, features: ['a'], at: at.toISOString() };
+const registered: CreatorEvent = {
+  type: 'CreatorRegistered',
+  data: { userId: 'u1', bio: 'Hi', coverImageUrl: null, registeredAt: at.toISOString() },
+};
+const tier = {
+  creatorId: 'u1',
+  tierId: 't1',
+  name: 'Gold',
+  description: '',
+  priceCents: 1500,
+  features: ['a'],
+  at: at.toISOString(),
+};
 
 describe('creator decider', () => {
   it('registers once', () => {
@@ -32,7 +43,10 @@ describe('creator decider', () => {
     expect(creator.given([registered]).when(create).events[0].type).toBe('TierCreated');
     const update: CreatorCommand = { type: 'UpdateTier', ...tier, priceCents: 2000, at };
     creator.given([registered]).when(update).thenThrows({ kind: 'not_found' });
-    expect(creator.given([registered, { type: 'TierCreated', data: tier }]).when(update).events[0]).toMatchObject({ type: 'TierUpdated', data: { priceCents: 2000 } });
+    expect(creator.given([registered, { type: 'TierCreated', data: tier }]).when(update).events[0]).toMatchObject({
+      type: 'TierUpdated',
+      data: { priceCents: 2000 },
+    });
   });
 });
 
@@ -49,14 +63,21 @@ describe('creator subscription decider', () => {
 
   it('starts a month, refuses a second while it runs, allows one after it ended', () => {
     const [started] = subscription.given().when(start).events;
-    expect(started.data).toMatchObject({ priceCents: 999, startDate: at.toISOString(), endDate: '2026-02-28T10:00:00.000Z' });
+    expect(started.data).toMatchObject({
+      priceCents: 999,
+      startDate: at.toISOString(),
+      endDate: '2026-02-28T10:00:00.000Z',
+    });
     const state = subscription.fold([started]);
     subscription.on(state).when(start).thenThrows({ kind: 'conflict' });
     expect(subscription.on(state).when({ ...start, at: new Date('2026-03-01T00:00:00Z') }).events).toHaveLength(1);
   });
 
   it('refuses subscribing to oneself', () => {
-    subscription.given().when({ ...start, creatorId: 'm1' }).thenThrows({ kind: 'unprocessable' });
+    subscription
+      .given()
+      .when({ ...start, creatorId: 'm1' })
+      .thenThrows({ kind: 'unprocessable' });
   });
 
   it('adds one calendar month', () => {

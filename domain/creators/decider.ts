@@ -11,8 +11,26 @@ export interface CreatorState {
 
 export type CreatorCommand =
   | { type: 'RegisterCreator'; userId: string; bio: string; coverImageUrl: string | null; at: Date }
-  | { type: 'CreateTier'; creatorId: string; tierId: string; name: string; description: string; priceCents: number; features: string[]; at: Date }
-  | { type: 'UpdateTier'; creatorId: string; tierId: string; name: string; description: string; priceCents: number; features: string[]; at: Date };
+  | {
+      type: 'CreateTier';
+      creatorId: string;
+      tierId: string;
+      name: string;
+      description: string;
+      priceCents: number;
+      features: string[];
+      at: Date;
+    }
+  | {
+      type: 'UpdateTier';
+      creatorId: string;
+      tierId: string;
+      name: string;
+      description: string;
+      priceCents: number;
+      features: string[];
+      at: Date;
+    };
 
 const tierOf = (data: TierData): TierDefinition => ({
   tierId: data.tierId,
@@ -41,7 +59,17 @@ export const creatorDecider: Decider<CreatorCommand, CreatorState, CreatorEvent>
   decide(command, state) {
     if (command.type === 'RegisterCreator') {
       if (state.registered) throw refuse.conflict('You are already a creator');
-      return [{ type: 'CreatorRegistered', data: { userId: command.userId, bio: command.bio, coverImageUrl: command.coverImageUrl, registeredAt: command.at.toISOString() } }];
+      return [
+        {
+          type: 'CreatorRegistered',
+          data: {
+            userId: command.userId,
+            bio: command.bio,
+            coverImageUrl: command.coverImageUrl,
+            registeredAt: command.at.toISOString(),
+          },
+        },
+      ];
     }
     if (!state.registered) throw refuse.forbidden('Only creators can manage tiers');
     const data: TierData = {

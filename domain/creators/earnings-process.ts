@@ -23,7 +23,13 @@ export const creatorEarningsProcess: ProcessManager = {
     await creditEarnings(
       store,
       sale.creatorId,
-      { grossCents: sale.grossCents, source: sale.source, reference: sale.reference, occurredAt: sale.occurredAt, payerId: sale.payerId },
+      {
+        grossCents: sale.grossCents,
+        source: sale.source,
+        reference: sale.reference,
+        occurredAt: sale.occurredAt,
+        payerId: sale.payerId,
+      },
       context,
     );
   },

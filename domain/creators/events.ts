@@ -43,4 +43,5 @@ export interface CreatorSubscriptionStarted {
 export type CreatorSubscriptionEvent = CreatorSubscriptionStarted;
 
 export const creatorStream = (userId: string) => `creator-${userId}`;
-export const creatorSubscriptionStream = (subscriberId: string, creatorId: string) => `creatorSubscription-${subscriberId}_${creatorId}`;
+export const creatorSubscriptionStream = (subscriberId: string, creatorId: string) =>
+  `creatorSubscription-${subscriberId}_${creatorId}`;

@@ -1,5 +1,12 @@
 import type { MessageUnlocked } from '../messaging/events';
-import { earningsSourceOf, flowReference, MONEY_FLOW_NAMES, type CreatorSaleFlow, type EarningsSource, type MoneyFlow } from '../shared/money-flows';
+import {
+  earningsSourceOf,
+  flowReference,
+  MONEY_FLOW_NAMES,
+  type CreatorSaleFlow,
+  type EarningsSource,
+  type MoneyFlow,
+} from '../shared/money-flows';
 import type { CreatorSubscriptionStarted } from './events';
 
 /**
@@ -26,11 +33,23 @@ interface SaleRule<Data> {
 export const CREATOR_SALES = {
   tier_subscription: {
     eventType: 'CreatorSubscriptionStarted',
-    read: (d: CreatorSubscriptionStarted['data']) => ({ saleId: d.subscriptionId, creatorId: d.creatorId, payerId: d.subscriberId, grossCents: d.priceCents, occurredAt: d.startDate }),
+    read: (d: CreatorSubscriptionStarted['data']) => ({
+      saleId: d.subscriptionId,
+      creatorId: d.creatorId,
+      payerId: d.subscriberId,
+      grossCents: d.priceCents,
+      occurredAt: d.startDate,
+    }),
   },
   message_unlock: {
     eventType: 'MessageUnlocked',
-    read: (d: MessageUnlocked['data']) => ({ saleId: d.messageId, creatorId: d.senderId, payerId: d.receiverId, grossCents: d.priceCents, occurredAt: d.unlockedAt }),
+    read: (d: MessageUnlocked['data']) => ({
+      saleId: d.messageId,
+      creatorId: d.senderId,
+      payerId: d.receiverId,
+      grossCents: d.priceCents,
+      occurredAt: d.unlockedAt,
+    }),
   },
   site_plan: null,
   crypto_conversion: null,

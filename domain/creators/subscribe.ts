@@ -21,7 +21,12 @@ export interface SubscribeInput {
  * idempotency key is tied to the stream revision that was read, so a retried request never
  * charges twice; if the month did not start on this charge, it is refunded (any failure).
  */
-export async function subscribeToCreator(store: EventStore, gateway: PaymentGateway, input: SubscribeInput, context: CommandContext) {
+export async function subscribeToCreator(
+  store: EventStore,
+  gateway: PaymentGateway,
+  input: SubscribeInput,
+  context: CommandContext,
+) {
   const { subscriberId, creatorId, tierId } = input;
   const creator = await loadState(store, creatorStream(creatorId), creatorDecider);
   if (!creator.state.registered) throw refuse.notFound('Creator not found');
@@ -64,12 +69,21 @@ export async function subscribeToCreator(store: EventStore, gateway: PaymentGate
     // request shares the attempt, hence the charge; if its month started on this very charge
     // (or our append was written after all), the charge paid for it and stands.
     const paidFor = await chargeStartedAMonth(store, streamId, charge.transactionId).catch(() => false);
-    if (!paidFor) await gateway.refund({ transactionId: charge.transactionId, amountCents: tier.priceCents, idempotencyKey: `refund:creatorSubscription:${attempt}` });
+    if (!paidFor)
+      await gateway.refund({
+        transactionId: charge.transactionId,
+        amountCents: tier.priceCents,
+        idempotencyKey: `refund:creatorSubscription:${attempt}`,
+      });
     throw error;
   }
 }
 
 async function chargeStartedAMonth(store: EventStore, streamId: string, transactionId: string): Promise<boolean> {
   const events = await store.readStream(streamId);
-  return events.some((event) => event.type === 'CreatorSubscriptionStarted' && (event.data as { transactionId: string }).transactionId === transactionId);
+  return events.some(
+    (event) =>
+      event.type === 'CreatorSubscriptionStarted' &&
+      (event.data as { transactionId: string }).transactionId === transactionId,
+  );
 }

@@ -32,12 +32,21 @@ export function oneMonthAfter(start: Date): Date {
 }
 
 /** Throws the 409 when the member already has a running subscription to the creator. */
-export function assertCanSubscribe(state: CreatorSubscriptionState, subscriberId: string, creatorId: string, at: Date): void {
+export function assertCanSubscribe(
+  state: CreatorSubscriptionState,
+  subscriberId: string,
+  creatorId: string,
+  at: Date,
+): void {
   if (subscriberId === creatorId) throw refuse.unprocessable('You cannot subscribe to yourself');
   if (state.activeUntil && state.activeUntil > at) throw refuse.conflict('You are already subscribed to this creator');
 }
 
-export const creatorSubscriptionDecider: Decider<StartCreatorSubscription, CreatorSubscriptionState, CreatorSubscriptionEvent> = {
+export const creatorSubscriptionDecider: Decider<
+  StartCreatorSubscription,
+  CreatorSubscriptionState,
+  CreatorSubscriptionEvent
+> = {
   initialState: { activeUntil: null },
   evolve(_state, event) {
     return { activeUntil: new Date(event.data.endDate) };

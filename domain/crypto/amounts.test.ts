@@ -38,7 +38,11 @@ describe('conversion arithmetic', () => {
 
 describe('8-decimal crypto amounts', () => {
   const decimalText = fc
-    .tuple(fc.bigInt({ min: 0n, max: 10n ** 12n - 1n }), fc.bigInt({ min: 0n, max: 10n ** 8n - 1n }), fc.integer({ min: 0, max: 8 }))
+    .tuple(
+      fc.bigInt({ min: 0n, max: 10n ** 12n - 1n }),
+      fc.bigInt({ min: 0n, max: 10n ** 8n - 1n }),
+      fc.integer({ min: 0, max: 8 }),
+    )
     .map(([whole, fraction, places]) => {
       const digits = fraction.toString().padStart(8, '0').slice(0, places);
       return places ? `${whole}.${digits}` : `${whole}`;
@@ -90,6 +94,8 @@ describe('8-decimal crypto amounts', () => {
   });
 
   it('cents format and parse round-trip', () => {
-    fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), (cents) => expect(parseCents(formatCents(cents))).toBe(cents)));
+    fc.assert(
+      fc.property(fc.integer({ min: -1e12, max: 1e12 }), (cents) => expect(parseCents(formatCents(cents))).toBe(cents)),
+    );
   });
 });

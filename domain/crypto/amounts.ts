@@ -1,4 +1,11 @@
-import { MINIMUM_CONVERSION_NET_CENTS, SERVICE_FEE_BASIS_POINTS, formatCryptoUnits, formatRate, type ConversionPreview, type CryptoType } from '../contracts/crypto';
+import {
+  MINIMUM_CONVERSION_NET_CENTS,
+  SERVICE_FEE_BASIS_POINTS,
+  formatCryptoUnits,
+  formatRate,
+  type ConversionPreview,
+  type CryptoType,
+} from '../contracts/crypto';
 import { formatCents } from '../contracts/money';
 
 /**
@@ -31,7 +38,12 @@ export function feeCentsOf(grossCents: bigint, basisPoints = SERVICE_FEE_BASIS_P
   return divideHalfUp(grossCents * BigInt(basisPoints), 10_000n);
 }
 
-export function computeConversion(cryptoType: CryptoType, cryptoUnits: bigint, rateUnits: bigint, basisPoints = SERVICE_FEE_BASIS_POINTS): ConversionFigures {
+export function computeConversion(
+  cryptoType: CryptoType,
+  cryptoUnits: bigint,
+  rateUnits: bigint,
+  basisPoints = SERVICE_FEE_BASIS_POINTS,
+): ConversionFigures {
   const gross = grossCentsOf(cryptoUnits, rateUnits);
   if (gross > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('amount too large');
   const fee = feeCentsOf(gross, basisPoints);

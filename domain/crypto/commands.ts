@@ -19,7 +19,8 @@ export { toPreview } from './amounts';
 export type { ConversionNumbers } from './conversion-numbers';
 export { PegRatesProvider, type RatesProvider } from './rates';
 
-export const MINIMUM_CONVERSION_MESSAGE = 'Minimum conversion is $10 USD after fees. Please increase your crypto amount';
+export const MINIMUM_CONVERSION_MESSAGE =
+  'Minimum conversion is $10 USD after fees. Please increase your crypto amount';
 
 export async function registerCryptoWallet(
   store: EventStore,
@@ -27,14 +28,23 @@ export async function registerCryptoWallet(
   context: CommandContext,
 ) {
   const walletId = newId();
-  const result = await handleCommand(store, cryptoWalletsStream(input.userId), cryptoWalletsDecider, { type: 'RegisterCryptoWallet', walletId, ...input, now: context.now }, context);
+  const result = await handleCommand(
+    store,
+    cryptoWalletsStream(input.userId),
+    cryptoWalletsDecider,
+    { type: 'RegisterCryptoWallet', walletId, ...input, now: context.now },
+    context,
+  );
   return { walletId, position: result.position, event: result.events[0] };
 }
 
 /** Prices a conversion at the current rate (the preview, and the figures a conversion is made with). */
 export async function priceConversion(rates: RatesProvider, cryptoType: CryptoType, cryptoAmount: string, now: Date) {
   const units = parseCryptoUnits(cryptoAmount);
-  if (units === null || units <= 0n) throw refuse.validation('Please enter a valid crypto amount', { cryptoAmount: 'Please enter a valid crypto amount' });
+  if (units === null || units <= 0n)
+    throw refuse.validation('Please enter a valid crypto amount', {
+      cryptoAmount: 'Please enter a valid crypto amount',
+    });
   const table = await rates.current(now);
   return computeConversion(cryptoType, units, table[cryptoType]);
 }
@@ -48,7 +58,13 @@ export async function priceConversion(rates: RatesProvider, cryptoType: CryptoTy
 export async function requestConversion(
   store: EventStore,
   rates: RatesProvider,
-  input: { userId: string; cryptoType: CryptoType; cryptoAmount: string; walletAddress: string; walletId: string | null },
+  input: {
+    userId: string;
+    cryptoType: CryptoType;
+    cryptoAmount: string;
+    walletAddress: string;
+    walletId: string | null;
+  },
   context: CommandContext,
   numbers: ConversionNumbers,
 ) {
@@ -88,13 +104,26 @@ export async function requestConversion(
  * from the balance already, so this is bookkeeping: a conversion that another purchase marked
  * meanwhile (or that is not completed) is skipped, never an error. Returns the ones marked.
  */
-export async function markConversionsUsed(store: EventStore, transactionIds: string[], purchaseId: string, subscriptionMonths: number, context: CommandContext): Promise<string[]> {
+export async function markConversionsUsed(
+  store: EventStore,
+  transactionIds: string[],
+  purchaseId: string,
+  subscriptionMonths: number,
+  context: CommandContext,
+): Promise<string[]> {
   const marked: string[] = [];
   for (const transactionId of transactionIds) {
     try {
-      await handleCommand(store, cryptoTransactionStream(transactionId), conversionDecider, { type: 'MarkUsedForSubscription', purchaseId, subscriptionMonths, now: context.now }, context, {
-        eventIds: [deterministicId(purchaseId, transactionId, 'used')],
-      });
+      await handleCommand(
+        store,
+        cryptoTransactionStream(transactionId),
+        conversionDecider,
+        { type: 'MarkUsedForSubscription', purchaseId, subscriptionMonths, now: context.now },
+        context,
+        {
+          eventIds: [deterministicId(purchaseId, transactionId, 'used')],
+        },
+      );
       marked.push(transactionId);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

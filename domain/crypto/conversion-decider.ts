@@ -19,7 +19,11 @@ export interface ConversionState {
 export type ConversionCommand =
   | ({ type: 'RequestConversion' } & CryptoConversionRequestedData & { conversionNumber: number })
   | { type: 'RecordSubmission'; gatewayTransactionId: string; now: Date }
-  | { type: 'RecordSettlement'; outcome: { status: 'confirmed'; transactionHash: string } | { status: 'failed'; failureReason: string }; now: Date }
+  | {
+      type: 'RecordSettlement';
+      outcome: { status: 'confirmed'; transactionHash: string } | { status: 'failed'; failureReason: string };
+      now: Date;
+    }
   | { type: 'MarkUsedForSubscription'; purchaseId: string; subscriptionMonths: number; now: Date };
 
 export const conversionDecider: Decider<ConversionCommand, ConversionState, CryptoTransactionEvent> = {
@@ -55,7 +59,12 @@ export const conversionDecider: Decider<ConversionCommand, ConversionState, Cryp
         return [
           {
             type: 'CryptoConversionSubmitted',
-            data: { transactionId: request.transactionId, userId: request.userId, gatewayTransactionId: command.gatewayTransactionId, submittedAt: command.now.toISOString() },
+            data: {
+              transactionId: request.transactionId,
+              userId: request.userId,
+              gatewayTransactionId: command.gatewayTransactionId,
+              submittedAt: command.now.toISOString(),
+            },
           },
         ];
       }
@@ -63,7 +72,17 @@ export const conversionDecider: Decider<ConversionCommand, ConversionState, Cryp
         if (!request) throw refuse.notFound('Conversion not found');
         if (state.status !== 'processing') return [];
         if (command.outcome.status === 'failed') {
-          return [{ type: 'CryptoConversionFailed', data: { transactionId: request.transactionId, userId: request.userId, failureReason: command.outcome.failureReason, failedAt: command.now.toISOString() } }];
+          return [
+            {
+              type: 'CryptoConversionFailed',
+              data: {
+                transactionId: request.transactionId,
+                userId: request.userId,
+                failureReason: command.outcome.failureReason,
+                failedAt: command.now.toISOString(),
+              },
+            },
+          ];
         }
         return [
           {

@@ -8,4 +8,5 @@ export interface ConversionNumbers {
 }
 
 /** True for a conversion number: a positive safe integer. */
-export const isConversionNumber = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+export const isConversionNumber = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value > 0;

@@ -82,7 +82,10 @@ export type CryptoConversionRequested = DomainEvent<'CryptoConversionRequested',
 export type CryptoConversionSubmitted = DomainEvent<'CryptoConversionSubmitted', CryptoConversionSubmittedData>;
 export type CryptoConversionCompleted = DomainEvent<'CryptoConversionCompleted', CryptoConversionCompletedData>;
 export type CryptoConversionFailed = DomainEvent<'CryptoConversionFailed', CryptoConversionFailedData>;
-export type CryptoConversionUsedForSubscription = DomainEvent<'CryptoConversionUsedForSubscription', CryptoConversionUsedData>;
+export type CryptoConversionUsedForSubscription = DomainEvent<
+  'CryptoConversionUsedForSubscription',
+  CryptoConversionUsedData
+>;
 
 export type CryptoTransactionEvent =
   | CryptoConversionRequested
@@ -90,4 +93,3 @@ export type CryptoTransactionEvent =
   | CryptoConversionCompleted
   | CryptoConversionFailed
   | CryptoConversionUsedForSubscription;
-

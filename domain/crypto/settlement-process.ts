@@ -24,12 +24,24 @@ export function conversionSubmission(gateway: CryptoGateway): ProcessManager {
     async handle(event, { store, now }) {
       const request = event.data as CryptoConversionRequestedData;
       const { gatewayTransactionId } = await gateway.submit(
-        { idempotencyKey: `conversion:${request.transactionId}`, cryptoType: request.cryptoType, cryptoAmount: request.cryptoAmount, walletAddress: request.walletAddress },
+        {
+          idempotencyKey: `conversion:${request.transactionId}`,
+          cryptoType: request.cryptoType,
+          cryptoAmount: request.cryptoAmount,
+          walletAddress: request.walletAddress,
+        },
         now,
       );
-      await handleCommand(store, cryptoTransactionStream(request.transactionId), conversionDecider, { type: 'RecordSubmission', gatewayTransactionId, now }, reactionContext(event, now), {
-        eventIds: [deterministicId(event.eventId, 'submitted')],
-      });
+      await handleCommand(
+        store,
+        cryptoTransactionStream(request.transactionId),
+        conversionDecider,
+        { type: 'RecordSubmission', gatewayTransactionId, now },
+        reactionContext(event, now),
+        {
+          eventIds: [deterministicId(event.eventId, 'submitted')],
+        },
+      );
     },
   };
 }

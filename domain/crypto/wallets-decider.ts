@@ -36,7 +36,13 @@ export const cryptoWalletsDecider: Decider<RegisterCryptoWallet, CryptoWalletsSt
     return [
       {
         type: 'CryptoWalletRegistered',
-        data: { walletId: command.walletId, userId: command.userId, cryptoType: command.cryptoType, walletAddress: address, registeredAt: command.now.toISOString() },
+        data: {
+          walletId: command.walletId,
+          userId: command.userId,
+          cryptoType: command.cryptoType,
+          walletAddress: address,
+          registeredAt: command.now.toISOString(),
+        },
       },
     ];
   },

@@ -59,7 +59,11 @@ export class EventStoreDbEventStore implements EventStore {
     this.client = EventStoreDBClient.connectionString(connectionString);
   }
 
-  async append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const payload = events.map((event) =>
       jsonEvent({
@@ -70,14 +74,20 @@ export class EventStoreDbEventStore implements EventStore {
       }),
     );
     try {
-      const result = await this.client.appendToStream(streamId, payload, { expectedRevision: options.expectedRevision });
+      const result = await this.client.appendToStream(streamId, payload, {
+        expectedRevision: options.expectedRevision,
+      });
       this.appended.wake();
       const position = result.position ?? (await this.positionOfRevision(streamId, result.nextExpectedRevision));
       return { nextExpectedRevision: result.nextExpectedRevision, position };
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
         const actual = error.actualVersion;
-        throw new WrongExpectedRevisionError(streamId, options.expectedRevision, typeof actual === 'bigint' ? actual : 'no_stream');
+        throw new WrongExpectedRevisionError(
+          streamId,
+          options.expectedRevision,
+          typeof actual === 'bigint' ? actual : 'no_stream',
+        );
       }
       throw error;
     }
@@ -92,7 +102,10 @@ export class EventStoreDbEventStore implements EventStore {
   async readStream(streamId: string, options: { fromRevision?: bigint } = {}): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(streamId, { fromRevision: options.fromRevision ?? START, direction: FORWARDS })) {
+      for await (const resolved of this.client.readStream(streamId, {
+        fromRevision: options.fromRevision ?? START,
+        direction: FORWARDS,
+      })) {
         const event = toRecorded(resolved);
         if (event) events.push(event);
       }
@@ -113,12 +126,22 @@ export class EventStoreDbEventStore implements EventStore {
     for (;;) {
       let read = 0;
       let last: Position | null = null;
-      for await (const resolved of this.client.readAll({ fromPosition: from, maxCount: maxCount + 1, direction: FORWARDS })) {
+      for await (const resolved of this.client.readAll({
+        fromPosition: from,
+        maxCount: maxCount + 1,
+        direction: FORWARDS,
+      })) {
         read++;
         const position = resolved.event?.position;
         if (position) last = { commit: position.commit, prepare: position.prepare };
         const event = toRecorded(resolved);
-        if (event && (!types || types.has(event.type)) && (!after || comparePositions(event.position, after) > 0) && events.length < maxCount) events.push(event);
+        if (
+          event &&
+          (!types || types.has(event.type)) &&
+          (!after || comparePositions(event.position, after) > 0) &&
+          events.length < maxCount
+        )
+          events.push(event);
       }
       if (events.length >= maxCount || read <= 1 || !last) return events;
       from = last;
@@ -126,7 +149,10 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   subscribeToAll(options: { after?: Position | null } = {}): Subscription {
-    const subscription = this.client.subscribeToAll({ fromPosition: options.after ?? START, filter: excludeSystemEvents() });
+    const subscription = this.client.subscribeToAll({
+      fromPosition: options.after ?? START,
+      filter: excludeSystemEvents(),
+    });
     const after = options.after ?? null;
     return {
       async *[Symbol.asyncIterator]() {

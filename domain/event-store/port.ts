@@ -112,4 +112,3 @@ export function comparePositions(a: Position, b: Position): number {
 export function formatPosition(position: Position): string {
   return `${position.commit}/${position.prepare}`;
 }
-

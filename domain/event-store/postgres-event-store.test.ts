@@ -50,11 +50,22 @@ describe('PostgreSQL group commit', () => {
       store.append('g-any', event(), { expectedRevision: 'any' }),
     ]);
     const status = outcomes.map((outcome) => outcome.status);
-    expect(status).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(status).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
     expect((outcomes[1] as PromiseRejectedResult).reason.name).toBe('WrongExpectedRevisionError');
     expect((outcomes[5] as PromiseRejectedResult).reason.name).toBe('WrongExpectedRevisionError');
     expect((outcomes[3] as PromiseFulfilledResult<unknown>).value).toEqual(first);
-    expect((outcomes[4] as PromiseFulfilledResult<{ nextExpectedRevision: bigint }>).value.nextExpectedRevision).toBe(1n);
+    expect((outcomes[4] as PromiseFulfilledResult<{ nextExpectedRevision: bigint }>).value.nextExpectedRevision).toBe(
+      1n,
+    );
     expect((await store.readStream('g-any')).map((e) => e.revision)).toEqual([0n, 1n]);
     expect(await store.readStream('g-c')).toEqual([]);
   });
@@ -63,7 +74,9 @@ describe('PostgreSQL group commit', () => {
     // The first goes alone; the other two wait for it and go as one group.
     const outcomes = await Promise.allSettled([
       store.append('g-ok-1', event(), { expectedRevision: 'no_stream' }),
-      store.append('g-nul', [{ type: 'Tested', data: { text: 'a\u0000b' }, metadata: {} }], { expectedRevision: 'no_stream' }),
+      store.append('g-nul', [{ type: 'Tested', data: { text: 'a\u0000b' }, metadata: {} }], {
+        expectedRevision: 'no_stream',
+      }),
       store.append('g-ok-2', event(), { expectedRevision: 'no_stream' }),
     ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
@@ -71,7 +84,9 @@ describe('PostgreSQL group commit', () => {
   });
 
   it('writes a group in one transaction, in submission order', async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.append(`g-order-${i}`, event(), { expectedRevision: 'no_stream' })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.append(`g-order-${i}`, event(), { expectedRevision: 'no_stream' })),
+    );
     const commits = new Set(results.slice(1).map((result) => result.position.commit));
     expect(commits.size).toBe(1); // the first went alone, the rest waited for it and went together
     const prepares = results.slice(1).map((result) => result.position.prepare);
@@ -86,12 +101,21 @@ describe('PostgreSQL global order', () => {
   it('orders by number, not by text, across a change in the number of digits (9 before 10)', async () => {
     const { db, store } = opened;
     await db.raw(`SELECT setval(pg_get_serial_sequence('events', 'global_position'), 8)`);
-    const events = Array.from({ length: 4 }, (_, i) => ({ type: 'Counted', data: { i }, metadata: { occurredAt: `t${i}` } }));
+    const events = Array.from({ length: 4 }, (_, i) => ({
+      type: 'Counted',
+      data: { i },
+      metadata: { occurredAt: `t${i}` },
+    }));
     await store.append('ordered-1', events, { expectedRevision: 'no_stream' });
     const all = await readWholeLog(store);
     expect(all.map((e) => e.position.prepare)).toEqual([9n, 10n, 11n, 12n]);
     const typed = await store.readAll({ maxCount: 10, types: ['Counted'], metadataKeys: ['occurredAt', 'absent'] });
-    expect(typed.map((e) => [e.data, e.metadata])).toEqual(events.map((e) => [e.data, { occurredAt: e.metadata.occurredAt }]));
-    expect((await store.readAll({ after: all[1].position, maxCount: 10 })).map((e) => e.position.prepare)).toEqual([11n, 12n]);
+    expect(typed.map((e) => [e.data, e.metadata])).toEqual(
+      events.map((e) => [e.data, { occurredAt: e.metadata.occurredAt }]),
+    );
+    expect((await store.readAll({ after: all[1].position, maxCount: 10 })).map((e) => e.position.prepare)).toEqual([
+      11n,
+      12n,
+    ]);
   });
 });

@@ -35,7 +35,10 @@ export const LEDGER_ACCOUNTS = {
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[keyof typeof LEDGER_ACCOUNTS];
 
 /** Accounts that only pass money through: their total is 0 once every flow has finished. */
-export const CLEARING_ACCOUNTS: LedgerAccount[] = [LEDGER_ACCOUNTS.conversionClearing, LEDGER_ACCOUNTS.creatorSalesClearing];
+export const CLEARING_ACCOUNTS: LedgerAccount[] = [
+  LEDGER_ACCOUNTS.conversionClearing,
+  LEDGER_ACCOUNTS.creatorSalesClearing,
+];
 
 export const LEDGER_KINDS = [
   'site_plan_charge',

@@ -4,7 +4,13 @@ import type { RecordedEvent } from '../event-store/port';
 import type { MessageUnlocked } from '../messaging/events';
 import type { PaymentCapturedData, PaymentRefundedData } from '../payments/events';
 import type { EarningsCreditedData } from '../payouts/events';
-import { flowOfCardPayment, flowOfMovement, flowReference, type CreatorSaleFlow, type MoneyFlow } from '../shared/money-flows';
+import {
+  flowOfCardPayment,
+  flowOfMovement,
+  flowReference,
+  type CreatorSaleFlow,
+  type MoneyFlow,
+} from '../shared/money-flows';
 import type { BalanceMovement } from '../wallet/events';
 
 /**
@@ -62,27 +68,60 @@ type Owing = { paidFor: string; owed: string };
  */
 export const FLOW_OBLIGATIONS = {
   site_plan: {
-    card: (requestType: string): Owing => ({ paidFor: `membership (${requestType})`, owed: 'membership time or a refund' }),
+    card: (requestType: string): Owing => ({
+      paidFor: `membership (${requestType})`,
+      owed: 'membership time or a refund',
+    }),
     balanceSpend: { paidFor: 'a site plan from the balance', owed: 'membership time' },
     creatorSale: null,
   },
   tier_subscription: { card: null, balanceSpend: null, creatorSale: 'a tier subscription (creator sale)' },
-  message_unlock: { card: null, balanceSpend: { paidFor: 'a message unlock', owed: 'the unlocked message' }, creatorSale: 'a message unlock (creator sale)' },
+  message_unlock: {
+    card: null,
+    balanceSpend: { paidFor: 'a message unlock', owed: 'the unlocked message' },
+    creatorSale: 'a message unlock (creator sale)',
+  },
   crypto_conversion: { card: null, balanceSpend: null, creatorSale: null },
-} as const satisfies { [F in MoneyFlow]: { card: ((requestType: string) => Owing) | null; balanceSpend: Owing | null; creatorSale: F extends CreatorSaleFlow ? string : null } };
+} as const satisfies {
+  [F in MoneyFlow]: {
+    card: ((requestType: string) => Owing) | null;
+    balanceSpend: Owing | null;
+    creatorSale: F extends CreatorSaleFlow ? string : null;
+  };
+};
 
 /** The obligations an event opens, and the keys it closes. */
 export function obligationsOf(event: RecordedEvent): { opens: Opened[]; closes: string[] } {
   // A creator sale (tier subscription, unlocked message) is owed the creator's earnings.
   const sale = creatorSaleOf(event);
-  const sold: Opened[] = sale ? [{ key: `earnings:${sale.reference}`, paidFor: FLOW_OBLIGATIONS[sale.flow].creatorSale, owed: "the creator's earnings", userId: sale.creatorId, amountCents: sale.grossCents }] : [];
+  const sold: Opened[] = sale
+    ? [
+        {
+          key: `earnings:${sale.reference}`,
+          paidFor: FLOW_OBLIGATIONS[sale.flow].creatorSale,
+          owed: "the creator's earnings",
+          userId: sale.creatorId,
+          amountCents: sale.grossCents,
+        },
+      ]
+    : [];
   switch (event.type) {
     case 'PaymentCaptured': {
       const d = event.data as PaymentCapturedData;
       const flow = flowOfCardPayment(String(d.requestType));
       const owing = flow ? FLOW_OBLIGATIONS[flow].card : null;
       if (!flow || !owing) return { opens: [], closes: [] };
-      return { opens: [{ key: flowReference(flow, d.paymentId), ...owing(String(d.requestType)), userId: d.userId, amountCents: d.amountCents }], closes: [] };
+      return {
+        opens: [
+          {
+            key: flowReference(flow, d.paymentId),
+            ...owing(String(d.requestType)),
+            userId: d.userId,
+            amountCents: d.amountCents,
+          },
+        ],
+        closes: [],
+      };
     }
     case 'PaymentRefunded':
       return { opens: [], closes: [flowReference('site_plan', (event.data as PaymentRefundedData).paymentId)] };
@@ -100,10 +139,24 @@ export function obligationsOf(event: RecordedEvent): { opens: Opened[]; closes: 
     case 'MembershipRenewed':
       return { opens: [], closes: [flowReference('site_plan', (event.data as { paymentId: string }).paymentId)] };
     case 'MessageUnlocked':
-      return { opens: sold, closes: [flowReference('message_unlock', (event.data as MessageUnlocked['data']).messageId)] };
+      return {
+        opens: sold,
+        closes: [flowReference('message_unlock', (event.data as MessageUnlocked['data']).messageId)],
+      };
     case 'CryptoConversionCompleted': {
       const d = event.data as CryptoConversionCompletedData;
-      return { opens: [{ key: flowReference('crypto_conversion', d.transactionId), paidFor: 'a completed crypto conversion', owed: 'the balance credit', userId: d.userId, amountCents: d.netCents }], closes: [] };
+      return {
+        opens: [
+          {
+            key: flowReference('crypto_conversion', d.transactionId),
+            paidFor: 'a completed crypto conversion',
+            owed: 'the balance credit',
+            userId: d.userId,
+            amountCents: d.netCents,
+          },
+        ],
+        closes: [],
+      };
     }
     case 'EarningsCredited':
       return { opens: [], closes: [`earnings:${(event.data as EarningsCreditedData).reference}`] };
@@ -120,7 +173,15 @@ export function obligationTracker() {
     observe(event: RecordedEvent): void {
       const { opens, closes } = obligationsOf(event);
       for (const key of closes) closed.add(key);
-      for (const o of opens) if (!open.has(o.key)) open.set(o.key, { ...o, eventId: event.eventId, eventType: event.type, streamId: event.streamId, occurredAt: whenOf(event) });
+      for (const o of opens)
+        if (!open.has(o.key))
+          open.set(o.key, {
+            ...o,
+            eventId: event.eventId,
+            eventType: event.type,
+            streamId: event.streamId,
+            occurredAt: whenOf(event),
+          });
     },
     /** Obligations without their effect: stranded when older than `graceMs` before `now`, else in flight. */
     outstanding(now: Date, graceMs: number): { stranded: Obligation[]; inFlight: Obligation[] } {

@@ -18,7 +18,8 @@ function balance(transactions: LedgerTransaction[], account: string, owner: stri
   let sum = 0;
   for (const t of transactions) {
     if (t.effectiveAt > at) continue;
-    for (const p of t.postings) if (p.account === account && (owner === null || p.owner === owner)) sum += p.creditCents - p.debitCents;
+    for (const p of t.postings)
+      if (p.account === account && (owner === null || p.owner === owner)) sum += p.creditCents - p.debitCents;
   }
   return sum;
 }
@@ -52,16 +53,66 @@ describe('ledger postings', () => {
 
   it('any earnings split and payout fee still balance', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 100_000_00 }), fc.integer({ min: 0, max: 100 }), async (gross, fee) => {
-        const share = gross - Math.floor(gross / 10);
-        const events = sampleMoneyHistory().slice(0, 0);
-        const base = { eventId: '00000000-0000-4000-8000-000000000001', streamId: 'creatorAccount-c', revision: 0n, position: { commit: 1n, prepare: 1n }, metadata: {}, createdAt: '2026-01-01T00:00:00.000Z' };
-        events.push({ ...base, type: 'EarningsCredited', data: { creatorId: 'c', source: 'subscription', reference: 'r', payerId: null, grossCents: gross, creatorShareCents: share, platformFeeCents: gross - share, occurredAt: '2026-01-01T00:00:00.000Z', availableAt: '2026-01-08T00:00:00.000Z' } });
-        events.push({ ...base, eventId: '00000000-0000-4000-8000-000000000002', type: 'PayoutRequested', data: { creatorId: 'c', payoutId: 'p', paymentAccountId: 'a', amountCents: share, processingFeeCents: Math.min(fee, share), netAmountCents: share - Math.min(fee, share), currency: 'USD', requestedAt: '2026-01-09T00:00:00.000Z' } });
-        events.push({ ...base, eventId: '00000000-0000-4000-8000-000000000003', type: 'PayoutCompleted', data: { creatorId: 'c', payoutId: 'p', gatewayTransactionId: 't', staffId: null, processedAt: '2026-01-10T00:00:00.000Z' } });
-        const transactions = await replay(events);
-        return transactions.every(isBalanced) && balance(transactions, A.creatorAvailable, 'c') === 0;
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 100_000_00 }),
+        fc.integer({ min: 0, max: 100 }),
+        async (gross, fee) => {
+          const share = gross - Math.floor(gross / 10);
+          const events = sampleMoneyHistory().slice(0, 0);
+          const base = {
+            eventId: '00000000-0000-4000-8000-000000000001',
+            streamId: 'creatorAccount-c',
+            revision: 0n,
+            position: { commit: 1n, prepare: 1n },
+            metadata: {},
+            createdAt: '2026-01-01T00:00:00.000Z',
+          };
+          events.push({
+            ...base,
+            type: 'EarningsCredited',
+            data: {
+              creatorId: 'c',
+              source: 'subscription',
+              reference: 'r',
+              payerId: null,
+              grossCents: gross,
+              creatorShareCents: share,
+              platformFeeCents: gross - share,
+              occurredAt: '2026-01-01T00:00:00.000Z',
+              availableAt: '2026-01-08T00:00:00.000Z',
+            },
+          });
+          events.push({
+            ...base,
+            eventId: '00000000-0000-4000-8000-000000000002',
+            type: 'PayoutRequested',
+            data: {
+              creatorId: 'c',
+              payoutId: 'p',
+              paymentAccountId: 'a',
+              amountCents: share,
+              processingFeeCents: Math.min(fee, share),
+              netAmountCents: share - Math.min(fee, share),
+              currency: 'USD',
+              requestedAt: '2026-01-09T00:00:00.000Z',
+            },
+          });
+          events.push({
+            ...base,
+            eventId: '00000000-0000-4000-8000-000000000003',
+            type: 'PayoutCompleted',
+            data: {
+              creatorId: 'c',
+              payoutId: 'p',
+              gatewayTransactionId: 't',
+              staffId: null,
+              processedAt: '2026-01-10T00:00:00.000Z',
+            },
+          });
+          const transactions = await replay(events);
+          return transactions.every(isBalanced) && balance(transactions, A.creatorAvailable, 'c') === 0;
+        },
+      ),
       { numRuns: 50 },
     );
   });

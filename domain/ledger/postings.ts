@@ -2,7 +2,14 @@ import type { RecordedEvent } from '../event-store/port';
 import type { CryptoConversionCompletedData, CryptoConversionRequestedData } from '../crypto/events';
 import type { CreatorSubscriptionStarted } from '../creators/events';
 import type { PaymentCapturedData, PaymentRefundedData } from '../payments/events';
-import type { EarningsCreditedData, EarningsReversedData, PayoutCancelledData, PayoutCompletedData, PayoutFailedData, PayoutRequestedData } from '../payouts/events';
+import type {
+  EarningsCreditedData,
+  EarningsReversedData,
+  PayoutCancelledData,
+  PayoutCompletedData,
+  PayoutFailedData,
+  PayoutRequestedData,
+} from '../payouts/events';
 import { flowOfCardPayment, flowOfMovement, flowReference, type MoneyFlow } from '../shared/money-flows';
 import type { BalanceMovement } from '../wallet/events';
 import { LEDGER_ACCOUNTS as A, type LedgerAccount, type LedgerKind } from './accounts';
@@ -36,10 +43,19 @@ export interface LedgerTransaction {
   postings: Posting[];
 }
 
-export interface ConversionFact { feeCents: number }
-export interface PayoutFact { amountCents: number; processingFeeCents: number; netAmountCents: number }
+export interface ConversionFact {
+  feeCents: number;
+}
+export interface PayoutFact {
+  amountCents: number;
+  processingFeeCents: number;
+  netAmountCents: number;
+}
 /** When an earning's hold ends, and the id of the release its reversal during the hold cancels. */
-export interface EarningFact { availableAt: string; releaseId: string }
+export interface EarningFact {
+  availableAt: string;
+  releaseId: string;
+}
 
 export type Fact =
   | { kind: 'conversion'; key: string; value: ConversionFact }
@@ -77,12 +93,30 @@ export const FLOW_POSTINGS = {
     /** A credit to the member's balance: debit the account, credit the balance. */
     balanceCredit: null,
   },
-  tier_subscription: { card: { kind: 'tier_charge', account: A.creatorSalesClearing }, balanceSpend: null, balanceCredit: null },
-  message_unlock: { card: null, balanceSpend: { kind: 'message_unlock', account: A.creatorSalesClearing }, balanceCredit: null },
-  crypto_conversion: { card: null, balanceSpend: null, balanceCredit: { kind: 'conversion_credit', account: A.conversionClearing } },
-} as const satisfies Record<MoneyFlow, { card: FlowPosting | null; balanceSpend: FlowPosting | null; balanceCredit: FlowPosting | null }>;
+  tier_subscription: {
+    card: { kind: 'tier_charge', account: A.creatorSalesClearing },
+    balanceSpend: null,
+    balanceCredit: null,
+  },
+  message_unlock: {
+    card: null,
+    balanceSpend: { kind: 'message_unlock', account: A.creatorSalesClearing },
+    balanceCredit: null,
+  },
+  crypto_conversion: {
+    card: null,
+    balanceSpend: null,
+    balanceCredit: { kind: 'conversion_credit', account: A.conversionClearing },
+  },
+} as const satisfies Record<
+  MoneyFlow,
+  { card: FlowPosting | null; balanceSpend: FlowPosting | null; balanceCredit: FlowPosting | null }
+>;
 
-const flowPosting = (flow: MoneyFlow | null | undefined, how: 'card' | 'balanceSpend' | 'balanceCredit'): FlowPosting | null => (flow ? FLOW_POSTINGS[flow][how] : null);
+const flowPosting = (
+  flow: MoneyFlow | null | undefined,
+  how: 'card' | 'balanceSpend' | 'balanceCredit',
+): FlowPosting | null => (flow ? FLOW_POSTINGS[flow][how] : null);
 
 export const LEDGER_EVENT_TYPES = [
   'PaymentCaptured',
@@ -100,8 +134,18 @@ export const LEDGER_EVENT_TYPES = [
   'PayoutCancelled',
 ];
 
-const dr = (account: LedgerAccount, cents: number, owner: string | null = null): Posting => ({ account, owner, debitCents: cents, creditCents: 0 });
-const cr = (account: LedgerAccount, cents: number, owner: string | null = null): Posting => ({ account, owner, debitCents: 0, creditCents: cents });
+const dr = (account: LedgerAccount, cents: number, owner: string | null = null): Posting => ({
+  account,
+  owner,
+  debitCents: cents,
+  creditCents: 0,
+});
+const cr = (account: LedgerAccount, cents: number, owner: string | null = null): Posting => ({
+  account,
+  owner,
+  debitCents: 0,
+  creditCents: cents,
+});
 const nonZero = (postings: Posting[]) => postings.filter((p) => p.debitCents !== 0 || p.creditCents !== 0);
 
 const whenOf = (event: RecordedEvent) => (event.metadata.occurredAt as string | undefined) ?? event.createdAt;
@@ -109,7 +153,18 @@ const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): Promise<LedgerEffect> {
   const effect: LedgerEffect = { transactions: [], remember: [], cancel: [] };
-  const tx = (kind: LedgerKind, fields: { userId: string | null; reference: string | null; description: string; occurredAt?: string; effectiveAt?: string; id?: string }, postings: Posting[]) => {
+  const tx = (
+    kind: LedgerKind,
+    fields: {
+      userId: string | null;
+      reference: string | null;
+      description: string;
+      occurredAt?: string;
+      effectiveAt?: string;
+      id?: string;
+    },
+    postings: Posting[],
+  ) => {
     const occurredAt = fields.occurredAt ?? whenOf(event);
     effect.transactions.push({
       id: fields.id ?? event.eventId,
@@ -130,45 +185,69 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
     case 'PaymentCaptured': {
       const d = event.data as PaymentCapturedData;
       const posting = flowPosting(flowOfCardPayment(String(d.requestType)), 'card');
-      tx(posting?.kind ?? 'card_charge', { userId: d.userId, reference: d.paymentId, description: `Card charge ${usd(d.amountCents)} (${d.requestType})`, occurredAt: d.at }, [
-        dr(A.gatewayClearing, d.amountCents),
-        cr(posting?.account ?? A.otherRevenue, d.amountCents),
-      ]);
+      tx(
+        posting?.kind ?? 'card_charge',
+        {
+          userId: d.userId,
+          reference: d.paymentId,
+          description: `Card charge ${usd(d.amountCents)} (${d.requestType})`,
+          occurredAt: d.at,
+        },
+        [dr(A.gatewayClearing, d.amountCents), cr(posting?.account ?? A.otherRevenue, d.amountCents)],
+      );
       break;
     }
     case 'PaymentRefunded': {
       const d = event.data as PaymentRefundedData;
-      tx('refund', { userId: d.userId, reference: d.paymentId, description: `Card refund ${usd(d.amountCents)}: ${d.reason}`, occurredAt: d.at }, [
-        dr(A.refunds, d.amountCents),
-        cr(A.gatewayClearing, d.amountCents),
-      ]);
+      tx(
+        'refund',
+        {
+          userId: d.userId,
+          reference: d.paymentId,
+          description: `Card refund ${usd(d.amountCents)}: ${d.reason}`,
+          occurredAt: d.at,
+        },
+        [dr(A.refunds, d.amountCents), cr(A.gatewayClearing, d.amountCents)],
+      );
       break;
     }
     case 'CreatorSubscriptionStarted': {
-      const d = (event.data as CreatorSubscriptionStarted['data']);
+      const d = event.data as CreatorSubscriptionStarted['data'];
       const posting = FLOW_POSTINGS.tier_subscription.card;
-      tx(posting.kind, { userId: d.subscriberId, reference: flowReference('tier_subscription', d.subscriptionId), description: `Tier ${d.tierName} ${usd(d.priceCents)} for creator ${d.creatorId}`, occurredAt: d.startDate }, [
-        dr(A.gatewayClearing, d.priceCents),
-        cr(posting.account, d.priceCents),
-      ]);
+      tx(
+        posting.kind,
+        {
+          userId: d.subscriberId,
+          reference: flowReference('tier_subscription', d.subscriptionId),
+          description: `Tier ${d.tierName} ${usd(d.priceCents)} for creator ${d.creatorId}`,
+          occurredAt: d.startDate,
+        },
+        [dr(A.gatewayClearing, d.priceCents), cr(posting.account, d.priceCents)],
+      );
       break;
     }
     case 'WalletDebited': {
       const d = event.data as BalanceMovement;
       const posting = flowPosting(flowOfMovement(d)?.flow, 'balanceSpend');
-      tx(posting?.kind ?? 'balance_spend', { userId: d.userId, reference: d.reference, description: `Balance spent ${usd(d.amountCents)} (${d.reason})` }, [
-        dr(A.memberBalance, d.amountCents, d.userId),
-        cr(posting?.account ?? A.otherRevenue, d.amountCents),
-      ]);
+      tx(
+        posting?.kind ?? 'balance_spend',
+        { userId: d.userId, reference: d.reference, description: `Balance spent ${usd(d.amountCents)} (${d.reason})` },
+        [dr(A.memberBalance, d.amountCents, d.userId), cr(posting?.account ?? A.otherRevenue, d.amountCents)],
+      );
       break;
     }
     case 'WalletCredited': {
       const d = event.data as BalanceMovement;
       const posting = flowPosting(flowOfMovement(d)?.flow, 'balanceCredit');
-      tx(posting?.kind ?? 'balance_credit', { userId: d.userId, reference: d.reference, description: `Balance credited ${usd(d.amountCents)} (${d.reason})` }, [
-        dr(posting?.account ?? A.memberCredits, d.amountCents),
-        cr(A.memberBalance, d.amountCents, d.userId),
-      ]);
+      tx(
+        posting?.kind ?? 'balance_credit',
+        {
+          userId: d.userId,
+          reference: d.reference,
+          description: `Balance credited ${usd(d.amountCents)} (${d.reason})`,
+        },
+        [dr(posting?.account ?? A.memberCredits, d.amountCents), cr(A.memberBalance, d.amountCents, d.userId)],
+      );
       break;
     }
     case 'CryptoConversionRequested': {
@@ -181,26 +260,55 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
       const known = await memory.get('conversion', d.transactionId);
       const feeCents = known?.feeCents ?? 0;
       const grossCents = d.netCents + feeCents;
-      tx('conversion', { userId: d.userId, reference: flowReference('crypto_conversion', d.transactionId), description: `Conversion of ${d.cryptoAmount} crypto: ${usd(grossCents)}, fee ${usd(feeCents)}`, occurredAt: d.completedAt }, [
-        dr(A.cryptoCustody, grossCents),
-        cr(A.conversionFees, feeCents),
-        cr(A.conversionClearing, d.netCents),
-      ]);
+      tx(
+        'conversion',
+        {
+          userId: d.userId,
+          reference: flowReference('crypto_conversion', d.transactionId),
+          description: `Conversion of ${d.cryptoAmount} crypto: ${usd(grossCents)}, fee ${usd(feeCents)}`,
+          occurredAt: d.completedAt,
+        },
+        [dr(A.cryptoCustody, grossCents), cr(A.conversionFees, feeCents), cr(A.conversionClearing, d.netCents)],
+      );
       break;
     }
     case 'EarningsCredited': {
       const d = event.data as EarningsCreditedData;
       const releaseId = `${event.eventId}:release`;
-      effect.remember.push({ kind: 'earning', key: `${d.creatorId}:${d.reference}`, value: { availableAt: d.availableAt, releaseId } });
-      tx('earnings', { userId: d.creatorId, reference: d.reference, description: `Earnings from ${d.source}: ${usd(d.grossCents)} (creator ${usd(d.creatorShareCents)}, platform ${usd(d.platformFeeCents)})`, occurredAt: d.occurredAt }, [
-        dr(A.creatorSalesClearing, d.grossCents),
-        cr(A.creatorPending, d.creatorShareCents, d.creatorId),
-        cr(A.platformFees, d.platformFeeCents),
-      ]);
-      tx('earnings_release', { id: releaseId, userId: d.creatorId, reference: d.reference, description: `Hold ended: ${usd(d.creatorShareCents)} available`, occurredAt: d.occurredAt, effectiveAt: d.availableAt }, [
-        dr(A.creatorPending, d.creatorShareCents, d.creatorId),
-        cr(A.creatorAvailable, d.creatorShareCents, d.creatorId),
-      ]);
+      effect.remember.push({
+        kind: 'earning',
+        key: `${d.creatorId}:${d.reference}`,
+        value: { availableAt: d.availableAt, releaseId },
+      });
+      tx(
+        'earnings',
+        {
+          userId: d.creatorId,
+          reference: d.reference,
+          description: `Earnings from ${d.source}: ${usd(d.grossCents)} (creator ${usd(d.creatorShareCents)}, platform ${usd(d.platformFeeCents)})`,
+          occurredAt: d.occurredAt,
+        },
+        [
+          dr(A.creatorSalesClearing, d.grossCents),
+          cr(A.creatorPending, d.creatorShareCents, d.creatorId),
+          cr(A.platformFees, d.platformFeeCents),
+        ],
+      );
+      tx(
+        'earnings_release',
+        {
+          id: releaseId,
+          userId: d.creatorId,
+          reference: d.reference,
+          description: `Hold ended: ${usd(d.creatorShareCents)} available`,
+          occurredAt: d.occurredAt,
+          effectiveAt: d.availableAt,
+        },
+        [
+          dr(A.creatorPending, d.creatorShareCents, d.creatorId),
+          cr(A.creatorAvailable, d.creatorShareCents, d.creatorId),
+        ],
+      );
       break;
     }
     case 'EarningsReversed': {
@@ -209,31 +317,63 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
       const duringHold = earning ? d.occurredAt < earning.availableAt : false;
       if (earning && duringHold) effect.cancel.push(earning.releaseId);
       const gross = d.creatorShareCents + d.platformFeeCents;
-      tx('earnings_reversal', { userId: d.creatorId, reference: d.reference, description: `Earnings reversed: ${d.reason}`, occurredAt: d.occurredAt }, [
-        dr(duringHold ? A.creatorPending : A.creatorAvailable, d.creatorShareCents, d.creatorId),
-        dr(A.platformFees, d.platformFeeCents),
-        cr(A.creatorSalesClearing, gross),
-      ]);
+      tx(
+        'earnings_reversal',
+        {
+          userId: d.creatorId,
+          reference: d.reference,
+          description: `Earnings reversed: ${d.reason}`,
+          occurredAt: d.occurredAt,
+        },
+        [
+          dr(duringHold ? A.creatorPending : A.creatorAvailable, d.creatorShareCents, d.creatorId),
+          dr(A.platformFees, d.platformFeeCents),
+          cr(A.creatorSalesClearing, gross),
+        ],
+      );
       break;
     }
     case 'PayoutRequested': {
       const d = event.data as PayoutRequestedData;
-      effect.remember.push({ kind: 'payout', key: d.payoutId, value: { amountCents: d.amountCents, processingFeeCents: d.processingFeeCents, netAmountCents: d.netAmountCents } });
-      tx('payout_request', { userId: d.creatorId, reference: d.payoutId, description: `Payout requested ${usd(d.amountCents)}`, occurredAt: d.requestedAt }, [
-        dr(A.creatorAvailable, d.amountCents, d.creatorId),
-        cr(A.payoutsInTransit, d.amountCents, d.creatorId),
-      ]);
+      effect.remember.push({
+        kind: 'payout',
+        key: d.payoutId,
+        value: {
+          amountCents: d.amountCents,
+          processingFeeCents: d.processingFeeCents,
+          netAmountCents: d.netAmountCents,
+        },
+      });
+      tx(
+        'payout_request',
+        {
+          userId: d.creatorId,
+          reference: d.payoutId,
+          description: `Payout requested ${usd(d.amountCents)}`,
+          occurredAt: d.requestedAt,
+        },
+        [dr(A.creatorAvailable, d.amountCents, d.creatorId), cr(A.payoutsInTransit, d.amountCents, d.creatorId)],
+      );
       break;
     }
     case 'PayoutCompleted': {
       const d = event.data as PayoutCompletedData;
       const payout = await memory.get('payout', d.payoutId);
       if (!payout) break;
-      tx('payout_completion', { userId: d.creatorId, reference: d.payoutId, description: `Payout completed: ${usd(payout.netAmountCents)} sent, fee ${usd(payout.processingFeeCents)}`, occurredAt: d.processedAt }, [
-        dr(A.payoutsInTransit, payout.amountCents, d.creatorId),
-        cr(A.gatewayClearing, payout.netAmountCents),
-        cr(A.payoutFees, payout.processingFeeCents),
-      ]);
+      tx(
+        'payout_completion',
+        {
+          userId: d.creatorId,
+          reference: d.payoutId,
+          description: `Payout completed: ${usd(payout.netAmountCents)} sent, fee ${usd(payout.processingFeeCents)}`,
+          occurredAt: d.processedAt,
+        },
+        [
+          dr(A.payoutsInTransit, payout.amountCents, d.creatorId),
+          cr(A.gatewayClearing, payout.netAmountCents),
+          cr(A.payoutFees, payout.processingFeeCents),
+        ],
+      );
       break;
     }
     case 'PayoutFailed':
@@ -242,10 +382,19 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
       const payout = await memory.get('payout', d.payoutId);
       if (!payout) break;
       const at = 'failedAt' in d ? d.failedAt : d.cancelledAt;
-      tx('payout_return', { userId: d.creatorId, reference: d.payoutId, description: `Payout ${event.type === 'PayoutFailed' ? 'failed' : 'cancelled'}: ${d.reason}`, occurredAt: at }, [
-        dr(A.payoutsInTransit, payout.amountCents, d.creatorId),
-        cr(A.creatorAvailable, payout.amountCents, d.creatorId),
-      ]);
+      tx(
+        'payout_return',
+        {
+          userId: d.creatorId,
+          reference: d.payoutId,
+          description: `Payout ${event.type === 'PayoutFailed' ? 'failed' : 'cancelled'}: ${d.reason}`,
+          occurredAt: at,
+        },
+        [
+          dr(A.payoutsInTransit, payout.amountCents, d.creatorId),
+          cr(A.creatorAvailable, payout.amountCents, d.creatorId),
+        ],
+      );
       break;
     }
     default:

@@ -54,9 +54,16 @@ export const membershipActivationProcess: ProcessManager = {
       now: new Date(purchase.paidAt),
     };
     const { userId, paymentId, source, months } = purchase;
-    await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'ActivateMembership', userId, paymentId, source, months, now: context.now }, context, {
-      eventIds: [deterministicId('membership-activation', event.eventId)],
-    });
+    await handleCommand(
+      store,
+      membershipStream(userId),
+      membershipDecider,
+      { type: 'ActivateMembership', userId, paymentId, source, months, now: context.now },
+      context,
+      {
+        eventIds: [deterministicId('membership-activation', event.eventId)],
+      },
+    );
   },
 };
 
@@ -67,7 +74,9 @@ async function purchaseOf(store: EventStore, event: RecordedEvent): Promise<Purc
       return cardPurchase(store, event.data as PaymentCapturedData, { requireUser: true });
     case 'UserRegistered': {
       const userId = (event.data as { userId: string }).userId;
-      const captured = (await store.readStream(paymentStream(signUpPaymentId(userId)))).find((e) => e.type === 'PaymentCaptured');
+      const captured = (await store.readStream(paymentStream(signUpPaymentId(userId)))).find(
+        (e) => e.type === 'PaymentCaptured',
+      );
       return captured ? cardPurchase(store, captured.data as PaymentCapturedData, { requireUser: false }) : null;
     }
     case 'WalletDebited': {
@@ -84,11 +93,16 @@ async function purchaseOf(store: EventStore, event: RecordedEvent): Promise<Purc
   }
 }
 
-async function cardPurchase(store: EventStore, data: PaymentCapturedData, options: { requireUser: boolean }): Promise<Purchase | null> {
+async function cardPurchase(
+  store: EventStore,
+  data: PaymentCapturedData,
+  options: { requireUser: boolean },
+): Promise<Purchase | null> {
   const months = MEMBERSHIP_MONTHS_BY_REQUEST[data.requestType];
   if (!months) return null;
   // A sign-up records its charge before the user: wait for UserRegistered (it brings us back here).
-  if (options.requireUser && !(await loadState(store, userStream(data.userId), accountDecider)).state.exists) return null;
+  if (options.requireUser && !(await loadState(store, userStream(data.userId), accountDecider)).state.exists)
+    return null;
   if ((await loadState(store, paymentStream(data.paymentId), paymentDecider)).state.status === 'refunded') return null;
   return { userId: data.userId, paymentId: data.paymentId, source: 'card', months, paidAt: data.at };
 }

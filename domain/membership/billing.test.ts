@@ -8,7 +8,6 @@ import { membershipDecider } from './decider';
 import { membershipStream } from './events';
 import { readWholeLog } from '../../ops/testing/read-whole-log';
 
-
 jest.setTimeout(60_000);
 let database: TestDatabase;
 let store: PostgresEventStore;
@@ -37,12 +36,46 @@ afterAll(async () => {
 });
 
 async function member(userId: string, token: string, start: string) {
-  const card = await gateway.createCustomer({ email: `${userId}@x.test`, name: 'A B', paymentToken: token, idempotencyKey: `c:${userId}` });
-  await store.append(userStream(userId), [
-    { type: 'UserRegistered', data: { userId, email: `${userId}@x.test`, firstName: 'A', lastName: 'B', passwordHash: 'h', gatewayCustomerId: card.customerId, cardLast4: card.cardLast4, registeredAt: start } },
-    { type: 'AgeVerified', data: { userId, method: 'card', cardLast4: card.cardLast4, verifiedAt: start } },
-  ], { expectedRevision: 'no_stream' });
-  await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'ActivateMembership', userId, paymentId: `signup-${userId}`, source: 'card', months: 1, now: new Date(start) }, { actorId: userId, now: new Date(start) });
+  const card = await gateway.createCustomer({
+    email: `${userId}@x.test`,
+    name: 'A B',
+    paymentToken: token,
+    idempotencyKey: `c:${userId}`,
+  });
+  await store.append(
+    userStream(userId),
+    [
+      {
+        type: 'UserRegistered',
+        data: {
+          userId,
+          email: `${userId}@x.test`,
+          firstName: 'A',
+          lastName: 'B',
+          passwordHash: 'h',
+          gatewayCustomerId: card.customerId,
+          cardLast4: card.cardLast4,
+          registeredAt: start,
+        },
+      },
+      { type: 'AgeVerified', data: { userId, method: 'card', cardLast4: card.cardLast4, verifiedAt: start } },
+    ],
+    { expectedRevision: 'no_stream' },
+  );
+  await handleCommand(
+    store,
+    membershipStream(userId),
+    membershipDecider,
+    {
+      type: 'ActivateMembership',
+      userId,
+      paymentId: `signup-${userId}`,
+      source: 'card',
+      months: 1,
+      now: new Date(start),
+    },
+    { actorId: userId, now: new Date(start) },
+  );
 }
 
 /** Events of a type from the global log, waiting for them to show (it hides rows of transactions still open anywhere). */
@@ -62,13 +95,17 @@ describe('billing process', () => {
     const deps = { store, gateway: countingGateway };
     expect(await runBilling(deps, 'good', new Date('2026-02-09T23:59:59Z'))).toBe('nothing');
     const now = new Date('2026-02-10T00:00:00Z');
-    const outcomes = await Promise.all(Array.from({ length: 5 }, () => runBilling(deps, 'good', now).catch((e) => String(e))));
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, () => runBilling(deps, 'good', now).catch((e) => String(e))),
+    );
     // Racing ticks may each report the renewal (an append of the same derived event id is
     // answered as already written), but the stream holds it once and the card is charged once.
     expect(outcomes.every((o) => o === 'renewed' || o === 'nothing')).toBe(true);
     const renewals = (await store.readStream(membershipStream('good'))).filter((e) => e.type === 'MembershipRenewed');
     expect(renewals).toHaveLength(1);
-    expect(new Set(charges.filter((k) => k.startsWith('renewal:good:')))).toEqual(new Set(['renewal:good:2026-02-10T00:00:00.000Z']));
+    expect(new Set(charges.filter((k) => k.startsWith('renewal:good:')))).toEqual(
+      new Set(['renewal:good:2026-02-10T00:00:00.000Z']),
+    );
     expect(await status('good')).toMatchObject({ status: 'active', periodEnd: '2026-03-10T00:00:00.000Z' });
     const payments = await eventsOfType('PaymentCaptured', 1);
     expect(payments).toHaveLength(1);
@@ -85,14 +122,25 @@ describe('billing process', () => {
     expect((await status('broke')).status).toBe('expired');
     const failed = await eventsOfType('PaymentFailed', 1);
     expect(failed).toHaveLength(1);
-    expect(failed[0].data).toMatchObject({ failureReason: 'Your card was declined.', requestType: 'membership_renewal' });
+    expect(failed[0].data).toMatchObject({
+      failureReason: 'Your card was declined.',
+      requestType: 'membership_renewal',
+    });
   });
 
   it('a canceled membership is not renewed and expires at the period end', async () => {
     await member('leaver', 'dev_tok_ok', '2026-01-10T00:00:00.000Z');
-    await handleCommand(store, membershipStream('leaver'), membershipDecider, { type: 'CancelMembership', userId: 'leaver', now: new Date('2026-01-11T00:00:00Z') }, { actorId: 'leaver', now: new Date() });
+    await handleCommand(
+      store,
+      membershipStream('leaver'),
+      membershipDecider,
+      { type: 'CancelMembership', userId: 'leaver', now: new Date('2026-01-11T00:00:00Z') },
+      { actorId: 'leaver', now: new Date() },
+    );
     const before = charges.length;
-    expect(await runBilling({ store, gateway: countingGateway }, 'leaver', new Date('2026-02-10T00:00:00Z'))).toBe('expired');
+    expect(await runBilling({ store, gateway: countingGateway }, 'leaver', new Date('2026-02-10T00:00:00Z'))).toBe(
+      'expired',
+    );
     expect(charges.length).toBe(before);
   });
 
@@ -103,14 +151,22 @@ describe('billing process', () => {
       ...countingGateway,
       charge: async (request: Parameters<SandboxGateway['charge']>[0]) => {
         // The member cancels while the processor is answering.
-        await handleCommand(store, membershipStream('racer'), membershipDecider, { type: 'CancelMembership', userId: 'racer', now: new Date('2026-02-10T00:00:00Z') }, { actorId: 'racer', now: new Date() });
+        await handleCommand(
+          store,
+          membershipStream('racer'),
+          membershipDecider,
+          { type: 'CancelMembership', userId: 'racer', now: new Date('2026-02-10T00:00:00Z') },
+          { actorId: 'racer', now: new Date() },
+        );
         return journal.charge(request);
       },
       refund: journal.refund.bind(journal),
     };
     expect(await runBilling({ store, gateway: cancelling }, 'racer', new Date('2026-02-10T00:00:01Z'))).toBe('nothing');
     expect(journal.netChargedCents()).toBe(0);
-    const payment = (await readWholeLog(store)).filter((e) => e.type.startsWith('Payment') && (e.data as { userId: string }).userId === 'racer');
+    const payment = (await readWholeLog(store)).filter(
+      (e) => e.type.startsWith('Payment') && (e.data as { userId: string }).userId === 'racer',
+    );
     expect(payment.map((e) => e.type)).toEqual(['PaymentCaptured', 'PaymentRefunded']);
     expect(await status('racer')).toMatchObject({ status: 'canceled', periodEnd: '2026-02-10T00:00:00.000Z' });
   });

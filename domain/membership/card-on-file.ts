@@ -44,7 +44,14 @@ export const cardOnFileDecider: Decider<RecordAgeVerification, CardOnFileState, 
   evolve(state, event) {
     switch (event.type) {
       case 'UserRegistered':
-        return { ...state, exists: true, email: event.data.email, name: `${event.data.firstName} ${event.data.lastName}`, customerId: event.data.gatewayCustomerId, cardLast4: event.data.cardLast4 };
+        return {
+          ...state,
+          exists: true,
+          email: event.data.email,
+          name: `${event.data.firstName} ${event.data.lastName}`,
+          customerId: event.data.gatewayCustomerId,
+          cardLast4: event.data.cardLast4,
+        };
       case 'AgeVerified':
         return { ...state, ageVerified: true };
       case 'PaymentCardUpdated':
@@ -58,9 +65,21 @@ export const cardOnFileDecider: Decider<RecordAgeVerification, CardOnFileState, 
     const at = command.now.toISOString();
     const events: CardEvent[] = [];
     if (command.newCard && command.newCard.customerId !== state.customerId) {
-      events.push({ type: 'PaymentCardUpdated', data: { userId: command.userId, gatewayCustomerId: command.newCard.customerId, cardLast4: command.newCard.cardLast4, updatedAt: at } });
+      events.push({
+        type: 'PaymentCardUpdated',
+        data: {
+          userId: command.userId,
+          gatewayCustomerId: command.newCard.customerId,
+          cardLast4: command.newCard.cardLast4,
+          updatedAt: at,
+        },
+      });
     }
-    if (!state.ageVerified) events.push({ type: 'AgeVerified', data: { userId: command.userId, method: 'card', cardLast4: command.cardLast4, verifiedAt: at } });
+    if (!state.ageVerified)
+      events.push({
+        type: 'AgeVerified',
+        data: { userId: command.userId, method: 'card', cardLast4: command.cardLast4, verifiedAt: at },
+      });
     return events;
   },
 };
@@ -70,6 +89,7 @@ export { userStream };
 export async function loadCardOnFile(store: EventStore, userId: string) {
   const recorded = await store.readStream(userStream(userId));
   let state = cardOnFileDecider.initialState;
-  for (const event of recorded) state = cardOnFileDecider.evolve(state, { type: event.type, data: event.data } as CardEvent);
+  for (const event of recorded)
+    state = cardOnFileDecider.evolve(state, { type: event.type, data: event.data } as CardEvent);
   return { state, revision: recorded.length ? recorded[recorded.length - 1].revision : null };
 }

@@ -16,12 +16,22 @@ const activate = (over: Partial<ActivateMembership> = {}): MembershipCommand => 
 
 describe('membership decider', () => {
   it('activates one month from now for a first payment', () => {
-    spec.given([]).when(activate()).then([
-      {
-        type: 'MembershipActivated',
-        data: { userId: 'u1', periodStart: '2026-01-31T10:00:00.000Z', periodEnd: '2026-02-28T10:00:00.000Z', source: 'card', paymentId: 'p1', activatedAt: '2026-01-31T10:00:00.000Z' },
-      },
-    ]);
+    spec
+      .given([])
+      .when(activate())
+      .then([
+        {
+          type: 'MembershipActivated',
+          data: {
+            userId: 'u1',
+            periodStart: '2026-01-31T10:00:00.000Z',
+            periodEnd: '2026-02-28T10:00:00.000Z',
+            source: 'card',
+            paymentId: 'p1',
+            activatedAt: '2026-01-31T10:00:00.000Z',
+          },
+        },
+      ]);
   });
 
   it('activates a payment once', () => {
@@ -31,18 +41,31 @@ describe('membership decider', () => {
 
   it('extends an active period instead of overlapping it', () => {
     const state = spec.fold(spec.given([]).when(activate()).events);
-    const [event] = spec.on(state).when(activate({ paymentId: 'p2', source: 'crypto', months: 7, now: new Date('2026-02-10T00:00:00.000Z') })).events;
-    expect(event.data).toMatchObject({ periodStart: '2026-02-28T10:00:00.000Z', periodEnd: '2026-09-28T10:00:00.000Z', source: 'crypto' });
+    const [event] = spec
+      .on(state)
+      .when(
+        activate({ paymentId: 'p2', source: 'crypto', months: 7, now: new Date('2026-02-10T00:00:00.000Z') }),
+      ).events;
+    expect(event.data).toMatchObject({
+      periodStart: '2026-02-28T10:00:00.000Z',
+      periodEnd: '2026-09-28T10:00:00.000Z',
+      source: 'crypto',
+    });
   });
 
   it('starts from now when the previous period is over', () => {
     const state = spec.fold(spec.given([]).when(activate()).events);
-    const [event] = spec.on(state).when(activate({ paymentId: 'p2', now: new Date('2026-05-01T00:00:00.000Z') })).events;
+    const [event] = spec
+      .on(state)
+      .when(activate({ paymentId: 'p2', now: new Date('2026-05-01T00:00:00.000Z') })).events;
     expect((event as MembershipActivated).data.periodStart).toBe('2026-05-01T00:00:00.000Z');
   });
 
   it('refuses a length below one month', () => {
-    spec.given([]).when(activate({ months: 0 })).thenThrows('Invalid membership length');
+    spec
+      .given([])
+      .when(activate({ months: 0 }))
+      .thenThrows('Invalid membership length');
   });
 });
 

@@ -73,7 +73,8 @@ export interface RecordDeclinedCharge {
   now: Date;
 }
 
-export type MembershipCommand = ActivateMembership | CancelMembership | ResumeMembership | RecordRenewal | ExpireMembership | RecordDeclinedCharge;
+export type MembershipCommand =
+  ActivateMembership | CancelMembership | ResumeMembership | RecordRenewal | ExpireMembership | RecordDeclinedCharge;
 
 export const initialMembershipState: MembershipState = {
   status: 'none',
@@ -102,7 +103,11 @@ export function hasAccessAt(state: MembershipState, now: Date): boolean {
 
 /** Paid time not used up yet: a new payment extends it instead of overlapping it. */
 export function isActiveAt(state: MembershipState, now: Date): boolean {
-  return (state.status === 'active' || state.status === 'canceled') && state.periodEnd !== null && new Date(state.periodEnd) > now;
+  return (
+    (state.status === 'active' || state.status === 'canceled') &&
+    state.periodEnd !== null &&
+    new Date(state.periodEnd) > now
+  );
 }
 
 /** A renewal is due: active, renewing, and the paid period is over. */
@@ -147,7 +152,12 @@ export const membershipDecider: Decider<MembershipCommand, MembershipState, Memb
           graceEndsAt: null,
         };
       case 'MembershipPastDue':
-        return { ...state, status: 'past_due', graceEndsAt: event.data.graceEndsAt, paymentIds: [...state.paymentIds, event.data.paymentId] };
+        return {
+          ...state,
+          status: 'past_due',
+          graceEndsAt: event.data.graceEndsAt,
+          paymentIds: [...state.paymentIds, event.data.paymentId],
+        };
       case 'MembershipExpired':
         return { ...state, status: 'expired', autoRenew: false, graceEndsAt: null };
       case 'MembershipChargeDeclined':
@@ -162,7 +172,8 @@ export const membershipDecider: Decider<MembershipCommand, MembershipState, Memb
     switch (command.type) {
       case 'ActivateMembership': {
         if (state.paymentIds.includes(command.paymentId)) return [];
-        if (!Number.isInteger(command.months) || command.months < 1) throw refuse.validation('Invalid membership length');
+        if (!Number.isInteger(command.months) || command.months < 1)
+          throw refuse.validation('Invalid membership length');
         // Paying while paid time remains extends the current period rather than overlapping it.
         const start = isActiveAt(state, command.now) ? new Date(state.periodEnd!) : command.now;
         return [
@@ -186,17 +197,31 @@ export const membershipDecider: Decider<MembershipCommand, MembershipState, Memb
         return [{ type: 'MembershipCanceled', data: { userId: command.userId, accessUntil: until, canceledAt: at } }];
       }
       case 'ResumeMembership': {
-        if (state.status !== 'canceled' || !isActiveAt(state, command.now)) throw refuse.conflict('There is no canceled subscription to resume');
-        return [{ type: 'MembershipResumed', data: { userId: command.userId, periodEnd: state.periodEnd!, resumedAt: at } }];
+        if (state.status !== 'canceled' || !isActiveAt(state, command.now))
+          throw refuse.conflict('There is no canceled subscription to resume');
+        return [
+          { type: 'MembershipResumed', data: { userId: command.userId, periodEnd: state.periodEnd!, resumedAt: at } },
+        ];
       }
       case 'RecordRenewal': {
         // Only the current period's renewal, once: a replayed or late answer changes nothing.
-        if (state.paymentIds.includes(command.paymentId) || state.periodEnd !== command.periodEnd || !renewalDue(state, command.now)) return [];
+        if (
+          state.paymentIds.includes(command.paymentId) ||
+          state.periodEnd !== command.periodEnd ||
+          !renewalDue(state, command.now)
+        )
+          return [];
         if (command.outcome.paid) {
           return [
             {
               type: 'MembershipRenewed',
-              data: { userId: command.userId, paymentId: command.paymentId, periodStart: state.periodEnd, periodEnd: addMonths(new Date(state.periodEnd), 1).toISOString(), renewedAt: at },
+              data: {
+                userId: command.userId,
+                paymentId: command.paymentId,
+                periodStart: state.periodEnd,
+                periodEnd: addMonths(new Date(state.periodEnd), 1).toISOString(),
+                renewedAt: at,
+              },
             },
           ];
         }
@@ -204,17 +229,38 @@ export const membershipDecider: Decider<MembershipCommand, MembershipState, Memb
         return [
           {
             type: 'MembershipPastDue',
-            data: { userId: command.userId, paymentId: command.paymentId, periodEnd: state.periodEnd, failureReason: command.outcome.failureReason, graceEndsAt, at },
+            data: {
+              userId: command.userId,
+              paymentId: command.paymentId,
+              periodEnd: state.periodEnd,
+              failureReason: command.outcome.failureReason,
+              graceEndsAt,
+              at,
+            },
           },
         ];
       }
       case 'RecordDeclinedCharge': {
         if (state.paymentIds.includes(command.paymentId)) return [];
-        return [{ type: 'MembershipChargeDeclined', data: { userId: command.userId, paymentId: command.paymentId, failureReason: command.failureReason, at } }];
+        return [
+          {
+            type: 'MembershipChargeDeclined',
+            data: { userId: command.userId, paymentId: command.paymentId, failureReason: command.failureReason, at },
+          },
+        ];
       }
       case 'ExpireMembership': {
         if (!expiryDue(state, command.now)) return [];
-        return [{ type: 'MembershipExpired', data: { userId: command.userId, reason: state.status === 'canceled' ? 'canceled' : 'unpaid', expiredAt: at } }];
+        return [
+          {
+            type: 'MembershipExpired',
+            data: {
+              userId: command.userId,
+              reason: state.status === 'canceled' ? 'canceled' : 'unpaid',
+              expiredAt: at,
+            },
+          },
+        ];
       }
     }
   },

@@ -76,5 +76,11 @@ export type MembershipPastDue = DomainEvent<'MembershipPastDue', MembershipPastD
 export type MembershipExpired = DomainEvent<'MembershipExpired', MembershipExpiredData>;
 export type MembershipChargeDeclined = DomainEvent<'MembershipChargeDeclined', MembershipChargeDeclinedData>;
 
-export type MembershipEvent = MembershipActivated | MembershipCanceled | MembershipResumed | MembershipRenewed | MembershipPastDue | MembershipExpired | MembershipChargeDeclined;
-
+export type MembershipEvent =
+  | MembershipActivated
+  | MembershipCanceled
+  | MembershipResumed
+  | MembershipRenewed
+  | MembershipPastDue
+  | MembershipExpired
+  | MembershipChargeDeclined;

@@ -20,11 +20,32 @@ const context = () => ({ actorId: null, now: new Date() });
 async function member(gateway: SandboxGateway) {
   const userId = randomUUID();
   const now = new Date().toISOString();
-  const card = await gateway.createCustomer({ email: `${userId}@example.test`, name: 'Sue Scribe', paymentToken: 'dev_tok_subscriber', idempotencyKey: userId });
-  await store.append(userStream(userId), [
-    { type: 'UserRegistered', data: { userId, email: `${userId}@example.test`, firstName: 'Sue', lastName: 'Scribe', passwordHash: 'x', gatewayCustomerId: card.customerId, cardLast4: card.cardLast4, registeredAt: now } },
-    { type: 'AgeVerified', data: { userId, method: 'card', cardLast4: card.cardLast4, verifiedAt: now } },
-  ], { expectedRevision: 'no_stream' });
+  const card = await gateway.createCustomer({
+    email: `${userId}@example.test`,
+    name: 'Sue Scribe',
+    paymentToken: 'dev_tok_subscriber',
+    idempotencyKey: userId,
+  });
+  await store.append(
+    userStream(userId),
+    [
+      {
+        type: 'UserRegistered',
+        data: {
+          userId,
+          email: `${userId}@example.test`,
+          firstName: 'Sue',
+          lastName: 'Scribe',
+          passwordHash: 'x',
+          gatewayCustomerId: card.customerId,
+          cardLast4: card.cardLast4,
+          registeredAt: now,
+        },
+      },
+      { type: 'AgeVerified', data: { userId, method: 'card', cardLast4: card.cardLast4, verifiedAt: now } },
+    ],
+    { expectedRevision: 'no_stream' },
+  );
   return userId;
 }
 
@@ -39,7 +60,10 @@ describe('subscribe by card: complete or give back', () => {
   ] as const)('%s: refunded, on record, and the next attempt is a new charge that works', async (_label, on, when) => {
     const gateway = new SandboxGateway();
     const userId = await member(gateway);
-    const deps = on === 'gateway' ? { store, gateway: failing<PaymentGateway>(gateway, 'charge', 1, when) } : { store: failing<EventStore>(store, 'append', 1, when), gateway };
+    const deps =
+      on === 'gateway'
+        ? { store, gateway: failing<PaymentGateway>(gateway, 'charge', 1, when) }
+        : { store: failing<EventStore>(store, 'append', 1, when), gateway };
     await expect(subscribeWithCard(deps, userId, context())).rejects.toBeInstanceOf(InjectedFailure);
     expect(gateway.netChargedCents()).toBe(0);
     expect(await types(paymentStream(firstPaymentId(userId)))).toEqual(['PaymentCaptured', 'PaymentRefunded']);
@@ -54,7 +78,9 @@ describe('subscribe by card: complete or give back', () => {
   it('a charge recorded after all (its answer lost) stands, and the activation process gives its month', async () => {
     const gateway = new SandboxGateway();
     const userId = await member(gateway);
-    await expect(subscribeWithCard({ store: failing<EventStore>(store, 'append', 1, 'after'), gateway }, userId, context())).rejects.toBeInstanceOf(InjectedFailure);
+    await expect(
+      subscribeWithCard({ store: failing<EventStore>(store, 'append', 1, 'after'), gateway }, userId, context()),
+    ).rejects.toBeInstanceOf(InjectedFailure);
     expect(gateway.netChargedCents()).toBe(199);
     const [captured] = await store.readStream(paymentStream(firstPaymentId(userId)));
     await membershipActivationProcess.handle(captured, { store, now: new Date() });

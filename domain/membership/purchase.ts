@@ -37,7 +37,16 @@ export const AGE_VERIFICATION_REQUIRED = 'Age verification required';
 const ageVerificationRequired = () => refuse.forbidden(AGE_VERIFICATION_REQUIRED, { requiresAgeVerification: true });
 const day = (iso: string) => iso.slice(0, 10);
 
-type ChargeInput = { paymentId: string; userId: string; requestType: PaymentRequestType; customerId: string; amountCents: number; cardHolderName: string | null; email: string | null; result: ChargeResult };
+type ChargeInput = {
+  paymentId: string;
+  userId: string;
+  requestType: PaymentRequestType;
+  customerId: string;
+  amountCents: number;
+  cardHolderName: string | null;
+  email: string | null;
+  result: ChargeResult;
+};
 
 /** The payment command that records a gateway answer. */
 const chargeCommand = (input: ChargeInput, context: CommandContext): RecordCharge => ({
@@ -55,12 +64,23 @@ const chargeCommand = (input: ChargeInput, context: CommandContext): RecordCharg
   now: context.now,
 });
 
-export async function recordCharge(store: EventStore, input: ChargeInput, context: CommandContext, eventIds?: string[]) {
-  return handleCommand(store, paymentStream(input.paymentId), paymentDecider, chargeCommand(input, context), context, { eventIds });
+export async function recordCharge(
+  store: EventStore,
+  input: ChargeInput,
+  context: CommandContext,
+  eventIds?: string[],
+) {
+  return handleCommand(store, paymentStream(input.paymentId), paymentDecider, chargeCommand(input, context), context, {
+    eventIds,
+  });
 }
 
 /** POST /api/subscribe: $1.99 on the card on file; a canceled member still in the paid period resumes without a charge. */
-export async function subscribeWithCard(deps: MembershipDeps, userId: string, context: CommandContext): Promise<ActionResult> {
+export async function subscribeWithCard(
+  deps: MembershipDeps,
+  userId: string,
+  context: CommandContext,
+): Promise<ActionResult> {
   const { store, gateway } = deps;
   const { state: account } = await loadCardOnFile(store, userId);
   if (!account.exists) throw refuse.notFound('User not found');
@@ -68,15 +88,39 @@ export async function subscribeWithCard(deps: MembershipDeps, userId: string, co
   const { state, revision } = await loadState(store, membershipStream(userId), membershipDecider);
   if (state.status === 'active') throw refuse.conflict(ALREADY_SUBSCRIBED);
   if (state.status === 'canceled' && new Date(state.periodEnd!) > context.now) {
-    const resumed = await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'ResumeMembership', userId, now: context.now }, context);
-    return { success: true, message: `Your subscription has been resumed and renews on ${day(state.periodEnd!)}.`, position: resumed.position };
+    const resumed = await handleCommand(
+      store,
+      membershipStream(userId),
+      membershipDecider,
+      { type: 'ResumeMembership', userId, now: context.now },
+      context,
+    );
+    return {
+      success: true,
+      message: `Your subscription has been resumed and renews on ${day(state.periodEnd!)}.`,
+      position: resumed.position,
+    };
   }
   if (!account.customerId) throw refuse.unprocessable('No card on file. Please verify your card first.');
   // Two clicks read the same revision, so they share the key: the processor charges once.
   const paymentId = deterministicId('membership-subscribe', userId, String(revision ?? 'none'));
   const charge = {
-    request: { customerId: account.customerId, amountCents: SITE_PLAN_PRICE_CENTS, currency: 'USD' as const, description: 'Lively official membership subscription (monthly)', idempotencyKey: `subscribe:${paymentId}` },
-    record: { paymentId, userId, requestType: 'membership_subscribe', customerId: account.customerId, amountCents: SITE_PLAN_PRICE_CENTS, cardHolderName: account.name, email: account.email },
+    request: {
+      customerId: account.customerId,
+      amountCents: SITE_PLAN_PRICE_CENTS,
+      currency: 'USD' as const,
+      description: 'Lively official membership subscription (monthly)',
+      idempotencyKey: `subscribe:${paymentId}`,
+    },
+    record: {
+      paymentId,
+      userId,
+      requestType: 'membership_subscribe',
+      customerId: account.customerId,
+      amountCents: SITE_PLAN_PRICE_CENTS,
+      cardHolderName: account.name,
+      email: account.email,
+    },
   };
   let result: ChargeResult;
   let recorded: Awaited<ReturnType<typeof recordCharge>>;
@@ -89,12 +133,32 @@ export async function subscribeWithCard(deps: MembershipDeps, userId: string, co
   }
   if (result.status === 'declined') {
     // Recorded on the membership stream too: the next attempt reads a new revision, so it is a new charge.
-    const declined = await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'RecordDeclinedCharge', userId, paymentId, failureReason: result.failureReason, now: context.now }, context);
-    return { success: false, message: `Payment declined: ${result.failureReason}`, position: declined.position ?? recorded.position };
+    const declined = await handleCommand(
+      store,
+      membershipStream(userId),
+      membershipDecider,
+      { type: 'RecordDeclinedCharge', userId, paymentId, failureReason: result.failureReason, now: context.now },
+      context,
+    );
+    return {
+      success: false,
+      message: `Payment declined: ${result.failureReason}`,
+      position: declined.position ?? recorded.position,
+    };
   }
-  const activated = await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'ActivateMembership', userId, paymentId, source: 'card', months: 1, now: context.now }, context);
+  const activated = await handleCommand(
+    store,
+    membershipStream(userId),
+    membershipDecider,
+    { type: 'ActivateMembership', userId, paymentId, source: 'card', months: 1, now: context.now },
+    context,
+  );
   const end = activated.state.periodEnd!;
-  return { success: true, message: `Your $1.99/month membership is active until ${day(end)} and renews automatically.`, position: activated.position ?? recorded.position };
+  return {
+    success: true,
+    message: `Your $1.99/month membership is active until ${day(end)} and renews automatically.`,
+    position: activated.position ?? recorded.position,
+  };
 }
 
 /**
@@ -114,15 +178,31 @@ async function giveBackUnrecordedCharge(
   if ((await loadState(store, paymentStream(paymentId), paymentDecider)).state.status !== 'new') return;
   const taken = await gateway.charge(charge.request);
   if (taken.status !== 'succeeded') return;
-  const refund = await gateway.refund({ transactionId: taken.transactionId, amountCents, idempotencyKey: `refund:${paymentId}` });
+  const refund = await gateway.refund({
+    transactionId: taken.transactionId,
+    amountCents,
+    idempotencyKey: `refund:${paymentId}`,
+  });
   if (refund.status !== 'succeeded') return;
-  const given = { type: 'RecordRefund' as const, gatewayRefundId: refund.transactionId, reason: 'the subscription could not be completed', now: context.now };
+  const given = {
+    type: 'RecordRefund' as const,
+    gatewayRefundId: refund.transactionId,
+    reason: 'the subscription could not be completed',
+    now: context.now,
+  };
   await recordRefundedCharge(store, chargeCommand({ ...charge.record, result: taken }, context), given, context);
   const reason = 'The payment could not be completed and was refunded';
-  await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'RecordDeclinedCharge', userId, paymentId, failureReason: reason, now: context.now }, context);
+  await handleCommand(
+    store,
+    membershipStream(userId),
+    membershipDecider,
+    { type: 'RecordDeclinedCharge', userId, paymentId, failureReason: reason, now: context.now },
+    context,
+  );
 }
 
-export const PURCHASE_IN_PROGRESS = 'This 6-month plan was just bought by another request of yours. Check your subscription status.';
+export const PURCHASE_IN_PROGRESS =
+  'This 6-month plan was just bought by another request of yours. Check your subscription status.';
 
 /**
  * POST /api/subscribe/crypto: 6 × $1.99 = $11.94 from the USD balance for 7 months.
@@ -150,37 +230,78 @@ export async function subscribeWithBalance(
     store,
     membershipStream(userId),
     membershipDecider,
-    { type: 'ActivateMembership', userId, paymentId: purchaseId, source: 'crypto', months: monthsForBalanceSpend(SIX_MONTH_PLAN.priceCents)!, now: context.now },
+    {
+      type: 'ActivateMembership',
+      userId,
+      paymentId: purchaseId,
+      source: 'crypto',
+      months: monthsForBalanceSpend(SIX_MONTH_PLAN.priceCents)!,
+      now: context.now,
+    },
     context,
   );
   await deps.markConversions(purchaseId, context).catch(() => undefined); // a label only: the plan is bought either way
-  return { success: true, message: `6-month plan activated: 7 months of access until ${day(activated.state.periodEnd!)}.`, position: activated.position ?? spent.position };
+  return {
+    success: true,
+    message: `6-month plan activated: 7 months of access until ${day(activated.state.periodEnd!)}.`,
+    position: activated.position ?? spent.position,
+  };
 }
 
 async function spendForPlan(store: EventStore, userId: string, purchaseId: string, context: CommandContext) {
   try {
-    return await spendBalance(store, userId, balanceMovement('site_plan', purchaseId, SIX_MONTH_PLAN.priceCents), context);
+    return await spendBalance(
+      store,
+      userId,
+      balanceMovement('site_plan', purchaseId, SIX_MONTH_PLAN.priceCents),
+      context,
+    );
   } catch (error) {
     if (!(error instanceof DomainError && error.message === 'Insufficient balance')) throw error;
     const have = Number(error.details.balanceCents ?? 0);
     const message = `Insufficient crypto balance: the 6-month plan costs $${formatCents(SIX_MONTH_PLAN.priceCents)} and your balance is $${formatCents(have)}. Convert more crypto first.`;
-    throw refuse.unprocessable(message, { success: false, message, balanceCents: have, requiredCents: SIX_MONTH_PLAN.priceCents });
+    throw refuse.unprocessable(message, {
+      success: false,
+      message,
+      balanceCents: have,
+      requiredCents: SIX_MONTH_PLAN.priceCents,
+    });
   }
 }
 
 /** POST /api/cancel-subscription: no further renewals; access continues to the end of the paid period. */
-export async function cancelMembership(store: EventStore, userId: string, context: CommandContext): Promise<ActionResult> {
-  const result = await handleCommand(store, membershipStream(userId), membershipDecider, { type: 'CancelMembership', userId, now: context.now }, context);
+export async function cancelMembership(
+  store: EventStore,
+  userId: string,
+  context: CommandContext,
+): Promise<ActionResult> {
+  const result = await handleCommand(
+    store,
+    membershipStream(userId),
+    membershipDecider,
+    { type: 'CancelMembership', userId, now: context.now },
+    context,
+  );
   const until = result.events[0]?.type === 'MembershipCanceled' ? result.events[0].data.accessUntil : null;
-  return { success: true, message: `Your subscription has been canceled. You keep access until ${until ? day(until) : 'the end of the paid period'}.`, position: result.position };
+  return {
+    success: true,
+    message: `Your subscription has been canceled. You keep access until ${until ? day(until) : 'the end of the paid period'}.`,
+    position: result.position,
+  };
 }
 
 /** /verify-age: a zero-value card authorization (on a new card when a token is given) marks the user age verified. */
-export async function verifyAge(deps: MembershipDeps, userId: string, paymentToken: string | undefined, context: CommandContext): Promise<ActionResult> {
+export async function verifyAge(
+  deps: MembershipDeps,
+  userId: string,
+  paymentToken: string | undefined,
+  context: CommandContext,
+): Promise<ActionResult> {
   const { store, gateway } = deps;
   const { state: account, revision } = await loadCardOnFile(store, userId);
   if (!account.exists) throw refuse.notFound('User not found');
-  if (account.ageVerified && !paymentToken) return { success: true, message: 'Your age is already verified.', position: null };
+  if (account.ageVerified && !paymentToken)
+    return { success: true, message: 'Your age is already verified.', position: null };
   const key = `${userId}:${String(revision)}`;
   let customerId = account.customerId;
   let newCard: { customerId: string; cardLast4: string } | null = null;
@@ -188,23 +309,67 @@ export async function verifyAge(deps: MembershipDeps, userId: string, paymentTok
     try {
       const card = customerId
         ? await gateway.updateCard({ customerId, paymentToken, idempotencyKey: `card:${key}` })
-        : await gateway.createCustomer({ email: account.email ?? '', name: account.name ?? '', paymentToken, idempotencyKey: `card:${key}` });
+        : await gateway.createCustomer({
+            email: account.email ?? '',
+            name: account.name ?? '',
+            paymentToken,
+            idempotencyKey: `card:${key}`,
+          });
       newCard = { customerId: card.customerId, cardLast4: card.cardLast4 };
       customerId = card.customerId;
     } catch (error) {
       if (!(error instanceof PaymentDeclinedError)) throw error;
       // The refused card is recorded like any gateway answer (no card data, no last 4 known).
       const refusedId = deterministicId('age-verification-card', key);
-      const refusal: ChargeResult = { status: 'declined', transactionId: `card_refused:${refusedId}`, cardLast4: '0000', failureReason: error.reason, raw: { operation: customerId ? 'updateCard' : 'createCustomer' } };
-      await recordCharge(store, { paymentId: refusedId, userId, requestType: 'age_verification', customerId: customerId ?? '', amountCents: 0, cardHolderName: account.name, email: account.email, result: refusal }, context);
+      const refusal: ChargeResult = {
+        status: 'declined',
+        transactionId: `card_refused:${refusedId}`,
+        cardLast4: '0000',
+        failureReason: error.reason,
+        raw: { operation: customerId ? 'updateCard' : 'createCustomer' },
+      };
+      await recordCharge(
+        store,
+        {
+          paymentId: refusedId,
+          userId,
+          requestType: 'age_verification',
+          customerId: customerId ?? '',
+          amountCents: 0,
+          cardHolderName: account.name,
+          email: account.email,
+          result: refusal,
+        },
+        context,
+      );
       throw refuse.declined(`Card verification failed: ${error.reason}`);
     }
   }
-  if (!customerId) throw refuse.validation('Payment information is required', { paymentToken: 'Payment information is required' });
+  if (!customerId)
+    throw refuse.validation('Payment information is required', { paymentToken: 'Payment information is required' });
   const paymentId = deterministicId('age-verification', key);
   const result = await gateway.authorize({ customerId, idempotencyKey: `age:${paymentId}` });
-  const recorded = await recordCharge(store, { paymentId, userId, requestType: 'age_verification', customerId, amountCents: 0, cardHolderName: account.name, email: account.email, result }, context);
+  const recorded = await recordCharge(
+    store,
+    {
+      paymentId,
+      userId,
+      requestType: 'age_verification',
+      customerId,
+      amountCents: 0,
+      cardHolderName: account.name,
+      email: account.email,
+      result,
+    },
+    context,
+  );
   if (result.status === 'declined') throw refuse.declined(`Card verification failed: ${result.failureReason}`);
-  const verified = await handleCommand(store, userStream(userId), cardOnFileDecider, { type: 'RecordAgeVerification', userId, newCard, cardLast4: result.cardLast4, now: context.now }, context);
+  const verified = await handleCommand(
+    store,
+    userStream(userId),
+    cardOnFileDecider,
+    { type: 'RecordAgeVerification', userId, newCard, cardLast4: result.cardLast4, now: context.now },
+    context,
+  );
   return { success: true, message: 'Your age has been verified.', position: verified.position ?? recorded.position };
 }

@@ -21,5 +21,11 @@ export interface SendMessageInput {
 }
 
 export function sendMessage(store: EventStore, input: SendMessageInput, context: CommandContext) {
-  return handleCommand(store, messageStream(input.messageId), messageDecider, { type: 'SendMessage', ...input, at: context.now }, context);
+  return handleCommand(
+    store,
+    messageStream(input.messageId),
+    messageDecider,
+    { type: 'SendMessage', ...input, at: context.now },
+    context,
+  );
 }

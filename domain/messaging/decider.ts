@@ -13,14 +13,39 @@ export interface MessageState {
 }
 
 export type MessageCommand =
-  | { type: 'SendMessage'; messageId: string; senderId: string; senderIsCreator: boolean; receiverId: string; content: string; priceCents: number | null; at: Date }
+  | {
+      type: 'SendMessage';
+      messageId: string;
+      senderId: string;
+      senderIsCreator: boolean;
+      receiverId: string;
+      content: string;
+      priceCents: number | null;
+      at: Date;
+    }
   | { type: 'UnlockMessage'; messageId: string; userId: string; paymentReference: string; at: Date };
 
 export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent> = {
-  initialState: { sent: false, senderId: null, receiverId: null, priceCents: null, unlocked: false, content: null, sentAt: null },
+  initialState: {
+    sent: false,
+    senderId: null,
+    receiverId: null,
+    priceCents: null,
+    unlocked: false,
+    content: null,
+    sentAt: null,
+  },
   evolve(state, event) {
     if (event.type === 'MessageSent') {
-      return { ...state, sent: true, senderId: event.data.senderId, receiverId: event.data.receiverId, priceCents: event.data.priceCents, content: event.data.content, sentAt: event.data.sentAt };
+      return {
+        ...state,
+        sent: true,
+        senderId: event.data.senderId,
+        receiverId: event.data.receiverId,
+        priceCents: event.data.priceCents,
+        content: event.data.content,
+        sentAt: event.data.sentAt,
+      };
     }
     return { ...state, unlocked: true };
   },
@@ -30,7 +55,8 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
       if (command.senderId === command.receiverId) throw refuse.unprocessable('You cannot message yourself');
       const content = command.content.trim();
       if (!content) throw refuse.validation('Message cannot be empty', { content: 'Message cannot be empty' });
-      if (command.priceCents !== null && !command.senderIsCreator) throw refuse.forbidden('Only creators can send paid messages');
+      if (command.priceCents !== null && !command.senderIsCreator)
+        throw refuse.forbidden('Only creators can send paid messages');
       return [
         {
           type: 'MessageSent',
@@ -65,7 +91,8 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
 
 /** Only the receiver unlocks, only a paid message, only once. */
 export function assertCanUnlock(state: MessageState, userId: string): void {
-  if (!state.sent || (state.receiverId !== userId && state.senderId !== userId)) throw refuse.notFound('Message not found');
+  if (!state.sent || (state.receiverId !== userId && state.senderId !== userId))
+    throw refuse.notFound('Message not found');
   if (state.receiverId !== userId) throw refuse.forbidden('Only the receiver can unlock this message');
   if (state.priceCents === null) throw refuse.conflict('This message is not a paid message');
   if (state.unlocked) throw refuse.conflict('This message is already unlocked');

@@ -15,7 +15,14 @@ export interface MessageSent {
 }
 export interface MessageUnlocked {
   type: 'MessageUnlocked';
-  data: { messageId: string; senderId: string; receiverId: string; priceCents: number; paymentReference: string; unlockedAt: string };
+  data: {
+    messageId: string;
+    senderId: string;
+    receiverId: string;
+    priceCents: number;
+    paymentReference: string;
+    unlockedAt: string;
+  };
 }
 export type MessageEvent = MessageSent | MessageUnlocked;
 

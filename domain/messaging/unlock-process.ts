@@ -24,10 +24,22 @@ export const messageUnlockProcess: ProcessManager = {
     const { state } = await loadState(store, messageStream(messageId), messageDecider);
     if (state.unlocked || !state.sent || state.receiverId !== spend.userId || state.priceCents === null) return;
     const at = new Date(occurredAt(event));
-    const context = { actorId: spend.userId, correlationId: event.metadata.correlationId ?? event.eventId, causationId: event.eventId, now: at };
-    await handleCommand(store, messageStream(messageId), messageDecider, { type: 'UnlockMessage', messageId, userId: spend.userId, paymentReference: spend.reference, at }, context, {
-      eventIds: [deterministicId('message-unlock', event.eventId)],
-    }).catch((error: unknown) => {
+    const context = {
+      actorId: spend.userId,
+      correlationId: event.metadata.correlationId ?? event.eventId,
+      causationId: event.eventId,
+      now: at,
+    };
+    await handleCommand(
+      store,
+      messageStream(messageId),
+      messageDecider,
+      { type: 'UnlockMessage', messageId, userId: spend.userId, paymentReference: spend.reference, at },
+      context,
+      {
+        eventIds: [deterministicId('message-unlock', event.eventId)],
+      },
+    ).catch((error: unknown) => {
       // Unlocked meanwhile (by the request itself): nothing left to do.
       if (!(error instanceof Error && error.message === 'This message is already unlocked')) throw error;
     });

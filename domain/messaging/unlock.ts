@@ -24,9 +24,17 @@ export async function unlockMessage(store: EventStore, userId: string, messageId
   } catch (error) {
     if (error instanceof DomainError && error.message === 'Insufficient balance') {
       const balanceCents = Number(error.details.balanceCents ?? 0);
-      throw refuse.declined(`Insufficient balance: this message costs $${(state.priceCents! / 100).toFixed(2)} and your balance is $${(balanceCents / 100).toFixed(2)}. Convert crypto in your wallet to add funds.`);
+      throw refuse.declined(
+        `Insufficient balance: this message costs $${(state.priceCents! / 100).toFixed(2)} and your balance is $${(balanceCents / 100).toFixed(2)}. Convert crypto in your wallet to add funds.`,
+      );
     }
     throw error;
   }
-  return handleCommand(store, messageStream(messageId), messageDecider, { type: 'UnlockMessage', messageId, userId, paymentReference: reference, at: context.now }, context);
+  return handleCommand(
+    store,
+    messageStream(messageId),
+    messageDecider,
+    { type: 'UnlockMessage', messageId, userId, paymentReference: reference, at: context.now },
+    context,
+  );
 }

@@ -9,7 +9,10 @@ import type { EmailMessage, EmailSender } from './email';
  * and the outbox row: links carry live tokens and logs travel further than the database.
  */
 export class DevelopmentEmailSender implements EmailSender {
-  constructor(private readonly db: Knex, private readonly logger: Logger) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly logger: Logger,
+  ) {}
 
   async send(message: EmailMessage): Promise<void> {
     const id = newId();
@@ -21,7 +24,10 @@ export class DevelopmentEmailSender implements EmailSender {
       kind: message.kind,
       link: message.link ?? null,
     });
-    this.logger.info({ component: 'email', adapter: 'outbox', kind: message.kind, outboxId: id }, 'email written to the outbox: read it with `npm run ops -- mail`');
+    this.logger.info(
+      { component: 'email', adapter: 'outbox', kind: message.kind, outboxId: id },
+      'email written to the outbox: read it with `npm run ops -- mail`',
+    );
   }
 }
 
@@ -40,5 +46,13 @@ export async function recentOutboxMail(db: Knex, options: { to?: string; limit: 
   const query = db('email_outbox').orderBy('created_at', 'desc').orderBy('id').limit(options.limit);
   if (options.to) query.whereRaw('lower(to_address) = ?', [options.to.trim().toLowerCase()]);
   const rows = await query;
-  return rows.map((row) => ({ id: row.id, to: row.to_address, subject: row.subject, body: row.body, kind: row.kind, link: row.link, createdAt: new Date(row.created_at) }));
+  return rows.map((row) => ({
+    id: row.id,
+    to: row.to_address,
+    subject: row.subject,
+    body: row.body,
+    kind: row.kind,
+    link: row.link,
+    createdAt: new Date(row.created_at),
+  }));
 }

@@ -21,18 +21,28 @@ describe('SMTP email adapter', () => {
   it('delivers the message to the SMTP server and logs only its kind', async () => {
     const { lines, logger } = capture();
     const sender = new SmtpEmailSender(smtp.url, logger, 'Lively <no-reply@lively.test>');
-    await sender.send({ to: 'ann@example.com', subject: 'Reset your Lively password', text: `Open ${LINK}`, kind: 'password-reset', link: LINK });
+    await sender.send({
+      to: 'ann@example.com',
+      subject: 'Reset your Lively password',
+      text: `Open ${LINK}`,
+      kind: 'password-reset',
+      link: LINK,
+    });
     const mail = smtp.received.find((m) => m.to.includes('ann@example.com'));
     expect(mail).toMatchObject({ from: 'no-reply@lively.test', to: ['ann@example.com'] });
     expect(mail!.text).toContain(LINK);
-    expect(lines.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ component: 'email', adapter: 'smtp', kind: 'password-reset', msg: 'email sent' })]);
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ component: 'email', adapter: 'smtp', kind: 'password-reset', msg: 'email sent' }),
+    ]);
     expect(lines.join('')).not.toMatch(/SeCrEtToKeN|ann@example\.com/);
   });
 
   it('fails a refused delivery with an error that does not quote the recipient', async () => {
     const { logger } = capture();
     const sender = new SmtpEmailSender(smtp.url, logger);
-    const failure = await sender.send({ to: 'reject.bob@example.com', subject: 'Hi', text: `Open ${LINK}`, kind: 'password-reset', link: LINK }).catch((error: unknown) => error);
+    const failure = await sender
+      .send({ to: 'reject.bob@example.com', subject: 'Hi', text: `Open ${LINK}`, kind: 'password-reset', link: LINK })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(EmailDeliveryError);
     const error = failure as Error;
     expect(error.message).toMatch(/^Could not deliver a password-reset email \(\w+ 550\)$/);

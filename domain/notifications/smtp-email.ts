@@ -10,7 +10,9 @@ export const DEFAULT_FROM = 'Lively <no-reply@localhost>';
  */
 export class EmailDeliveryError extends Error {
   constructor(kind: string, code: string | undefined, responseCode: number | undefined) {
-    super(`Could not deliver a ${kind} email (${[code, responseCode].filter((part) => part !== undefined).join(' ') || 'unknown error'})`);
+    super(
+      `Could not deliver a ${kind} email (${[code, responseCode].filter((part) => part !== undefined).join(' ') || 'unknown error'})`,
+    );
     this.name = 'EmailDeliveryError';
   }
 }
@@ -19,7 +21,11 @@ export class EmailDeliveryError extends Error {
 export class SmtpEmailSender implements EmailSender {
   private readonly transport: Transporter;
 
-  constructor(smtpUrl: string, private readonly logger: Logger, private readonly from = DEFAULT_FROM) {
+  constructor(
+    smtpUrl: string,
+    private readonly logger: Logger,
+    private readonly from = DEFAULT_FROM,
+  ) {
     // nodemailer's own logger stays off: it would print envelopes (addresses) and message bodies.
     this.transport = nodemailer.createTransport(smtpUrl, { from });
   }

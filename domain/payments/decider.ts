@@ -38,9 +38,21 @@ export const paymentDecider: Decider<PaymentCommand, PaymentState, PaymentEvent>
   evolve(state, event) {
     switch (event.type) {
       case 'PaymentCaptured':
-        return { status: 'captured', paymentId: event.data.paymentId, userId: event.data.userId, amountCents: event.data.amountCents, gatewayTransactionId: event.data.gatewayTransactionId };
+        return {
+          status: 'captured',
+          paymentId: event.data.paymentId,
+          userId: event.data.userId,
+          amountCents: event.data.amountCents,
+          gatewayTransactionId: event.data.gatewayTransactionId,
+        };
       case 'PaymentFailed':
-        return { status: 'failed', paymentId: event.data.paymentId, userId: event.data.userId, amountCents: event.data.amountCents, gatewayTransactionId: event.data.gatewayTransactionId };
+        return {
+          status: 'failed',
+          paymentId: event.data.paymentId,
+          userId: event.data.userId,
+          amountCents: event.data.amountCents,
+          gatewayTransactionId: event.data.gatewayTransactionId,
+        };
       case 'PaymentRefunded':
         return { ...state, status: 'refunded' };
       default:
@@ -74,7 +86,14 @@ export const paymentDecider: Decider<PaymentCommand, PaymentState, PaymentEvent>
         return [
           {
             type: 'PaymentRefunded',
-            data: { paymentId: state.paymentId!, userId: state.userId!, gatewayRefundId: command.gatewayRefundId, amountCents: state.amountCents, reason: command.reason, at: command.now.toISOString() },
+            data: {
+              paymentId: state.paymentId!,
+              userId: state.userId!,
+              gatewayRefundId: command.gatewayRefundId,
+              amountCents: state.amountCents,
+              reason: command.reason,
+              at: command.now.toISOString(),
+            },
           },
         ];
       }

@@ -42,4 +42,3 @@ export type PaymentCaptured = DomainEvent<'PaymentCaptured', PaymentCapturedData
 export type PaymentFailed = DomainEvent<'PaymentFailed', PaymentFailedData>;
 export type PaymentRefunded = DomainEvent<'PaymentRefunded', PaymentRefundedData>;
 export type PaymentEvent = PaymentCaptured | PaymentFailed | PaymentRefunded;
-

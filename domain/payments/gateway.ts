@@ -21,11 +21,22 @@ export interface ChargeRequest {
 
 export type ChargeResult =
   | { status: 'succeeded'; transactionId: string; cardLast4: string; raw: Record<string, unknown> }
-  | { status: 'declined'; transactionId: string; cardLast4: string; failureReason: string; raw: Record<string, unknown> };
+  | {
+      status: 'declined';
+      transactionId: string;
+      cardLast4: string;
+      failureReason: string;
+      raw: Record<string, unknown>;
+    };
 
 export interface PaymentGateway {
   /** Saves the tokenized card for a new customer; throws PaymentDeclinedError when the card is refused. */
-  createCustomer(input: { email: string; name: string; paymentToken: string; idempotencyKey: string }): Promise<CardOnFile>;
+  createCustomer(input: {
+    email: string;
+    name: string;
+    paymentToken: string;
+    idempotencyKey: string;
+  }): Promise<CardOnFile>;
   /** Replaces the card on file (e.g. age verification with another card). */
   updateCard(input: { customerId: string; paymentToken: string; idempotencyKey: string }): Promise<CardOnFile>;
   /** A zero-value authorization proving the card holder is an adult card owner (age verification). */

@@ -23,6 +23,11 @@ const chargeThenRefund: Decider<RecordChargeAndRefund, PaymentState, PaymentEven
   },
 };
 
-export function recordRefundedCharge(store: EventStore, charge: RecordCharge, refund: RecordRefund, context: CommandContext) {
+export function recordRefundedCharge(
+  store: EventStore,
+  charge: RecordCharge,
+  refund: RecordRefund,
+  context: CommandContext,
+) {
   return handleCommand(store, paymentStream(charge.paymentId), chargeThenRefund, { charge, refund }, context);
 }

@@ -2,8 +2,10 @@ import { PaymentDeclinedError } from './gateway';
 import { FIRST_CHARGE_KEY_PREFIX, SandboxGateway } from './sandbox-gateway';
 
 const gateway = new SandboxGateway();
-const customer = (paymentToken: string, idempotencyKey = 'k1') => gateway.createCustomer({ email: 'a@b.c', name: 'A B', paymentToken, idempotencyKey });
-const charge = (customerId: string, idempotencyKey: string) => gateway.charge({ customerId, amountCents: 199, currency: 'USD', description: 'Lively membership', idempotencyKey });
+const customer = (paymentToken: string, idempotencyKey = 'k1') =>
+  gateway.createCustomer({ email: 'a@b.c', name: 'A B', paymentToken, idempotencyKey });
+const charge = (customerId: string, idempotencyKey: string) =>
+  gateway.charge({ customerId, amountCents: 199, currency: 'USD', description: 'Lively membership', idempotencyKey });
 
 describe('sandbox gateway', () => {
   it('accepts development tokens and charges the card on file', async () => {
@@ -28,21 +30,40 @@ describe('sandbox gateway', () => {
 
   it('declines every charge of dev_tok_insufficient… with Insufficient funds', async () => {
     const card = await customer('dev_tok_insufficient_funds');
-    expect(await charge(card.customerId, `${FIRST_CHARGE_KEY_PREFIX}u1`)).toMatchObject({ status: 'declined', failureReason: 'Insufficient funds' });
+    expect(await charge(card.customerId, `${FIRST_CHARGE_KEY_PREFIX}u1`)).toMatchObject({
+      status: 'declined',
+      failureReason: 'Insufficient funds',
+    });
   });
 
   it('lets the first charge of dev_tok_renewal_fails… succeed and declines later ones', async () => {
     const card = await customer('dev_tok_renewal_fails_9');
     expect(await charge(card.customerId, `${FIRST_CHARGE_KEY_PREFIX}u1`)).toMatchObject({ status: 'succeeded' });
-    expect(await charge(card.customerId, 'renewal:u1:2026-12')).toMatchObject({ status: 'declined', failureReason: 'Your card was declined.' });
+    expect(await charge(card.customerId, 'renewal:u1:2026-12')).toMatchObject({
+      status: 'declined',
+      failureReason: 'Your card was declined.',
+    });
   });
 
   it('is idempotent on the key and survives a restart (a new instance answers the same)', async () => {
     const card = await customer('dev_tok_same', 'key');
-    const again = await new SandboxGateway().createCustomer({ email: 'a@b.c', name: 'A B', paymentToken: 'dev_tok_same', idempotencyKey: 'key' });
+    const again = await new SandboxGateway().createCustomer({
+      email: 'a@b.c',
+      name: 'A B',
+      paymentToken: 'dev_tok_same',
+      idempotencyKey: 'key',
+    });
     expect(again).toEqual(card);
     const first = await charge(card.customerId, 'c9');
-    expect(await new SandboxGateway().charge({ customerId: card.customerId, amountCents: 199, currency: 'USD', description: 'x', idempotencyKey: 'c9' })).toMatchObject({
+    expect(
+      await new SandboxGateway().charge({
+        customerId: card.customerId,
+        amountCents: 199,
+        currency: 'USD',
+        description: 'x',
+        idempotencyKey: 'c9',
+      }),
+    ).toMatchObject({
       status: 'succeeded',
       transactionId: first.transactionId,
     });
@@ -51,15 +72,28 @@ describe('sandbox gateway', () => {
 
   it('declines charges to unknown customers and refunds anything', async () => {
     expect(await charge('cus_nope', 'x')).toMatchObject({ status: 'declined', failureReason: 'No such customer' });
-    expect(await gateway.refund({ transactionId: 'ch_1', amountCents: 199, idempotencyKey: 'r1' })).toMatchObject({ status: 'succeeded' });
+    expect(await gateway.refund({ transactionId: 'ch_1', amountCents: 199, idempotencyKey: 'r1' })).toMatchObject({
+      status: 'succeeded',
+    });
   });
 });
 
 describe('sandbox gateway journal', () => {
   it('counts each charge once per key, refunds once per key, and never more than was charged', async () => {
     const journal = new SandboxGateway();
-    const card = await journal.createCustomer({ email: 'a@b.c', name: 'A B', paymentToken: 'dev_tok_journal', idempotencyKey: 'j1' });
-    const request = { customerId: card.customerId, amountCents: 199, currency: 'USD' as const, description: 'x', idempotencyKey: 'signup:j1' };
+    const card = await journal.createCustomer({
+      email: 'a@b.c',
+      name: 'A B',
+      paymentToken: 'dev_tok_journal',
+      idempotencyKey: 'j1',
+    });
+    const request = {
+      customerId: card.customerId,
+      amountCents: 199,
+      currency: 'USD' as const,
+      description: 'x',
+      idempotencyKey: 'signup:j1',
+    };
     const first = await journal.charge(request);
     await journal.charge(request);
     await journal.charge({ ...request, idempotencyKey: 'other' });
@@ -69,7 +103,10 @@ describe('sandbox gateway journal', () => {
     expect(await journal.refund(refund)).toMatchObject({ status: 'succeeded' });
     expect(await journal.refund(refund)).toMatchObject({ status: 'succeeded' });
     expect(journal.netChargedCents()).toBe(199);
-    expect(await journal.refund({ ...refund, idempotencyKey: 'refund:again' })).toMatchObject({ status: 'declined', failureReason: 'Refund exceeds the amount left on the charge' });
+    expect(await journal.refund({ ...refund, idempotencyKey: 'refund:again' })).toMatchObject({
+      status: 'declined',
+      failureReason: 'Refund exceeds the amount left on the charge',
+    });
     expect(journal.standingCharges()).toEqual([expect.objectContaining({ amountCents: 199, refundedCents: 0 })]);
   });
 });

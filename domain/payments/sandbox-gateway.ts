@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { PaymentDeclinedError, type CardOnFile, type ChargeRequest, type ChargeResult, type PaymentGateway } from './gateway';
+import {
+  PaymentDeclinedError,
+  type CardOnFile,
+  type ChargeRequest,
+  type ChargeResult,
+  type PaymentGateway,
+} from './gateway';
 
 /**
  * The built-in sandbox card processor. It accepts the browser's development placeholder
@@ -73,10 +79,19 @@ export class SandboxGateway implements PaymentGateway {
 
   /** The charges not fully refunded. */
   standingCharges(customerId?: string): JournalCharge[] {
-    return [...this.charges.values()].filter((charge) => charge.refundedCents < charge.amountCents && (!customerId || charge.customerId === customerId)).map((charge) => ({ ...charge }));
+    return [...this.charges.values()]
+      .filter(
+        (charge) => charge.refundedCents < charge.amountCents && (!customerId || charge.customerId === customerId),
+      )
+      .map((charge) => ({ ...charge }));
   }
 
-  async createCustomer(input: { email: string; name: string; paymentToken: string; idempotencyKey: string }): Promise<CardOnFile> {
+  async createCustomer(input: {
+    email: string;
+    name: string;
+    paymentToken: string;
+    idempotencyKey: string;
+  }): Promise<CardOnFile> {
     return this.saveCard(input.paymentToken, input.idempotencyKey);
   }
 
@@ -88,25 +103,47 @@ export class SandboxGateway implements PaymentGateway {
   async authorize(input: { customerId: string; idempotencyKey: string }): Promise<ChargeResult> {
     const customer = parseCustomer(input.customerId);
     const transactionId = `auth_sbx_${digest('authorize', input.idempotencyKey)}`;
-    if (!customer) return { status: 'declined', transactionId, cardLast4: '0000', failureReason: 'No such customer', raw: { sandbox: true } };
+    if (!customer)
+      return {
+        status: 'declined',
+        transactionId,
+        cardLast4: '0000',
+        failureReason: 'No such customer',
+        raw: { sandbox: true },
+      };
     return { status: 'succeeded', transactionId, cardLast4: customer.last4, raw: { sandbox: true, amountCents: 0 } };
   }
 
   async charge(request: ChargeRequest): Promise<ChargeResult> {
     const transactionId = `ch_sbx_${digest('charge', request.idempotencyKey)}`;
-    const raw = { sandbox: true, amountCents: request.amountCents, currency: request.currency, description: request.description, customerId: request.customerId };
+    const raw = {
+      sandbox: true,
+      amountCents: request.amountCents,
+      currency: request.currency,
+      description: request.description,
+      customerId: request.customerId,
+    };
     const customer = parseCustomer(request.customerId);
-    if (!customer) return { status: 'declined', transactionId, cardLast4: '0000', failureReason: 'No such customer', raw };
+    if (!customer)
+      return { status: 'declined', transactionId, cardLast4: '0000', failureReason: 'No such customer', raw };
     if (!Number.isInteger(request.amountCents) || request.amountCents <= 0) {
       return { status: 'declined', transactionId, cardLast4: customer.last4, failureReason: 'Invalid amount', raw };
     }
     const failureReason =
-      customer.behaviour === 'insufficient' ? SANDBOX_INSUFFICIENT
-      : customer.behaviour === 'renewalfails' && !request.idempotencyKey.startsWith(FIRST_CHARGE_KEY_PREFIX) ? SANDBOX_DECLINED
-      : null;
+      customer.behaviour === 'insufficient'
+        ? SANDBOX_INSUFFICIENT
+        : customer.behaviour === 'renewalfails' && !request.idempotencyKey.startsWith(FIRST_CHARGE_KEY_PREFIX)
+          ? SANDBOX_DECLINED
+          : null;
     if (failureReason) return { status: 'declined', transactionId, cardLast4: customer.last4, failureReason, raw };
     // The same key is the same charge: the journal counts it once.
-    if (!this.charges.has(transactionId)) this.charges.set(transactionId, { transactionId, customerId: request.customerId, amountCents: request.amountCents, refundedCents: 0 });
+    if (!this.charges.has(transactionId))
+      this.charges.set(transactionId, {
+        transactionId,
+        customerId: request.customerId,
+        amountCents: request.amountCents,
+        refundedCents: 0,
+      });
     return { status: 'succeeded', transactionId, cardLast4: customer.last4, raw };
   }
 
@@ -128,7 +165,11 @@ export class SandboxGateway implements PaymentGateway {
   private saveCard(paymentToken: string, idempotencyKey: string): CardOnFile {
     const { behaviour, last4 } = parseToken(paymentToken);
     if (behaviour === 'decline') throw new PaymentDeclinedError(SANDBOX_DECLINED);
-    return { customerId: `cus_sbx_${behaviour}_${last4}_${digest('customer', paymentToken, idempotencyKey)}`, cardLast4: last4, cardBrand: 'Visa' };
+    return {
+      customerId: `cus_sbx_${behaviour}_${last4}_${digest('customer', paymentToken, idempotencyKey)}`,
+      cardLast4: last4,
+      cardBrand: 'Visa',
+    };
   }
 }
 

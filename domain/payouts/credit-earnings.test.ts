@@ -18,8 +18,16 @@ afterAll(async () => {
 });
 
 test('credits once per reference, even when called concurrently', async () => {
-  const input = { grossCents: 999, source: 'subscription' as const, reference: 'charge-1', occurredAt: '2026-01-01T00:00:00.000Z', payerId: 'member-1' };
-  const results = await Promise.all(Array.from({ length: 5 }, () => creditEarnings(store, 'creator-1', input, context)));
+  const input = {
+    grossCents: 999,
+    source: 'subscription' as const,
+    reference: 'charge-1',
+    occurredAt: '2026-01-01T00:00:00.000Z',
+    payerId: 'member-1',
+  };
+  const results = await Promise.all(
+    Array.from({ length: 5 }, () => creditEarnings(store, 'creator-1', input, context)),
+  );
   // Calls that lost the race either see the credit and decide nothing, or (appended in the same
   // group as the winner) are answered as the winner was: the same event at the same position.
   const answered = results.filter((r) => r.events.length === 1);

@@ -15,14 +15,20 @@ export interface EarningsInput {
 }
 
 /** The event id of a credit: derived from creator and reference, so a replayed credit writes nothing. */
-export const earningsEventId = (creatorId: string, reference: string): string => deterministicId('EarningsCredited', creatorId, reference);
+export const earningsEventId = (creatorId: string, reference: string): string =>
+  deterministicId('EarningsCredited', creatorId, reference);
 
 /**
  * Credits a sale to the creator: 90% to the creator, 10% platform fee, pending for the
  * 7-day chargeback hold. Idempotent by `reference`. Called by the creators context
  * (tier subscriptions, message unlocks).
  */
-export async function creditEarnings(store: EventStore, creatorId: string, input: EarningsInput, context: CommandContext): Promise<CommandResult<CreatorAccountEvent>> {
+export async function creditEarnings(
+  store: EventStore,
+  creatorId: string,
+  input: EarningsInput,
+  context: CommandContext,
+): Promise<CommandResult<CreatorAccountEvent>> {
   const occurredAt = typeof input.occurredAt === 'string' ? new Date(input.occurredAt) : input.occurredAt;
   if (Number.isNaN(occurredAt.getTime())) throw refuse.validation('occurredAt must be a date');
   if (!input.reference) throw refuse.validation('A reference is required');
@@ -30,7 +36,15 @@ export async function creditEarnings(store: EventStore, creatorId: string, input
     store,
     creatorAccountStream(creatorId),
     creatorAccountDecider,
-    { type: 'CreditEarnings', creatorId, source: input.source, reference: input.reference, payerId: input.payerId ?? null, grossCents: input.grossCents, occurredAt },
+    {
+      type: 'CreditEarnings',
+      creatorId,
+      source: input.source,
+      reference: input.reference,
+      payerId: input.payerId ?? null,
+      grossCents: input.grossCents,
+      occurredAt,
+    },
     context,
     { eventIds: [earningsEventId(creatorId, input.reference)] },
   );
@@ -38,7 +52,12 @@ export async function creditEarnings(store: EventStore, creatorId: string, input
 }
 
 /** Takes back a sale's earnings (refund or chargeback); idempotent by `reference`. */
-export async function reverseEarnings(store: EventStore, creatorId: string, input: { reference: string; reason: string }, context: CommandContext): Promise<CommandResult<CreatorAccountEvent>> {
+export async function reverseEarnings(
+  store: EventStore,
+  creatorId: string,
+  input: { reference: string; reason: string },
+  context: CommandContext,
+): Promise<CommandResult<CreatorAccountEvent>> {
   const result = await handleCommand(
     store,
     creatorAccountStream(creatorId),

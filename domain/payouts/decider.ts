@@ -41,7 +41,15 @@ export interface CreatorAccountState {
 }
 
 export type CreatorAccountCommand =
-  | { type: 'CreditEarnings'; creatorId: string; source: EarningsSource; reference: string; payerId: string | null; grossCents: number; occurredAt: Date }
+  | {
+      type: 'CreditEarnings';
+      creatorId: string;
+      source: EarningsSource;
+      reference: string;
+      payerId: string | null;
+      grossCents: number;
+      occurredAt: Date;
+    }
   | { type: 'ReverseEarnings'; creatorId: string; reference: string; reason: string; now: Date }
   | {
       type: 'AddPaymentAccount';
@@ -63,8 +71,22 @@ export type CreatorAccountCommand =
       outcome: { status: 'verified' } | { status: 'failed'; failureReason: string };
       now: Date;
     }
-  | { type: 'RequestPayout'; creatorId: string; payoutId: string; paymentAccountId: string; amountCents: number; now: Date }
-  | { type: 'StartPayoutProcessing'; creatorId: string; payoutId: string; gatewayTransactionId: string; staffId: string | null; now: Date }
+  | {
+      type: 'RequestPayout';
+      creatorId: string;
+      payoutId: string;
+      paymentAccountId: string;
+      amountCents: number;
+      now: Date;
+    }
+  | {
+      type: 'StartPayoutProcessing';
+      creatorId: string;
+      payoutId: string;
+      gatewayTransactionId: string;
+      staffId: string | null;
+      now: Date;
+    }
   | { type: 'CompletePayout'; creatorId: string; payoutId: string; staffId: string | null; now: Date }
   | { type: 'FailPayout'; creatorId: string; payoutId: string; reason: string; staffId: string | null; now: Date }
   | { type: 'CancelPayout'; creatorId: string; payoutId: string; reason: string; staffId: string | null; now: Date };
@@ -98,7 +120,9 @@ export function balancesAt(state: CreatorAccountState, now: Date): CreatorBalanc
       if (nextAvailableAt === null || earning.availableAt < nextAvailableAt) nextAvailableAt = earning.availableAt;
     }
   }
-  const held = Object.values(state.payouts).filter(holdsFunds).reduce((sum, payout) => sum + payout.amountCents, 0);
+  const held = Object.values(state.payouts)
+    .filter(holdsFunds)
+    .reduce((sum, payout) => sum + payout.amountCents, 0);
   return { availableCents: released - held, pendingCents, totalEarningsCents, nextAvailableAt };
 }
 
@@ -106,7 +130,13 @@ function evolve(state: CreatorAccountState, event: CreatorAccountEvent): Creator
   switch (event.type) {
     case 'EarningsCredited': {
       const { reference, creatorShareCents, platformFeeCents, availableAt } = event.data;
-      return { ...state, earnings: { ...state.earnings, [reference]: { creatorShareCents, platformFeeCents, availableAt, reversed: false } } };
+      return {
+        ...state,
+        earnings: {
+          ...state.earnings,
+          [reference]: { creatorShareCents, platformFeeCents, availableAt, reversed: false },
+        },
+      };
     }
     case 'EarningsReversed': {
       const earning = state.earnings[event.data.reference];
@@ -114,10 +144,30 @@ function evolve(state: CreatorAccountState, event: CreatorAccountEvent): Creator
       return { ...state, earnings: { ...state.earnings, [event.data.reference]: { ...earning, reversed: true } } };
     }
     case 'PaymentAccountAdded': {
-      const { paymentAccountId, type, isDefault, isVerified, stripeAccountId, bankAccountLast4, routingNumber, addedAt } = event.data;
+      const {
+        paymentAccountId,
+        type,
+        isDefault,
+        isVerified,
+        stripeAccountId,
+        bankAccountLast4,
+        routingNumber,
+        addedAt,
+      } = event.data;
       const accounts: Record<string, PaymentAccountState> = {};
-      for (const [id, account] of Object.entries(state.paymentAccounts)) accounts[id] = isDefault ? { ...account, isDefault: false } : account;
-      accounts[paymentAccountId] = { paymentAccountId, type, isDefault, isVerified, verificationFailed: false, addedAt, stripeAccountId, bankAccountLast4, routingNumber };
+      for (const [id, account] of Object.entries(state.paymentAccounts))
+        accounts[id] = isDefault ? { ...account, isDefault: false } : account;
+      accounts[paymentAccountId] = {
+        paymentAccountId,
+        type,
+        isDefault,
+        isVerified,
+        verificationFailed: false,
+        addedAt,
+        stripeAccountId,
+        bankAccountLast4,
+        routingNumber,
+      };
       return { ...state, paymentAccounts: accounts };
     }
     case 'PaymentAccountVerified':
@@ -126,10 +176,19 @@ function evolve(state: CreatorAccountState, event: CreatorAccountEvent): Creator
       return withAccount(state, event.data.paymentAccountId, { verificationFailed: true });
     case 'PayoutRequested': {
       const { payoutId, paymentAccountId, amountCents } = event.data;
-      return { ...state, payouts: { ...state.payouts, [payoutId]: { payoutId, paymentAccountId, amountCents, status: 'pending', gatewayTransactionId: null } } };
+      return {
+        ...state,
+        payouts: {
+          ...state.payouts,
+          [payoutId]: { payoutId, paymentAccountId, amountCents, status: 'pending', gatewayTransactionId: null },
+        },
+      };
     }
     case 'PayoutProcessingStarted':
-      return withPayout(state, event.data.payoutId, { status: 'processing', gatewayTransactionId: event.data.gatewayTransactionId });
+      return withPayout(state, event.data.payoutId, {
+        status: 'processing',
+        gatewayTransactionId: event.data.gatewayTransactionId,
+      });
     case 'PayoutCompleted':
       return withPayout(state, event.data.payoutId, { status: 'completed' });
     case 'PayoutFailed':
@@ -141,14 +200,19 @@ function evolve(state: CreatorAccountState, event: CreatorAccountEvent): Creator
   }
 }
 
-function withAccount(state: CreatorAccountState, paymentAccountId: string, change: Partial<PaymentAccountState>): CreatorAccountState {
+function withAccount(
+  state: CreatorAccountState,
+  paymentAccountId: string,
+  change: Partial<PaymentAccountState>,
+): CreatorAccountState {
   const account = state.paymentAccounts[paymentAccountId];
   if (!account) return state;
   return { ...state, paymentAccounts: { ...state.paymentAccounts, [paymentAccountId]: { ...account, ...change } } };
 }
 
 /** Pending until the processor decides; then verified or failed (both final). */
-export const isPendingVerification = (account: PaymentAccountState): boolean => !account.isVerified && !account.verificationFailed;
+export const isPendingVerification = (account: PaymentAccountState): boolean =>
+  !account.isVerified && !account.verificationFailed;
 
 function withPayout(state: CreatorAccountState, payoutId: string, change: Partial<PayoutState>): CreatorAccountState {
   const payout = state.payouts[payoutId];
@@ -159,7 +223,8 @@ function withPayout(state: CreatorAccountState, payoutId: string, change: Partia
 function payoutIn(state: CreatorAccountState, payoutId: string, allowed: PayoutStatus[], action: string): PayoutState {
   const payout = state.payouts[payoutId];
   if (!payout) throw refuse.notFound('Payout not found');
-  if (!allowed.includes(payout.status)) throw refuse.conflict(`A ${payout.status} payout cannot be ${action}`, { status: payout.status });
+  if (!allowed.includes(payout.status))
+    throw refuse.conflict(`A ${payout.status} payout cannot be ${action}`, { status: payout.status });
   return payout;
 }
 
@@ -168,7 +233,8 @@ function decide(command: CreatorAccountCommand, state: CreatorAccountState): Cre
   switch (command.type) {
     case 'CreditEarnings': {
       if (state.earnings[command.reference]) return []; // already credited: idempotent by reference
-      if (!Number.isSafeInteger(command.grossCents) || command.grossCents <= 0) throw refuse.validation('Earnings must be a positive number of cents');
+      if (!Number.isSafeInteger(command.grossCents) || command.grossCents <= 0)
+        throw refuse.validation('Earnings must be a positive number of cents');
       const { creatorShareCents, platformFeeCents } = splitEarnings(command.grossCents);
       return [
         {
@@ -231,18 +297,43 @@ function decide(command: CreatorAccountCommand, state: CreatorAccountState): Cre
       if (!account) throw refuse.notFound('Payment account not found');
       if (!isPendingVerification(account)) return []; // already decided: a repeated check writes nothing
       const { paymentAccountId } = command;
-      if (command.outcome.status === 'verified') return [{ type: 'PaymentAccountVerified', data: { creatorId, paymentAccountId, verifiedAt: command.now.toISOString() } }];
-      return [{ type: 'PaymentAccountVerificationFailed', data: { creatorId, paymentAccountId, reason: command.outcome.failureReason, failedAt: command.now.toISOString() } }];
+      if (command.outcome.status === 'verified')
+        return [
+          {
+            type: 'PaymentAccountVerified',
+            data: { creatorId, paymentAccountId, verifiedAt: command.now.toISOString() },
+          },
+        ];
+      return [
+        {
+          type: 'PaymentAccountVerificationFailed',
+          data: {
+            creatorId,
+            paymentAccountId,
+            reason: command.outcome.failureReason,
+            failedAt: command.now.toISOString(),
+          },
+        },
+      ];
     }
     case 'RequestPayout': {
       const account = state.paymentAccounts[command.paymentAccountId];
       if (!account) throw refuse.forbidden('This payment account does not belong to you');
-      if (account.verificationFailed) throw refuse.validation('This payment account could not be verified', { paymentAccountId: 'Payment account could not be verified' });
-      if (!account.isVerified) throw refuse.validation('This payment account is pending verification', { paymentAccountId: 'Payment account is pending verification' });
+      if (account.verificationFailed)
+        throw refuse.validation('This payment account could not be verified', {
+          paymentAccountId: 'Payment account could not be verified',
+        });
+      if (!account.isVerified)
+        throw refuse.validation('This payment account is pending verification', {
+          paymentAccountId: 'Payment account is pending verification',
+        });
       const { availableCents } = balancesAt(state, command.now);
-      if (availableCents <= 0) throw refuse.validation('No available balance to withdraw', { amount: 'No available balance to withdraw' });
+      if (availableCents <= 0)
+        throw refuse.validation('No available balance to withdraw', { amount: 'No available balance to withdraw' });
       if (command.amountCents !== availableCents) {
-        throw refuse.validation('The payout amount must be the entire available balance', { amount: 'The payout amount must be the entire available balance' });
+        throw refuse.validation('The payout amount must be the entire available balance', {
+          amount: 'The payout amount must be the entire available balance',
+        });
       }
       const { processingFeeCents, netAmountCents } = payoutFee(availableCents);
       return [
@@ -263,19 +354,63 @@ function decide(command: CreatorAccountCommand, state: CreatorAccountState): Cre
     }
     case 'StartPayoutProcessing': {
       payoutIn(state, command.payoutId, ['pending'], 'processed');
-      return [{ type: 'PayoutProcessingStarted', data: { creatorId, payoutId: command.payoutId, gatewayTransactionId: command.gatewayTransactionId, staffId: command.staffId, startedAt: command.now.toISOString() } }];
+      return [
+        {
+          type: 'PayoutProcessingStarted',
+          data: {
+            creatorId,
+            payoutId: command.payoutId,
+            gatewayTransactionId: command.gatewayTransactionId,
+            staffId: command.staffId,
+            startedAt: command.now.toISOString(),
+          },
+        },
+      ];
     }
     case 'CompletePayout': {
       const payout = payoutIn(state, command.payoutId, ['processing'], 'completed');
-      return [{ type: 'PayoutCompleted', data: { creatorId, payoutId: command.payoutId, gatewayTransactionId: payout.gatewayTransactionId, staffId: command.staffId, processedAt: command.now.toISOString() } }];
+      return [
+        {
+          type: 'PayoutCompleted',
+          data: {
+            creatorId,
+            payoutId: command.payoutId,
+            gatewayTransactionId: payout.gatewayTransactionId,
+            staffId: command.staffId,
+            processedAt: command.now.toISOString(),
+          },
+        },
+      ];
     }
     case 'FailPayout': {
       payoutIn(state, command.payoutId, ['processing'], 'failed');
-      return [{ type: 'PayoutFailed', data: { creatorId, payoutId: command.payoutId, reason: command.reason, staffId: command.staffId, failedAt: command.now.toISOString() } }];
+      return [
+        {
+          type: 'PayoutFailed',
+          data: {
+            creatorId,
+            payoutId: command.payoutId,
+            reason: command.reason,
+            staffId: command.staffId,
+            failedAt: command.now.toISOString(),
+          },
+        },
+      ];
     }
     case 'CancelPayout': {
       payoutIn(state, command.payoutId, ['pending', 'processing'], 'cancelled');
-      return [{ type: 'PayoutCancelled', data: { creatorId, payoutId: command.payoutId, reason: command.reason, staffId: command.staffId, cancelledAt: command.now.toISOString() } }];
+      return [
+        {
+          type: 'PayoutCancelled',
+          data: {
+            creatorId,
+            payoutId: command.payoutId,
+            reason: command.reason,
+            staffId: command.staffId,
+            cancelledAt: command.now.toISOString(),
+          },
+        },
+      ];
     }
   }
 }

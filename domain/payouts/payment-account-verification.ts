@@ -30,7 +30,12 @@ export async function checkPaymentAccountVerifications(
     const answer = await gateway.verificationStatus(
       {
         idempotencyKey: paymentAccountId,
-        destination: { type: account.type, stripeAccountId: account.stripeAccountId, bankAccountLast4: account.bankAccountLast4, routingNumber: account.routingNumber },
+        destination: {
+          type: account.type,
+          stripeAccountId: account.stripeAccountId,
+          bankAccountLast4: account.bankAccountLast4,
+          routingNumber: account.routingNumber,
+        },
         registeredAt: new Date(account.addedAt),
       },
       now,

@@ -8,9 +8,21 @@ import {
 
 const registeredAt = new Date('2026-03-01T10:00:00.000Z');
 const later = (ms: number) => new Date(registeredAt.getTime() + ms);
-const bank = (routingNumber: string) => ({ type: 'bank_account' as const, stripeAccountId: null, bankAccountLast4: '6789', routingNumber });
+const bank = (routingNumber: string) => ({
+  type: 'bank_account' as const,
+  stripeAccountId: null,
+  bankAccountLast4: '6789',
+  routingNumber,
+});
 const register = (type: 'stripe' | 'bank_account', routingNumber: string | null) =>
-  createSandboxPayoutGateway().registerDestination({ creatorId: 'c1', type, accountHolderName: 'C', bankAccountLast4: null, routingNumber, idempotencyKey: 'pa1' });
+  createSandboxPayoutGateway().registerDestination({
+    creatorId: 'c1',
+    type,
+    accountHolderName: 'C',
+    bankAccountLast4: null,
+    routingNumber,
+    idempotencyKey: 'pa1',
+  });
 
 describe('sandbox payout processor', () => {
   it('verifies stripe accounts and the documented instant test routing numbers at once', async () => {
@@ -23,11 +35,15 @@ describe('sandbox payout processor', () => {
 
   it('verifies other bank accounts after the delay, and refuses the documented failing one', async () => {
     const gateway = createSandboxPayoutGateway({ verifyAfterMs: 5000 });
-    const ask = (routingNumber: string, ms: number) => gateway.verificationStatus({ idempotencyKey: 'pa1', destination: bank(routingNumber), registeredAt }, later(ms));
+    const ask = (routingNumber: string, ms: number) =>
+      gateway.verificationStatus({ idempotencyKey: 'pa1', destination: bank(routingNumber), registeredAt }, later(ms));
     expect(await ask('999999999', 4999)).toEqual({ status: 'pending' });
     expect(await ask('999999999', 5000)).toEqual({ status: 'verified' });
     expect(await ask(SANDBOX_VERIFICATION_FAILS_ROUTING, 4999)).toEqual({ status: 'pending' });
-    expect(await ask(SANDBOX_VERIFICATION_FAILS_ROUTING, 5000)).toEqual({ status: 'failed', failureReason: SANDBOX_VERIFICATION_FAILURE });
+    expect(await ask(SANDBOX_VERIFICATION_FAILS_ROUTING, 5000)).toEqual({
+      status: 'failed',
+      failureReason: SANDBOX_VERIFICATION_FAILURE,
+    });
     expect(await ask(SANDBOX_INSTANT_ROUTING, 0)).toEqual({ status: 'verified' });
   });
 });

@@ -26,18 +26,23 @@ export function createSandboxPayoutGateway(options: { verifyAfterMs?: number } =
   const verifyAfterMs = options.verifyAfterMs ?? SANDBOX_VERIFY_AFTER_MS;
   return {
     async registerDestination(input) {
-      const stripeAccountId = input.type === 'stripe' ? `acct_sandbox_${deterministicId('dest', input.idempotencyKey).replace(/-/g, '').slice(0, 16)}` : null;
+      const stripeAccountId =
+        input.type === 'stripe'
+          ? `acct_sandbox_${deterministicId('dest', input.idempotencyKey).replace(/-/g, '').slice(0, 16)}`
+          : null;
       return { stripeAccountId, verified: verifiedAtOnce(input.type, input.routingNumber) };
     },
     async verificationStatus({ destination, registeredAt }, now) {
       if (verifiedAtOnce(destination.type, destination.routingNumber)) return { status: 'verified' };
       if (now.getTime() < registeredAt.getTime() + verifyAfterMs) return { status: 'pending' };
-      if (destination.routingNumber === SANDBOX_VERIFICATION_FAILS_ROUTING) return { status: 'failed', failureReason: SANDBOX_VERIFICATION_FAILURE };
+      if (destination.routingNumber === SANDBOX_VERIFICATION_FAILS_ROUTING)
+        return { status: 'failed', failureReason: SANDBOX_VERIFICATION_FAILURE };
       return { status: 'verified' };
     },
     async createTransfer(input) {
       const transactionId = `tr_sandbox_${deterministicId('transfer', input.idempotencyKey).replace(/-/g, '').slice(0, 20)}`;
-      if (input.destination.routingNumber === SANDBOX_REJECTED_ROUTING) return { status: 'rejected', transactionId, failureReason: 'Account closed' };
+      if (input.destination.routingNumber === SANDBOX_REJECTED_ROUTING)
+        return { status: 'rejected', transactionId, failureReason: 'Account closed' };
       return { status: 'submitted', transactionId };
     },
   };

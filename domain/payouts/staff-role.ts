@@ -28,12 +28,30 @@ export const staffDecider: Decider<StaffCommand, { isAdmin: boolean }, StaffEven
   initialState: { isAdmin: false },
   evolve: (state, event) => (event.type === 'StaffRoleGranted' ? { isAdmin: true } : state),
   decide: (command, state) =>
-    state.isAdmin ? [] : [{ type: 'StaffRoleGranted', data: { userId: command.userId, role: 'admin', grantedBy: command.grantedBy, grantedAt: command.now.toISOString() } }],
+    state.isAdmin
+      ? []
+      : [
+          {
+            type: 'StaffRoleGranted',
+            data: {
+              userId: command.userId,
+              role: 'admin',
+              grantedBy: command.grantedBy,
+              grantedAt: command.now.toISOString(),
+            },
+          },
+        ],
 };
 
 /** Makes a user finance staff; granting twice writes nothing. */
 export async function grantStaffRole(store: EventStore, userId: string, context: CommandContext) {
-  return handleCommand(store, staffStream(userId), staffDecider, { type: 'GrantStaffRole', userId, grantedBy: context.actorId, now: context.now }, context);
+  return handleCommand(
+    store,
+    staffStream(userId),
+    staffDecider,
+    { type: 'GrantStaffRole', userId, grantedBy: context.actorId, now: context.now },
+    context,
+  );
 }
 
 /**
@@ -65,7 +83,9 @@ export async function ensureStaffAccount(
         cardLast4: '',
         registeredAt: context.now.toISOString(),
       };
-      await store.append(userStream(newUserId), [{ type: 'UserRegistered', data: registered, metadata }], { expectedRevision: 'no_stream' });
+      await store.append(userStream(newUserId), [{ type: 'UserRegistered', data: registered, metadata }], {
+        expectedRevision: 'no_stream',
+      });
       userId = newUserId;
       created = true;
     } catch (error) {

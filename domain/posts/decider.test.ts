@@ -5,7 +5,16 @@ import type { PostEvent } from './events';
 const at = new Date('2026-01-01T00:00:00Z');
 const published: PostEvent = {
   type: 'PostPublished',
-  data: { postId: 'p1', creatorId: 'c1', title: 'T', content: 'C', mediaUrl: null, mediaType: null, isPublic: false, publishedAt: at.toISOString() },
+  data: {
+    postId: 'p1',
+    creatorId: 'c1',
+    title: 'T',
+    content: 'C',
+    mediaUrl: null,
+    mediaType: null,
+    isPublic: false,
+    publishedAt: at.toISOString(),
+  },
 };
 
 const spec = deciderSpec(postDecider);
@@ -23,7 +32,10 @@ describe('post decider', () => {
 
   it('refuses likes and comments on unknown posts', () => {
     spec.given().when({ type: 'ToggleLike', postId: 'x', userId: 'm1', at }).thenThrows('Post not found');
-    spec.given().when({ type: 'CommentOnPost', postId: 'x', commentId: 'k', userId: 'm1', content: 'hi', at }).thenThrows('Post not found');
+    spec
+      .given()
+      .when({ type: 'CommentOnPost', postId: 'x', commentId: 'k', userId: 'm1', content: 'hi', at })
+      .thenThrows('Post not found');
   });
 
   it('derives the media type from the URL', () => {

@@ -10,7 +10,16 @@ export interface PostState {
 }
 
 export type PostCommand =
-  | { type: 'PublishPost'; postId: string; creatorId: string; title: string; content: string; mediaUrl: string | null; isPublic: boolean; at: Date }
+  | {
+      type: 'PublishPost';
+      postId: string;
+      creatorId: string;
+      title: string;
+      content: string;
+      mediaUrl: string | null;
+      isPublic: boolean;
+      at: Date;
+    }
   | { type: 'ToggleLike'; postId: string; userId: string; at: Date }
   | { type: 'CommentOnPost'; postId: string; commentId: string; userId: string; content: string; at: Date };
 
@@ -66,6 +75,18 @@ export const postDecider: Decider<PostCommand, PostState, PostEvent> = {
       const type = state.likers.has(command.userId) ? 'PostUnliked' : 'PostLiked';
       return [{ type, data: { postId: command.postId, creatorId, userId: command.userId, at } }];
     }
-    return [{ type: 'PostCommented', data: { postId: command.postId, creatorId, commentId: command.commentId, userId: command.userId, content: command.content, at } }];
+    return [
+      {
+        type: 'PostCommented',
+        data: {
+          postId: command.postId,
+          creatorId,
+          commentId: command.commentId,
+          userId: command.userId,
+          content: command.content,
+          at,
+        },
+      },
+    ];
   },
 };

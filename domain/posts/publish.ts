@@ -19,5 +19,11 @@ export interface PublishInput {
 export async function publishPost(store: EventStore, input: PublishInput, context: CommandContext, postId = newId()) {
   const creator = await loadState(store, creatorStream(input.creatorId), creatorDecider);
   if (!creator.state.registered) throw refuse.forbidden('Only creators can publish posts');
-  return handleCommand(store, postStream(postId), postDecider, { type: 'PublishPost', postId, ...input, at: context.now }, context);
+  return handleCommand(
+    store,
+    postStream(postId),
+    postDecider,
+    { type: 'PublishPost', postId, ...input, at: context.now },
+    context,
+  );
 }

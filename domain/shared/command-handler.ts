@@ -1,4 +1,11 @@
-import { WrongExpectedRevisionError, type EventMetadata, type EventStore, type ExpectedRevision, type NewEvent, type Position } from '../event-store/port';
+import {
+  WrongExpectedRevisionError,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+} from '../event-store/port';
 import { newId } from './ids';
 
 /** An event as deciders see it: a type and its data. */

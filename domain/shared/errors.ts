@@ -22,11 +22,13 @@ export class DomainError extends Error {
 }
 
 export const refuse = {
-  validation: (message: string, fields: Record<string, string> = {}) => new DomainError('validation', message, { fields }),
+  validation: (message: string, fields: Record<string, string> = {}) =>
+    new DomainError('validation', message, { fields }),
   notFound: (message: string) => new DomainError('not_found', message),
   conflict: (message: string, details?: Record<string, unknown>) => new DomainError('conflict', message, details),
   forbidden: (message: string, details?: Record<string, unknown>) => new DomainError('forbidden', message, details),
   unauthorized: (message = 'Unauthorized') => new DomainError('unauthorized', message),
-  unprocessable: (message: string, details?: Record<string, unknown>) => new DomainError('unprocessable', message, details),
+  unprocessable: (message: string, details?: Record<string, unknown>) =>
+    new DomainError('unprocessable', message, details),
   declined: (message: string) => new DomainError('payment_declined', message),
 };

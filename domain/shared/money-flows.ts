@@ -50,7 +50,11 @@ export const flowReference = (flow: MoneyFlow, id: string): string => `${MONEY_F
 export const earningsSourceOf = (flow: CreatorSaleFlow): EarningsSource => MONEY_FLOWS[flow].earningsSource;
 
 /** A balance movement of a flow, as the wallet stores it (reason and reference). */
-export function balanceMovement(flow: BalanceFlow, id: string, amountCents: number): { amountCents: number; reason: string; reference: string } {
+export function balanceMovement(
+  flow: BalanceFlow,
+  id: string,
+  amountCents: number,
+): { amountCents: number; reason: string; reference: string } {
   return { amountCents, reason: MONEY_FLOWS[flow].balanceReason, reference: flowReference(flow, id) };
 }
 
@@ -69,11 +73,15 @@ export function flowOfReference(reference: string): { flow: MoneyFlow; id: strin
  * reference (tests, hand-made data) is read the way the ledger always read it, by its reason
  * (an unlock's reason, or one that speaks of a plan, membership or subscription), with no id.
  */
-export function flowOfMovement(movement: { reason: string; reference: string }): { flow: MoneyFlow; id: string | null } | null {
+export function flowOfMovement(movement: {
+  reason: string;
+  reference: string;
+}): { flow: MoneyFlow; id: string | null } | null {
   const named = flowOfReference(movement.reference);
   if (named) return named;
   if (movement.reason === MONEY_FLOWS.message_unlock.balanceReason) return { flow: 'message_unlock', id: null };
-  if (/plan|membership|subscri/i.test(`${movement.reason} ${movement.reference}`)) return { flow: 'site_plan', id: null };
+  if (/plan|membership|subscri/i.test(`${movement.reason} ${movement.reference}`))
+    return { flow: 'site_plan', id: null };
   return null;
 }
 

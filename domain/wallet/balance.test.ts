@@ -23,7 +23,9 @@ describe('member USD balance on one stream', () => {
     await creditBalance(store, 'racer', { amountCents: 1000, reason: 'conversion', reference: 'conv-1' }, context());
     // 50 spends of 30 cents against $10.00: exactly 33 can succeed (9.90), 17 must be refused.
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) => spendBalance(store, 'racer', { amountCents: 30, reason: 'unlock', reference: `spend-${i}` }, context())),
+      Array.from({ length: 50 }, (_, i) =>
+        spendBalance(store, 'racer', { amountCents: 30, reason: 'unlock', reference: `spend-${i}` }, context()),
+      ),
     );
     const succeeded = outcomes.filter((o) => o.status === 'fulfilled');
     const refused = outcomes.filter((o) => o.status === 'rejected');
@@ -45,11 +47,15 @@ describe('member USD balance on one stream', () => {
 
   it('the same reference never credits or spends twice, even in parallel', async () => {
     const credits = await Promise.all(
-      Array.from({ length: 10 }, () => creditBalance(store, 'twice', { amountCents: 1940, reason: 'conversion', reference: 'conv-A' }, context())),
+      Array.from({ length: 10 }, () =>
+        creditBalance(store, 'twice', { amountCents: 1940, reason: 'conversion', reference: 'conv-A' }, context()),
+      ),
     );
     expect(credits.filter((c) => c.applied)).toHaveLength(1);
     const spends = await Promise.all(
-      Array.from({ length: 10 }, () => spendBalance(store, 'twice', { amountCents: 1194, reason: 'plan', reference: 'plan-1' }, context())),
+      Array.from({ length: 10 }, () =>
+        spendBalance(store, 'twice', { amountCents: 1194, reason: 'plan', reference: 'plan-1' }, context()),
+      ),
     );
     expect(spends.filter((s) => s.applied)).toHaveLength(1);
     expect(await currentBalanceCents(store, 'twice')).toBe(746);
@@ -57,7 +63,9 @@ describe('member USD balance on one stream', () => {
   }, 30_000);
 
   it('refuses an overdraft with the balance in the answer', async () => {
-    await expect(spendBalance(store, 'empty', { amountCents: 1, reason: 'x', reference: 'r' }, context())).rejects.toMatchObject({
+    await expect(
+      spendBalance(store, 'empty', { amountCents: 1, reason: 'x', reference: 'r' }, context()),
+    ).rejects.toMatchObject({
       kind: 'unprocessable',
       message: 'Insufficient balance',
       details: { balanceCents: 0 },

@@ -18,10 +18,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * a conversion credit): each conflict re-reads and decides again, with a little jitter so
  * the racers spread out instead of colliding in lock step.
  */
-async function run(store: EventStore, command: WalletCommand, context: CommandContext, options: HandleOptions = {}): Promise<MovementResult> {
+async function run(
+  store: EventStore,
+  command: WalletCommand,
+  context: CommandContext,
+  options: HandleOptions = {},
+): Promise<MovementResult> {
   for (let round = 0; ; round++) {
     try {
-      const result = await handleCommand(store, walletStream(command.userId), walletDecider, command, context, { maxAttempts: 3, ...options });
+      const result = await handleCommand(store, walletStream(command.userId), walletDecider, command, context, {
+        maxAttempts: 3,
+        ...options,
+      });
       return { applied: result.events.length > 0, balanceCents: result.state.balanceCents, position: result.position };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || round >= 40) throw error;
@@ -31,7 +39,13 @@ async function run(store: EventStore, command: WalletCommand, context: CommandCo
 }
 
 /** Adds money to a member's USD balance; the same reference never credits twice. */
-export function creditBalance(store: EventStore, userId: string, input: MovementInput, context: CommandContext, options?: HandleOptions) {
+export function creditBalance(
+  store: EventStore,
+  userId: string,
+  input: MovementInput,
+  context: CommandContext,
+  options?: HandleOptions,
+) {
   return run(store, { type: 'CreditBalance', userId, ...input }, context, options);
 }
 
@@ -39,7 +53,13 @@ export function creditBalance(store: EventStore, userId: string, input: Movement
  * Takes money from a member's USD balance; the same reference never spends twice. Spending
  * more than the balance is refused: `refuse.unprocessable('Insufficient balance', {balanceCents})`.
  */
-export function spendBalance(store: EventStore, userId: string, input: MovementInput, context: CommandContext, options?: HandleOptions) {
+export function spendBalance(
+  store: EventStore,
+  userId: string,
+  input: MovementInput,
+  context: CommandContext,
+  options?: HandleOptions,
+) {
   return run(store, { type: 'SpendBalance', userId, ...input }, context, options);
 }
 

@@ -20,7 +20,9 @@ export interface WalletState {
 
 function checkInput(command: WalletCommand): void {
   if (!Number.isSafeInteger(command.amountCents) || command.amountCents <= 0) {
-    throw refuse.validation('Amount must be a positive whole number of cents', { amountCents: 'Must be a positive integer' });
+    throw refuse.validation('Amount must be a positive whole number of cents', {
+      amountCents: 'Must be a positive integer',
+    });
   }
   if (!command.reference) throw refuse.validation('A reference is required', { reference: 'Required' });
 }
@@ -37,9 +39,20 @@ export const walletDecider: Decider<WalletCommand, WalletState, WalletEvent> = {
     if (state.references.has(command.reference)) return []; // already applied: idempotent
     const { userId, amountCents, reason, reference } = command;
     if (command.type === 'CreditBalance') {
-      return [{ type: 'WalletCredited', data: { userId, amountCents, reason, reference, balanceCents: state.balanceCents + amountCents } }];
+      return [
+        {
+          type: 'WalletCredited',
+          data: { userId, amountCents, reason, reference, balanceCents: state.balanceCents + amountCents },
+        },
+      ];
     }
-    if (amountCents > state.balanceCents) throw refuse.unprocessable('Insufficient balance', { balanceCents: state.balanceCents });
-    return [{ type: 'WalletDebited', data: { userId, amountCents, reason, reference, balanceCents: state.balanceCents - amountCents } }];
+    if (amountCents > state.balanceCents)
+      throw refuse.unprocessable('Insufficient balance', { balanceCents: state.balanceCents });
+    return [
+      {
+        type: 'WalletDebited',
+        data: { userId, amountCents, reason, reference, balanceCents: state.balanceCents - amountCents },
+      },
+    ];
   },
 };

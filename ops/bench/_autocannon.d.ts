@@ -33,7 +33,10 @@ declare module 'autocannon' {
   }
   /** Resolves with the result; emits 'response' (client, statusCode, bytes, milliseconds) as it runs. */
   function autocannon(options: autocannon.Options): Promise<autocannon.Result> & {
-    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, milliseconds: number) => void): void;
+    on(
+      event: 'response',
+      listener: (client: unknown, statusCode: number, bytes: number, milliseconds: number) => void,
+    ): void;
   };
   export = autocannon;
 }

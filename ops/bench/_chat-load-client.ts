@@ -12,7 +12,8 @@ import net from 'node:net';
 export function textFrame(text: string): Buffer {
   const payload = Buffer.from(text);
   const n = payload.length;
-  const head = n < 126 ? Buffer.from([0x81, 0x80 | n]) : n < 65536 ? Buffer.from([0x81, 0x80 | 126, n >> 8, n & 255]) : null;
+  const head =
+    n < 126 ? Buffer.from([0x81, 0x80 | n]) : n < 65536 ? Buffer.from([0x81, 0x80 | 126, n >> 8, n & 255]) : null;
   if (!head) throw new Error('frame too large for the load client');
   return Buffer.concat([head, Buffer.alloc(4), payload]);
 }
@@ -38,7 +39,12 @@ export class LoadSocket {
       let client: LoadSocket;
       // Reads land in one shared buffer and are handled at once (no stream, no 'data' event, no
       // Buffer per read); what must outlive the callback is copied.
-      const socket = net.connect({ port, host: '127.0.0.1', noDelay: true, onread: { buffer: READ_BUFFER, callback: (n) => (client.received(READ_BUFFER.subarray(0, n)), true) } });
+      const socket = net.connect({
+        port,
+        host: '127.0.0.1',
+        noDelay: true,
+        onread: { buffer: READ_BUFFER, callback: (n) => (client.received(READ_BUFFER.subarray(0, n)), true) },
+      });
       client = new LoadSocket(socket, onFrame);
       client.resolve = resolve;
       client.reject = reject;
@@ -46,7 +52,9 @@ export class LoadSocket {
         .map(([k, v]) => `${k}: ${v}\r\n`)
         .join('');
       socket.once('connect', () =>
-        socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`),
+        socket.write(
+          `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`,
+        ),
       );
       socket.on('error', (error) => (client.upgraded ? (client.closed = true) : reject(error)));
       socket.on('close', () => (client.closed = true));

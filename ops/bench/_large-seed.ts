@@ -29,7 +29,9 @@ const withDatabase = (serverUrl: string, name: string) => {
 
 /** Events in the database's log; null when the database or its log does not exist. */
 async function loggedEvents(serverUrl: string): Promise<number | null> {
-  const exists = await withClient(withDatabase(serverUrl, 'postgres'), (c) => c.query('SELECT 1 FROM pg_database WHERE datname = $1', [LARGE_DATABASE]));
+  const exists = await withClient(withDatabase(serverUrl, 'postgres'), (c) =>
+    c.query('SELECT 1 FROM pg_database WHERE datname = $1', [LARGE_DATABASE]),
+  );
   if (!exists.rowCount) return null;
   return withClient(withDatabase(serverUrl, LARGE_DATABASE), async (c) => {
     const found = await c.query(`SELECT to_regclass('public.events') IS NOT NULL AS present`);
@@ -49,8 +51,12 @@ async function reseed(serverUrl: string, url: string, minEvents: number): Promis
   const db = openReadDatabase(url, 2);
   await migrateToLatest(db);
   try {
-    const report = await seedLarge({ store, db }, { ...LARGE_PLAN, minEvents }, (line) => process.stdout.write(`\r  ${line}   `));
-    console.log(`\n  seeded ${thousands(report.events)} events in ${report.seconds.toFixed(0)} s (${thousands(report.events / report.seconds)} events/s), ${report.failures.count} failed steps`);
+    const report = await seedLarge({ store, db }, { ...LARGE_PLAN, minEvents }, (line) =>
+      process.stdout.write(`\r  ${line}   `),
+    );
+    console.log(
+      `\n  seeded ${thousands(report.events)} events in ${report.seconds.toFixed(0)} s (${thousands(report.events / report.seconds)} events/s), ${report.failures.count} failed steps`,
+    );
     if (report.failures.count) console.log(`  first failures: ${report.failures.first.slice(0, 3).join(' | ')}`);
     await startReactionsAtHead(store, db);
   } finally {
@@ -64,13 +70,17 @@ async function reseed(serverUrl: string, url: string, minEvents: number): Promis
  * or the embedded PostgreSQL). Kept between runs; seeded again when missing, short of
  * `minEvents`, or when asked (`--reseed`).
  */
-export async function largeSeedDatabase(options: { reseed?: boolean; minEvents?: number } = {}): Promise<{ url: string; events: number; close(): Promise<void> }> {
+export async function largeSeedDatabase(
+  options: { reseed?: boolean; minEvents?: number } = {},
+): Promise<{ url: string; events: number; close(): Promise<void> }> {
   const minEvents = options.minEvents ?? LARGE_PLAN.minEvents;
   const server = await openDatabaseUrl(loadConfig(), (line) => console.log(line));
   const url = withDatabase(server.databaseUrl, LARGE_DATABASE);
   const before = await loggedEvents(server.databaseUrl);
   if (options.reseed || before === null || before < minEvents) {
-    console.log(`  ${LARGE_DATABASE}: ${before === null ? 'missing' : `${thousands(before)} events`}; seeding the large dataset (${thousands(minEvents)}+ events)...`);
+    console.log(
+      `  ${LARGE_DATABASE}: ${before === null ? 'missing' : `${thousands(before)} events`}; seeding the large dataset (${thousands(minEvents)}+ events)...`,
+    );
     await reseed(server.databaseUrl, url, minEvents);
   }
   const events = (await loggedEvents(server.databaseUrl)) ?? 0;

@@ -24,15 +24,25 @@ export const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 export async function cannon(options: autocannon.Options): Promise<Measured> {
   const atRate = options.overallRate !== undefined;
   const result = await autocannon({ ...options, ignoreCoordinatedOmission: atRate });
-  const measured = { p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, non2xx: result.non2xx, errors: result.errors };
+  const measured = {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
   if (atRate && options.duration && result.requests.total < 0.98 * options.overallRate! * options.duration) {
-    console.log(`  note: ${fmt(result.requests.total)} requests in ${options.duration} s, short of ${fmt(options.overallRate! * options.duration)}: the rate was not kept`);
+    console.log(
+      `  note: ${fmt(result.requests.total)} requests in ${options.duration} s, short of ${fmt(options.overallRate! * options.duration)}: the rate was not kept`,
+    );
   }
   return measured;
 }
 
 export function printRow(label: string, m: Measured): void {
-  console.log(`${label.padEnd(44)} p50 ${m.p50.toFixed(1).padStart(6)} ms   p99 ${m.p99.toFixed(1).padStart(6)} ms   ${fmt(m.rps).padStart(7)} req/s   non-2xx ${m.non2xx}, errors ${m.errors}`);
+  console.log(
+    `${label.padEnd(44)} p50 ${m.p50.toFixed(1).padStart(6)} ms   p99 ${m.p99.toFixed(1).padStart(6)} ms   ${fmt(m.rps).padStart(7)} req/s   non-2xx ${m.non2xx}, errors ${m.errors}`,
+  );
 }
 
 /**
@@ -43,13 +53,26 @@ export function printRow(label: string, m: Measured): void {
  * start their seconds evenly staggered, so requests arrive spread through each second. Their
  * latencies are pooled into one distribution.
  */
-export async function paced(options: { url: string; rate: number; duration: number; requests?: autocannon.Request[]; streams?: number }): Promise<Measured> {
+export async function paced(options: {
+  url: string;
+  rate: number;
+  duration: number;
+  requests?: autocannon.Request[];
+  streams?: number;
+}): Promise<Measured> {
   const streams = options.streams ?? 20;
   const latencies: number[] = [];
   let non2xx = 0;
   const runs = Array.from({ length: streams }, async (_, i) => {
     await new Promise((resolve) => setTimeout(resolve, (i * 1000) / streams));
-    const run = autocannon({ url: options.url, connections: 1, overallRate: options.rate / streams, duration: options.duration, requests: options.requests, ignoreCoordinatedOmission: true });
+    const run = autocannon({
+      url: options.url,
+      connections: 1,
+      overallRate: options.rate / streams,
+      duration: options.duration,
+      requests: options.requests,
+      ignoreCoordinatedOmission: true,
+    });
     run.on('response', (_client, statusCode, _bytes, milliseconds) => {
       if (statusCode >= 200 && statusCode < 300) latencies.push(milliseconds);
       else non2xx++;
@@ -58,10 +81,20 @@ export async function paced(options: { url: string; rate: number; duration: numb
   });
   const results = await Promise.all(runs);
   latencies.sort((a, b) => a - b);
-  const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+  const percentile = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
   const total = results.reduce((sum, r) => sum + r.requests.total, 0);
-  if (total < 0.98 * options.rate * options.duration) console.log(`  note: ${fmt(total)} requests in ${options.duration} s, short of ${fmt(options.rate * options.duration)}: the rate was not kept`);
-  return { p50: percentile(50), p99: percentile(99), rps: total / options.duration, non2xx, errors: results.reduce((sum, r) => sum + r.errors, 0) };
+  if (total < 0.98 * options.rate * options.duration)
+    console.log(
+      `  note: ${fmt(total)} requests in ${options.duration} s, short of ${fmt(options.rate * options.duration)}: the rate was not kept`,
+    );
+  return {
+    p50: percentile(50),
+    p99: percentile(99),
+    rps: total / options.duration,
+    non2xx,
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+  };
 }
 
 /** Requests that take turns over `targets`, each with its path and session cookie. */

@@ -7,11 +7,17 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 /** Starts `node args…` and resolves once `readyUrl` answers (below 500). */
 export function startProcess(args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return (async () => {
     for (let i = 0; i < 600; i++) {
       if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
-      const ok = await fetch(readyUrl).then((res) => res.status < 500, () => false);
+      const ok = await fetch(readyUrl).then(
+        (res) => res.status < 500,
+        () => false,
+      );
       if (ok) return child;
       await sleep(200);
     }
@@ -24,7 +30,15 @@ export async function startProduct(databaseUrl: string): Promise<{ baseUrl: stri
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const tsx = path.resolve(__dirname, '../../node_modules/tsx/dist/cli.mjs');
-  const env = { PORT: String(port), HOST: '127.0.0.1', REALTIME_PORT: String(await freePort()), METRICS_PORT: String(await freePort()), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', TRUST_PROXY: 'true' };
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    REALTIME_PORT: String(await freePort()),
+    METRICS_PORT: String(await freePort()),
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    TRUST_PROXY: 'true',
+  };
   const child = await startProcess([tsx, path.resolve(__dirname, '../start.ts')], env, `${baseUrl}/api/health`);
   return { baseUrl, child };
 }
@@ -40,7 +54,11 @@ app.listen(Number(process.env.PORT), '127.0.0.1');
 export async function startTrivialServer(): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/ping`;
-  const child = await startProcess(['-e', TRIVIAL_SERVER], { PORT: String(port), NODE_PATH: path.resolve(__dirname, '../../node_modules') }, url);
+  const child = await startProcess(
+    ['-e', TRIVIAL_SERVER],
+    { PORT: String(port), NODE_PATH: path.resolve(__dirname, '../../node_modules') },
+    url,
+  );
   return { url, child };
 }
 

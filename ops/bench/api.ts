@@ -20,7 +20,11 @@ async function signIn(baseUrl: string, emails: string[]): Promise<string[]> {
     emails.map(async (email, i) => {
       const res = await fetch(`${baseUrl}/api/auth/login`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin: baseUrl, 'x-forwarded-for': `10.79.${i % 250}.${Math.floor(i / 250) + 1}` },
+        headers: {
+          'content-type': 'application/json',
+          origin: baseUrl,
+          'x-forwarded-for': `10.79.${i % 250}.${Math.floor(i / 250) + 1}`,
+        },
         body: JSON.stringify({ email, password: DEMO_PASSWORD }),
       });
       if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
@@ -33,7 +37,10 @@ async function signIn(baseUrl: string, emails: string[]): Promise<string[]> {
 async function feedTargets(baseUrl: string, cookies: string[]): Promise<Array<{ path: string; cookie: string }>> {
   const targets: Array<{ path: string; cookie: string }> = [];
   for (const cookie of cookies) {
-    const first = (await (await fetch(`${baseUrl}/api/posts/feed`, { headers: { cookie } })).json()) as { posts: unknown[]; nextCursor: string | null };
+    const first = (await (await fetch(`${baseUrl}/api/posts/feed`, { headers: { cookie } })).json()) as {
+      posts: unknown[];
+      nextCursor: string | null;
+    };
     if (!first.posts.length) throw new Error('a seeded member sees an empty feed');
     targets.push({ path: '/api/posts/feed', cookie });
     if (first.nextCursor) targets.push({ path: `/api/posts/feed?cursor=${first.nextCursor}`, cookie });
@@ -56,12 +63,22 @@ export async function run(args: string[]): Promise<void> {
     const product = await startProduct(database.url);
     children.push(product.child);
     await settle(store, db); // a first start builds every read model from the log
-    const emails = (await db('users').whereLike('email', 'member%@seed.example.com').orderBy('email').limit(viewers).pluck('email')) as string[];
+    const emails = (await db('users')
+      .whereLike('email', 'member%@seed.example.com')
+      .orderBy('email')
+      .limit(viewers)
+      .pluck('email')) as string[];
     const cookies = await signIn(product.baseUrl, emails);
     const creators = rotating(cookies.map((cookie) => ({ path: '/api/creators', cookie })));
     const feed = rotating(await feedTargets(product.baseUrl, cookies));
-    const stats = (await db.raw(`SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM creators) AS creators, (SELECT count(*) FROM posts) AS posts, (SELECT count(*) FROM users) AS users`)).rows[0];
-    console.log(`api benchmark on ${fmt(Number(stats.events))} events (${fmt(Number(stats.users))} users, ${fmt(Number(stats.creators))} creators, ${fmt(Number(stats.posts))} posts), ${cookies.length} signed-in members; ${rate} req/s for ${duration} s`);
+    const stats = (
+      await db.raw(
+        `SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM creators) AS creators, (SELECT count(*) FROM posts) AS posts, (SELECT count(*) FROM users) AS users`,
+      )
+    ).rows[0];
+    console.log(
+      `api benchmark on ${fmt(Number(stats.events))} events (${fmt(Number(stats.users))} users, ${fmt(Number(stats.creators))} creators, ${fmt(Number(stats.posts))} posts), ${cookies.length} signed-in members; ${rate} req/s for ${duration} s`,
+    );
 
     const trivial = await startTrivialServer();
     children.push(trivial.child);
@@ -77,7 +94,9 @@ export async function run(args: string[]): Promise<void> {
     console.log('');
     for (const [label, measured] of rows) printRow(label, measured);
     const max = (label: string) => rows.find(([l]) => l === `${label}, max`)![1].rps;
-    console.log(`\nmax throughput vs the trivial route: /api/creators ${(max('GET /api/creators') / max('baseline: trivial express route') * 100).toFixed(1)}%, /api/posts/feed ${(max('GET /api/posts/feed') / max('baseline: trivial express route') * 100).toFixed(1)}%`);
+    console.log(
+      `\nmax throughput vs the trivial route: /api/creators ${((max('GET /api/creators') / max('baseline: trivial express route')) * 100).toFixed(1)}%, /api/posts/feed ${((max('GET /api/posts/feed') / max('baseline: trivial express route')) * 100).toFixed(1)}%`,
+    );
   } finally {
     await stopProcesses(children);
     await db.destroy();

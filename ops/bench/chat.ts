@@ -33,17 +33,32 @@ const arg = (args: string[], name: string, fallback: number) => {
 
 function rng(seed: number) {
   let s = seed >>> 0 || 1;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
-const pick = <T>(r: () => number, list: readonly T[], n: number) => Array.from({ length: n }, () => list[Math.floor(r() * list.length)]);
+const pick = <T>(r: () => number, list: readonly T[], n: number) =>
+  Array.from({ length: n }, () => list[Math.floor(r() * list.length)]);
 
 /** Member i: even ids are women looking for men, odd ids men looking for women (so halves pair). */
 function benchMember(i: number): Member {
   const r = rng(i + 1);
   const woman = i % 2 === 0;
   const profile = compileProfile(
-    { age: 20 + Math.floor(r() * 30), genderIdentity: woman ? 'woman' : 'man', sexualOrientation: 'straight', relationshipType: ['dating'], interests: pick(r, INTERESTS, 4), location: 'Austin, TX' },
-    { lookingForGenders: [woman ? 'man' : 'woman'], ageRangeMin: 18, ageRangeMax: 99, rolePreferences: pick(r, ROLES, 1), sexualActivities: pick(r, ACTIVITIES, 3), experienceLevel: 'intermediate' },
+    {
+      age: 20 + Math.floor(r() * 30),
+      genderIdentity: woman ? 'woman' : 'man',
+      sexualOrientation: 'straight',
+      relationshipType: ['dating'],
+      interests: pick(r, INTERESTS, 4),
+      location: 'Austin, TX',
+    },
+    {
+      lookingForGenders: [woman ? 'man' : 'woman'],
+      ageRangeMin: 18,
+      ageRangeMax: 99,
+      rolePreferences: pick(r, ROLES, 1),
+      sexualActivities: pick(r, ACTIVITIES, 3),
+      experienceLevel: 'intermediate',
+    },
   );
   return { userId: `u${i}`, displayName: `Member ${i}`, profile, blocked: new Set() };
 }
@@ -68,8 +83,14 @@ async function serveRole(role: string) {
   } else {
     const uWS = (await import('uWebSockets.js')).default;
     const app = uWS.App();
-    app.ws('/*', { maxPayloadLength: 128 * 1024, idleTimeout: 120, message: (ws, message, isBinary) => void ws.send(message, isBinary) });
-    port = await new Promise<number>((resolve) => app.listen('127.0.0.1', 0, (s) => resolve(uWS.us_socket_local_port(s))));
+    app.ws('/*', {
+      maxPayloadLength: 128 * 1024,
+      idleTimeout: 120,
+      message: (ws, message, isBinary) => void ws.send(message, isBinary),
+    });
+    port = await new Promise<number>((resolve) =>
+      app.listen('127.0.0.1', 0, (s) => resolve(uWS.us_socket_local_port(s))),
+    );
   }
   process.on('message', (m: string) => {
     if (m === 'exit') process.exit(0); // a clean exit writes the CPU profile (CHAT_BENCH_PROFILE)
@@ -101,8 +122,13 @@ const ownCpu = () => {
 
 function startChild(role: string): Promise<Child> {
   // CHAT_BENCH_PROFILE=<dir>: the child writes a CPU profile there (open it in Chrome DevTools).
-  const profile = process.env.CHAT_BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CHAT_BENCH_PROFILE}`] : [];
-  const child = spawn(process.execPath, ['--expose-gc', ...profile, '--import', 'tsx', __filename], { env: { ...process.env, CHAT_BENCH_ROLE: role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const profile = process.env.CHAT_BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CHAT_BENCH_PROFILE}`]
+    : [];
+  const child = spawn(process.execPath, ['--expose-gc', ...profile, '--import', 'tsx', __filename], {
+    env: { ...process.env, CHAT_BENCH_ROLE: role },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('message', (m: { port: number }) =>
@@ -158,14 +184,25 @@ async function benchMatcher() {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const tick = () => new Promise((r) => setImmediate(r));
-const percentile = (sorted: ArrayLike<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const percentile = (sorted: ArrayLike<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 /** The first letter of a server message's type (byte 9 of `{"type":"…`): each type starts differently. */
 const TYPE = { connected: 99, waiting: 119, matched: 109, skipped: 115, ice: 105, error: 101 } as const;
 const typeOf = (buffer: Buffer, start: number) => buffer[start + 9];
 
-async function openAll(port: number, n: number, path: (i: number) => string, headers: (i: number) => Record<string, string>, onFrame: (i: number, b: Buffer, s: number, e: number) => void) {
+async function openAll(
+  port: number,
+  n: number,
+  path: (i: number) => string,
+  headers: (i: number) => Record<string, string>,
+  onFrame: (i: number, b: Buffer, s: number, e: number) => void,
+) {
   const sockets: LoadSocket[] = new Array(n);
   for (let start = 0; start < n; start += 500) {
     await Promise.all(
@@ -189,7 +226,11 @@ async function until(done: () => boolean, timeoutMs: number, what: string) {
 const JOIN = textFrame(JSON.stringify({ type: 'join_queue', mode: 'standard', filters: { ageRange: [18, 65] } }));
 const LEAVE = textFrame(JSON.stringify({ type: 'leave' }));
 const LEAVE_AND_JOIN = Buffer.concat([LEAVE, JOIN]);
-const CANDIDATE = { candidate: 'candidate:1 1 udp 2122260223 192.168.1.2 54321 typ host generation 0', sdpMid: '0', sdpMLineIndex: 0 };
+const CANDIDATE = {
+  candidate: 'candidate:1 1 udp 2122260223 192.168.1.2 54321 typ host generation 0',
+  sdpMid: '0',
+  sdpMLineIndex: 0,
+};
 const signal = (sessionId: string) => textFrame(JSON.stringify({ type: 'ice_candidate', sessionId, data: CANDIDATE }));
 
 interface RealtimeOptions {
@@ -246,7 +287,13 @@ async function benchRealtime(o: RealtimeOptions) {
   };
 
   const t0 = performance.now();
-  sockets = await openAll(server.port, total, (i) => `/ws/chat?userId=u${userOf(i)}`, (i) => ({ Cookie: `lively.sid=tok-${userOf(i)}` }), onFrame);
+  sockets = await openAll(
+    server.port,
+    total,
+    (i) => `/ws/chat?userId=u${userOf(i)}`,
+    (i) => ({ Cookie: `lively.sid=tok-${userOf(i)}` }),
+    onFrame,
+  );
   await until(() => connected === total, 60_000, 'connected');
   const connectSeconds = (performance.now() - t0) / 1000;
   await sleep(1000);
@@ -303,7 +350,15 @@ async function benchRealtime(o: RealtimeOptions) {
     const pacedSeconds = (performance.now() - pacedStart) / 1000;
     const sorted = Float64Array.from(latencies).sort();
     await until(() => free.length === o.joiners, 30_000, 'the paced joins to leave');
-    paced.push({ rate, joins: planned, perSecond: Math.round(planned / pacedSeconds), p50: percentile(sorted, 50), p99: percentile(sorted, 99), backlogged, load: pacedLoad });
+    paced.push({
+      rate,
+      joins: planned,
+      perSecond: Math.round(planned / pacedSeconds),
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      backlogged,
+      load: pacedLoad,
+    });
   }
 
   // Relay: stable pairs; every joiner sends `relayRounds` candidates to its partner.
@@ -326,7 +381,14 @@ async function benchRealtime(o: RealtimeOptions) {
     connectSeconds,
     bytesPerIdleSocket: Math.round((rssIdle - rssBefore) / total),
     idleLoad,
-    loop: { matches: loopMatches, perSecond: Math.round(loopMatches / loopSeconds), p50: percentile(loopLatencies, 50), p99: percentile(loopLatencies, 99), load: throughputLoad, cpu: loopCpu },
+    loop: {
+      matches: loopMatches,
+      perSecond: Math.round(loopMatches / loopSeconds),
+      p50: percentile(loopLatencies, 50),
+      p99: percentile(loopLatencies, 99),
+      load: throughputLoad,
+      cpu: loopCpu,
+    },
     paced,
     relay: { messages: relayed, perSecond: Math.round(relayed / relaySeconds), load: relayLoad, cpu: relayCpu },
   };
@@ -345,7 +407,13 @@ async function benchEcho(total: number, senders: number, rounds: number) {
   const server = await startChild('echo');
   const rssBefore = await server.rss();
   let echoed = 0;
-  const sockets = await openAll(server.port, total, () => '/echo', () => ({}), () => void echoed++);
+  const sockets = await openAll(
+    server.port,
+    total,
+    () => '/echo',
+    () => ({}),
+    () => void echoed++,
+  );
   await sleep(1000);
   const rssIdle = await server.rss();
   const frame = signal('00000000-0000-4000-8000-000000000000');
@@ -358,7 +426,13 @@ async function benchEcho(total: number, senders: number, rounds: number) {
   const cpu = ((await server.cpu()) - cpu0) / echoed;
   for (const ws of sockets) ws.destroy();
   server.process.send('exit');
-  return { echoed, perSecond: Math.round(echoed / seconds), bytesPerIdleSocket: Math.round((rssIdle - rssBefore) / total), load: echoLoad, cpu };
+  return {
+    echoed,
+    perSecond: Math.round(echoed / seconds),
+    bytesPerIdleSocket: Math.round((rssIdle - rssBefore) / total),
+    load: echoLoad,
+    cpu,
+  };
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -372,13 +446,19 @@ export async function run(args: string[]): Promise<void> {
   console.log(`Load average at start: ${load()} (2 cores; figures are noisy while other work runs)`);
   console.log('Matcher micro-benchmark (in process, standard mode)...');
   const matcher = await benchMatcher();
-  console.log(`  ${matcher.waiting} waiting, ${matcher.joins} joins: ${matcher.matches} matches, ${matcher.perSecond} matches/s (target >= 20,000) [load ${load()}]`);
+  console.log(
+    `  ${matcher.waiting} waiting, ${matcher.joins} joins: ${matcher.matches} matches, ${matcher.perSecond} matches/s (target >= 20,000) [load ${load()}]`,
+  );
   if (args.includes('--matcher-only')) return;
 
   const total = o.waiting + o.joiners;
-  console.log(`Realtime service over real sockets: ${o.waiting} waiting + ${o.joiners} joining = ${total} authenticated sockets (needs ulimit -n > ${total + 100}; now ${openFileLimit()})...`);
+  console.log(
+    `Realtime service over real sockets: ${o.waiting} waiting + ${o.joiners} joining = ${total} authenticated sockets (needs ulimit -n > ${total + 100}; now ${openFileLimit()})...`,
+  );
   const rt = await benchRealtime(o);
-  console.log(`  connected ${rt.sockets} sockets in ${rt.connectSeconds.toFixed(1)} s; resident memory per idle socket ${rt.bytesPerIdleSocket} B (target <= 4096) [load ${rt.idleLoad}]`);
+  console.log(
+    `  connected ${rt.sockets} sockets in ${rt.connectSeconds.toFixed(1)} s; resident memory per idle socket ${rt.bytesPerIdleSocket} B (target <= 4096) [load ${rt.idleLoad}]`,
+  );
   console.log(
     `  throughput, closed loop (${o.joiners} joiners, >= ${o.waiting - o.joiners} waiting): ${rt.loop.matches} matches, ${rt.loop.perSecond} matches/s (target >= 5,000); join-to-matched p50 ${rt.loop.p50.toFixed(1)} ms, p99 ${rt.loop.p99.toFixed(1)} ms [load ${rt.loop.load}]`,
   );
@@ -390,11 +470,15 @@ export async function run(args: string[]): Promise<void> {
       `  latency, joins paced at ${p.rate}/s (>= ${o.waiting - o.joiners} waiting): ${p.joins} joins at ${p.perSecond}/s; join-to-matched p50 ${p.p50.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms (target p99 < 50 ms)${p.backlogged ? `; no joiner was free ${p.backlogged} times when joins were due` : ''} [load ${p.load}]`,
     );
   }
-  console.log(`  relay: ${rt.relay.messages} signalling messages over ${o.joiners} pairs, ${rt.relay.perSecond} msgs/s; service CPU ${rt.relay.cpu.toFixed(1)} µs/message [load ${rt.relay.load}]`);
+  console.log(
+    `  relay: ${rt.relay.messages} signalling messages over ${o.joiners} pairs, ${rt.relay.perSecond} msgs/s; service CPU ${rt.relay.cpu.toFixed(1)} µs/message [load ${rt.relay.load}]`,
+  );
 
   console.log(`Baseline: bare uWebSockets.js echo server, same client, ${total} sockets, ${o.joiners} senders...`);
   const echo = await benchEcho(total, o.joiners, o.relayRounds);
-  console.log(`  echo: ${echo.echoed} messages, ${echo.perSecond} msgs/s; server CPU ${echo.cpu.toFixed(1)} µs/message; resident memory per idle socket ${echo.bytesPerIdleSocket} B [load ${echo.load}]`);
+  console.log(
+    `  echo: ${echo.echoed} messages, ${echo.perSecond} msgs/s; server CPU ${echo.cpu.toFixed(1)} µs/message; resident memory per idle socket ${echo.bytesPerIdleSocket} B [load ${echo.load}]`,
+  );
   console.log(
     `Relay / echo throughput: ${((rt.relay.perSecond / echo.perSecond) * 100).toFixed(0)}% (target >= 50%); by server CPU per message: ${((echo.cpu / rt.relay.cpu) * 100).toFixed(0)}%`,
   );

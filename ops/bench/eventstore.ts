@@ -12,8 +12,19 @@ import { benchDatabase } from './_database';
  */
 const TARGETS = { appendPerSecond: 5000, ratioToBaseline: 0.5, readPerSecond: 50_000 };
 
-const payload = (writer: number, i: number) => ({ writer, i, amountCents: 1999, note: 'benchmark event with a realistic small payload' });
-const metadata = () => ({ correlationId: randomUUID(), actorId: 'user-bench', requestId: randomUUID(), clientId: null, occurredAt: new Date().toISOString() });
+const payload = (writer: number, i: number) => ({
+  writer,
+  i,
+  amountCents: 1999,
+  note: 'benchmark event with a realistic small payload',
+});
+const metadata = () => ({
+  correlationId: randomUUID(),
+  actorId: 'user-bench',
+  requestId: randomUUID(),
+  clientId: null,
+  occurredAt: new Date().toISOString(),
+});
 
 async function timed(work: () => Promise<void>): Promise<number> {
   const started = process.hrtime.bigint();
@@ -22,12 +33,18 @@ async function timed(work: () => Promise<void>): Promise<number> {
 }
 
 async function baselineInserts(pool: Pool, writers: number, perWriter: number): Promise<number> {
-  await pool.query('CREATE TABLE IF NOT EXISTS bench_baseline (id bigserial PRIMARY KEY, stream_id text NOT NULL, data jsonb NOT NULL, metadata jsonb NOT NULL)');
+  await pool.query(
+    'CREATE TABLE IF NOT EXISTS bench_baseline (id bigserial PRIMARY KEY, stream_id text NOT NULL, data jsonb NOT NULL, metadata jsonb NOT NULL)',
+  );
   const seconds = await timed(async () => {
     await Promise.all(
       Array.from({ length: writers }, async (_, w) => {
         for (let i = 0; i < perWriter; i++) {
-          await pool.query('INSERT INTO bench_baseline (stream_id, data, metadata) VALUES ($1, $2, $3)', [`bench-${w}`, payload(w, i), metadata()]);
+          await pool.query('INSERT INTO bench_baseline (stream_id, data, metadata) VALUES ($1, $2, $3)', [
+            `bench-${w}`,
+            payload(w, i),
+            metadata(),
+          ]);
         }
       }),
     );
@@ -35,7 +52,13 @@ async function baselineInserts(pool: Pool, writers: number, perWriter: number): 
   return (writers * perWriter) / seconds;
 }
 
-async function eventStoreAppends(store: PostgresEventStore, writers: number, perWriter: number, streamsPerWriter: number, run: string): Promise<number> {
+async function eventStoreAppends(
+  store: PostgresEventStore,
+  writers: number,
+  perWriter: number,
+  streamsPerWriter: number,
+  run: string,
+): Promise<number> {
   const seconds = await timed(async () => {
     await Promise.all(
       Array.from({ length: writers }, async (_, w) => {
@@ -43,9 +66,13 @@ async function eventStoreAppends(store: PostgresEventStore, writers: number, per
         for (let i = 0; i < perWriter; i++) {
           const s = i % streamsPerWriter;
           const revision = revisions[s];
-          const result = await store.append(`bench${run}-${w}-${s}`, [{ type: 'BenchmarkRecorded', data: payload(w, i), metadata: metadata() }], {
-            expectedRevision: revision === null ? 'no_stream' : revision,
-          });
+          const result = await store.append(
+            `bench${run}-${w}-${s}`,
+            [{ type: 'BenchmarkRecorded', data: payload(w, i), metadata: metadata() }],
+            {
+              expectedRevision: revision === null ? 'no_stream' : revision,
+            },
+          );
           revisions[s] = result.nextExpectedRevision;
         }
       }),
@@ -91,10 +118,16 @@ export async function run(args: string[]): Promise<void> {
   const database = await benchDatabase('lively_bench');
   const pool = new Pool({ connectionString: database.url, max: writers });
   const commits = options.commits === undefined ? undefined : Number(options.commits);
-  const store = new PostgresEventStore({ connectionString: database.url, poolSize: writers, maxConcurrentCommits: commits });
+  const store = new PostgresEventStore({
+    connectionString: database.url,
+    poolSize: writers,
+    maxConcurrentCommits: commits,
+  });
   try {
     await store.migrate();
-    console.log(`event store benchmark: ${writers} writers x ${fmt(perWriter)} single-event appends (expected revision), ${streams} streams per writer`);
+    console.log(
+      `event store benchmark: ${writers} writers x ${fmt(perWriter)} single-event appends (expected revision), ${streams} streams per writer`,
+    );
     // Warm-up: connections, plans, the first pages of both tables.
     await baselineInserts(pool, writers, 100);
     await eventStoreAppends(store, writers, 100, streams, 'warm');
@@ -108,10 +141,18 @@ export async function run(args: string[]): Promise<void> {
 
     console.log('');
     console.log(`baseline INSERT transactions   ${fmt(baseline).padStart(9)} rows/s`);
-    console.log(`event store append             ${fmt(append).padStart(9)} events/s   target >= ${fmt(TARGETS.appendPerSecond)}: ${verdict(append >= TARGETS.appendPerSecond)}`);
-    console.log(`append / baseline              ${ratio.toFixed(2).padStart(9)}            target >= ${TARGETS.ratioToBaseline}: ${verdict(ratio >= TARGETS.ratioToBaseline)}`);
-    console.log(`read-all (pages of 1,000)      ${fmt(read.perSecond).padStart(9)} events/s   target >= ${fmt(TARGETS.readPerSecond)}: ${verdict(read.perSecond >= TARGETS.readPerSecond)}  (${fmt(read.events)} events)`);
-    console.log(`subscribeToAll catch-up        ${fmt(catchUp).padStart(9)} events/s   target >= ${fmt(TARGETS.readPerSecond)}: ${verdict(catchUp >= TARGETS.readPerSecond)}`);
+    console.log(
+      `event store append             ${fmt(append).padStart(9)} events/s   target >= ${fmt(TARGETS.appendPerSecond)}: ${verdict(append >= TARGETS.appendPerSecond)}`,
+    );
+    console.log(
+      `append / baseline              ${ratio.toFixed(2).padStart(9)}            target >= ${TARGETS.ratioToBaseline}: ${verdict(ratio >= TARGETS.ratioToBaseline)}`,
+    );
+    console.log(
+      `read-all (pages of 1,000)      ${fmt(read.perSecond).padStart(9)} events/s   target >= ${fmt(TARGETS.readPerSecond)}: ${verdict(read.perSecond >= TARGETS.readPerSecond)}  (${fmt(read.events)} events)`,
+    );
+    console.log(
+      `subscribeToAll catch-up        ${fmt(catchUp).padStart(9)} events/s   target >= ${fmt(TARGETS.readPerSecond)}: ${verdict(catchUp >= TARGETS.readPerSecond)}`,
+    );
   } finally {
     await store.close();
     await pool.end();

@@ -26,9 +26,13 @@ import { startProduct, startTrivialServer, stopProcesses } from './_servers';
  */
 const TARGET_P99_MS = 25;
 
-
 /** Runs `work(i)` for i in [0, count) with `parallel` workers, printing progress. */
-async function inParallel(label: string, count: number, parallel: number, work: (i: number) => Promise<void>): Promise<void> {
+async function inParallel(
+  label: string,
+  count: number,
+  parallel: number,
+  work: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let done = 0;
   const started = Date.now();
@@ -43,10 +47,16 @@ async function inParallel(label: string, count: number, parallel: number, work: 
     }),
   );
   clearInterval(timer);
-  console.log(`\r  ${label}: ${fmt(count)} in ${((Date.now() - started) / 1000).toFixed(1)} s (${fmt(count / ((Date.now() - started) / 1000))}/s)`);
+  console.log(
+    `\r  ${label}: ${fmt(count)} in ${((Date.now() - started) / 1000).toFixed(1)} s (${fmt(count / ((Date.now() - started) / 1000))}/s)`,
+  );
 }
 
-async function seed(store: EventStore, baseUrl: string, counts: { creators: number; posts: number; members: number; perMember: number; viewers: number }) {
+async function seed(
+  store: EventStore,
+  baseUrl: string,
+  counts: { creators: number; posts: number; members: number; perMember: number; viewers: number },
+) {
   const gateway = createSandboxGateway();
   const base = Date.now() - counts.posts * 1000;
 
@@ -56,8 +66,19 @@ async function seed(store: EventStore, baseUrl: string, counts: { creators: numb
     const password = VIEWER_PASSWORD;
     const res = await fetch(`${baseUrl}/api/auth/register`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: baseUrl, 'x-forwarded-for': `10.77.${i % 250}.${Math.floor(i / 250) + 1}` },
-      body: JSON.stringify({ firstName: 'Bench', lastName: `Viewer${i}`, email: `viewer${i}.${Date.now()}@bench.test`, password, confirmPassword: password, paymentToken: `dev_tok_bench_viewer_${i}` }),
+      headers: {
+        'content-type': 'application/json',
+        origin: baseUrl,
+        'x-forwarded-for': `10.77.${i % 250}.${Math.floor(i / 250) + 1}`,
+      },
+      body: JSON.stringify({
+        firstName: 'Bench',
+        lastName: `Viewer${i}`,
+        email: `viewer${i}.${Date.now()}@bench.test`,
+        password,
+        confirmPassword: password,
+        paymentToken: `dev_tok_bench_viewer_${i}`,
+      }),
     });
     if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
     const body = (await res.json()) as { user: { id: string } };
@@ -68,29 +89,60 @@ async function seed(store: EventStore, baseUrl: string, counts: { creators: numb
   const creators = Array.from({ length: counts.creators }, () => newId());
   await inParallel('creators registered', creators.length, 16, async (i) => {
     const userId = creators[i];
-    await handleCommand(store, creatorStream(userId), creatorDecider, { type: 'RegisterCreator', userId, bio: `Bench creator ${i}`, coverImageUrl: null, at: new Date(base) }, { actorId: userId, now: new Date(base) });
+    await handleCommand(
+      store,
+      creatorStream(userId),
+      creatorDecider,
+      { type: 'RegisterCreator', userId, bio: `Bench creator ${i}`, coverImageUrl: null, at: new Date(base) },
+      { actorId: userId, now: new Date(base) },
+    );
   });
 
   await inParallel('posts published', counts.posts, 16, async (i) => {
     const creatorId = creators[i % creators.length];
     const now = new Date(base + i * 1000);
-    await publishPost(store, { creatorId, title: `Post ${i}`, content: `Content of post ${i}. `.repeat(8), mediaUrl: i % 3 ? `https://img.bench.test/${i}.jpg` : null, isPublic: i % 5 === 0 }, { actorId: creatorId, now });
+    await publishPost(
+      store,
+      {
+        creatorId,
+        title: `Post ${i}`,
+        content: `Content of post ${i}. `.repeat(8),
+        mediaUrl: i % 3 ? `https://img.bench.test/${i}.jpg` : null,
+        isPublic: i % 5 === 0,
+      },
+      { actorId: creatorId, now },
+    );
   });
 
   // Members: the viewers plus synthetic members (cards on file at the sandbox gateway), each
   // subscribing to `perMember` different creators, charged through the gateway.
-  const members = [...viewers.map((v) => v.id), ...Array.from({ length: counts.members - viewers.length }, () => newId())];
+  const members = [
+    ...viewers.map((v) => v.id),
+    ...Array.from({ length: counts.members - viewers.length }, () => newId()),
+  ];
   const customers = new Map<string, string>();
   await inParallel('creator subscriptions started', members.length * counts.perMember, 16, async (n) => {
     const m = Math.floor(n / counts.perMember);
     const memberId = members[m];
     let customerId = customers.get(memberId);
     if (!customerId) {
-      customerId = (await gateway.createCustomer({ email: `${memberId}@bench.test`, name: 'Bench', paymentToken: `dev_tok_bench_${m}`, idempotencyKey: `bench:${memberId}` })).customerId;
+      customerId = (
+        await gateway.createCustomer({
+          email: `${memberId}@bench.test`,
+          name: 'Bench',
+          paymentToken: `dev_tok_bench_${m}`,
+          idempotencyKey: `bench:${memberId}`,
+        })
+      ).customerId;
       customers.set(memberId, customerId);
     }
     const creatorId = creators[(m * 7 + (n % counts.perMember) * 97) % creators.length];
-    await subscribeToCreator(store, gateway, { subscriberId: memberId, creatorId, tierId: 'default-basic', customerId }, { actorId: memberId, now: new Date() });
+    await subscribeToCreator(
+      store,
+      gateway,
+      { subscriberId: memberId, creatorId, tierId: 'default-basic', customerId },
+      { actorId: memberId, now: new Date() },
+    );
   });
   return viewers;
 }
@@ -104,11 +156,18 @@ async function signInViewers(db: Knex, baseUrl: string): Promise<Array<{ id: str
     rows.map(async (row, i) => {
       const res = await fetch(`${baseUrl}/api/auth/login`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin: baseUrl, 'x-forwarded-for': `10.78.${i % 250}.${Math.floor(i / 250) + 1}` },
+        headers: {
+          'content-type': 'application/json',
+          origin: baseUrl,
+          'x-forwarded-for': `10.78.${i % 250}.${Math.floor(i / 250) + 1}`,
+        },
         body: JSON.stringify({ email: row.email, password: VIEWER_PASSWORD }),
       });
       if (res.status !== 200) throw new Error(`login: ${res.status} ${await res.text()}`);
-      return { id: row.id as string, cookie: (res.headers.getSetCookie().find((c) => c.startsWith('lively.sid=')) ?? '').split(';')[0] };
+      return {
+        id: row.id as string,
+        cookie: (res.headers.getSetCookie().find((c) => c.startsWith('lively.sid=')) ?? '').split(';')[0],
+      };
     }),
   );
 }
@@ -128,7 +187,9 @@ export async function run(args: string[]): Promise<void> {
   const database = reuse ? { url: reuse, drop: async () => undefined } : await benchDatabase('bench_feed');
   const children: ChildProcess[] = [];
   try {
-    console.log(`feed benchmark: ${fmt(counts.creators)} creators, ${fmt(counts.posts)} posts, ${fmt(counts.members * counts.perMember)} subscriptions; ${rate} req/s for ${duration} s`);
+    console.log(
+      `feed benchmark: ${fmt(counts.creators)} creators, ${fmt(counts.posts)} posts, ${fmt(counts.members * counts.perMember)} subscriptions; ${rate} req/s for ${duration} s`,
+    );
     const product = await startProduct(database.url);
     children.push(product.child);
     const baseUrl = product.baseUrl;
@@ -141,12 +202,15 @@ export async function run(args: string[]): Promise<void> {
               (SELECT count(*) FROM creator_subscriptions) AS subscriptions, (SELECT count(*) FROM creators) AS creators`,
     );
     console.log(`  read models: ${JSON.stringify(stats.rows[0])}`);
-    if (stats.rows[0].posts !== stats.rows[0].postEvents) throw new Error('the posts read model does not match the log');
+    if (stats.rows[0].posts !== stats.rows[0].postEvents)
+      throw new Error('the posts read model does not match the log');
 
     // Each viewer's first-page cursor, so a fifth of the requests ask for page 2.
     const targets: Array<{ path: string; cookie: string }> = [];
     for (const viewer of viewers) {
-      const first = (await (await fetch(`${baseUrl}/api/posts/feed`, { headers: { cookie: viewer.cookie } })).json()) as { posts: unknown[]; nextCursor: string | null };
+      const first = (await (
+        await fetch(`${baseUrl}/api/posts/feed`, { headers: { cookie: viewer.cookie } })
+      ).json()) as { posts: unknown[]; nextCursor: string | null };
       if (first.posts.length !== 20) throw new Error(`feed page has ${first.posts.length} posts`);
       targets.push({ path: '/api/posts/feed', cookie: viewer.cookie });
       if (first.nextCursor) targets.push({ path: `/api/posts/feed?cursor=${first.nextCursor}`, cookie: viewer.cookie });
@@ -161,12 +225,25 @@ export async function run(args: string[]): Promise<void> {
     const baselineMax = await cannon({ url: trivialUrl, connections: 10, duration: 5 });
 
     // The product's own floor: a signed-in call through the same middleware (session, user lookup).
-    const userRequest: autocannon.Request = rotating(targets.map((t) => ({ path: '/api/auth/user', cookie: t.cookie })));
-    const productAtRate = await paced({ url: baseUrl, rate, duration: Math.min(duration, 10), requests: [userRequest] });
+    const userRequest: autocannon.Request = rotating(
+      targets.map((t) => ({ path: '/api/auth/user', cookie: t.cookie })),
+    );
+    const productAtRate = await paced({
+      url: baseUrl,
+      rate,
+      duration: Math.min(duration, 10),
+      requests: [userRequest],
+    });
 
     await cannon({ url: baseUrl, connections: 10, overallRate: rate, duration: 3, requests: [request] }); // warm-up
     const feed = await paced({ url: baseUrl, rate, duration, requests: [request] });
-    const feedBursts = await cannon({ url: baseUrl, connections: 10, overallRate: rate, duration: Math.min(duration, 10), requests: [request] });
+    const feedBursts = await cannon({
+      url: baseUrl,
+      connections: 10,
+      overallRate: rate,
+      duration: Math.min(duration, 10),
+      requests: [request],
+    });
     const feedMax = await cannon({ url: baseUrl, connections: 10, duration: 5, requests: [request] });
 
     const row = printRow;
@@ -178,7 +255,9 @@ export async function run(args: string[]): Promise<void> {
     row(`GET /api/posts/feed @${rate}/s, 10-conn bursts`, feedBursts);
     row('GET /api/posts/feed, max', feedMax);
     const ok = feed.p99 < TARGET_P99_MS && feed.non2xx === 0 && feed.errors === 0;
-    console.log(`\nfeed p99 ${feed.p99.toFixed(1)} ms, target < ${TARGET_P99_MS} ms: ${ok ? 'PASS' : 'FAIL'}   (feed max throughput ${(feedMax.rps / baselineMax.rps * 100).toFixed(1)}% of the trivial route's)`);
+    console.log(
+      `\nfeed p99 ${feed.p99.toFixed(1)} ms, target < ${TARGET_P99_MS} ms: ${ok ? 'PASS' : 'FAIL'}   (feed max throughput ${((feedMax.rps / baselineMax.rps) * 100).toFixed(1)}% of the trivial route's)`,
+    );
     await db.destroy();
     await store.close();
   } finally {

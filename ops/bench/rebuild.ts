@@ -50,30 +50,48 @@ function timed(projectors: Projector[]) {
         }
       : undefined,
   }));
-  const slowest = () => [...spent].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([name, ms]) => `${name} ${(ms / 1000).toFixed(1)} s${projectors.find((p) => p.name === name)?.applyAll ? ' (batched)' : ''}`);
+  const slowest = () =>
+    [...spent]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(
+        ([name, ms]) =>
+          `${name} ${(ms / 1000).toFixed(1)} s${projectors.find((p) => p.name === name)?.applyAll ? ' (batched)' : ''}`,
+      );
   return { wrapped, slowest };
 }
 
 export async function run(args: string[]): Promise<void> {
   const { options } = parseArgs(args);
-  const database = await largeSeedDatabase({ reseed: options.reseed === true, minEvents: options['min-events'] ? Number(options['min-events']) : undefined });
+  const database = await largeSeedDatabase({
+    reseed: options.reseed === true,
+    minEvents: options['min-events'] ? Number(options['min-events']) : undefined,
+  });
   const store = new PostgresEventStore({ connectionString: database.url, poolSize: 6 });
   const db = openReadDatabase(database.url, 6);
   try {
     await migrateToLatest(db);
     const raw = await readAllRate(store);
     const rawRate = raw.events / raw.seconds;
-    console.log(`  raw read-all: ${fmt(raw.events)} events in ${raw.seconds.toFixed(1)} s = ${fmt(rawRate)} events/s (the limit)`);
+    console.log(
+      `  raw read-all: ${fmt(raw.events)} events in ${raw.seconds.toFixed(1)} s = ${fmt(rawRate)} events/s (the limit)`,
+    );
     const projectors = timed(allProjectors);
     const result = await rebuildAll({ store, db }, projectors.wrapped, (line) => console.log(`  ${line}`));
     console.log(`  time in apply per read model (side by side): ${projectors.slowest().join(', ')}`);
     const { building, indexing, switching } = result.phases;
-    console.log(`  phases: building the copies ${building.toFixed(1)} s, their deferred indexes ${indexing.toFixed(1)} s, switching ${switching.toFixed(1)} s`);
+    console.log(
+      `  phases: building the copies ${building.toFixed(1)} s, their deferred indexes ${indexing.toFixed(1)} s, switching ${switching.toFixed(1)} s`,
+    );
     const rate = raw.events / result.seconds;
     console.log('');
     console.log(`raw read-all of the log (the limit)        ${fmt(rawRate).padStart(9)} events/s`);
-    console.log(`rebuild of all ${allProjectors.length} read models              ${fmt(rate).padStart(9)} events/s   (${fmt(raw.events)} events in ${result.seconds.toFixed(1)} s, ${(rate / rawRate * 100).toFixed(1)}% of the limit)`);
-    console.log(`\nrebuild ${fmt(rate)} events/s, target >= ${fmt(TARGET)}: ${rate >= TARGET ? 'PASS' : 'FAIL'}   ${result.mismatches} mismatch(es); ${result.verified} of ${allProjectors.length} rebuilt read models verified equal to the old tables (the rest had none to compare with)`);
+    console.log(
+      `rebuild of all ${allProjectors.length} read models              ${fmt(rate).padStart(9)} events/s   (${fmt(raw.events)} events in ${result.seconds.toFixed(1)} s, ${((rate / rawRate) * 100).toFixed(1)}% of the limit)`,
+    );
+    console.log(
+      `\nrebuild ${fmt(rate)} events/s, target >= ${fmt(TARGET)}: ${rate >= TARGET ? 'PASS' : 'FAIL'}   ${result.mismatches} mismatch(es); ${result.verified} of ${allProjectors.length} rebuilt read models verified equal to the old tables (the rest had none to compare with)`,
+    );
   } finally {
     await db.destroy();
     await store.close();

@@ -24,7 +24,10 @@ async function answers(url: string): Promise<boolean> {
  * folder, reused when a running stack already serves it and started (and later stopped) here
  * otherwise.
  */
-export async function openDatabaseUrl(config: Config, log: (line: string) => void = () => undefined): Promise<{ databaseUrl: string; stop(): Promise<void> }> {
+export async function openDatabaseUrl(
+  config: Config,
+  log: (line: string) => void = () => undefined,
+): Promise<{ databaseUrl: string; stop(): Promise<void> }> {
   if (config.databaseUrl) return { databaseUrl: config.databaseUrl, stop: async () => undefined };
   const base = `postgres://postgres:postgres@127.0.0.1:${config.embeddedPostgresPort}`;
   let embedded: EmbeddedPostgres | null = null;
@@ -45,9 +48,15 @@ export async function openDatabaseUrl(config: Config, log: (line: string) => voi
 }
 
 /** Event store and read database, migrated, as the launcher opens them. */
-export async function openConnection(config: Config, log?: (line: string) => void): Promise<Connection & { close(): Promise<void> }> {
+export async function openConnection(
+  config: Config,
+  log?: (line: string) => void,
+): Promise<Connection & { close(): Promise<void> }> {
   const database = await openDatabaseUrl(config, log);
-  const store = await openEventStore({ databaseUrl: database.databaseUrl, eventStoreConnectionString: config.eventStoreConnectionString ?? undefined });
+  const store = await openEventStore({
+    databaseUrl: database.databaseUrl,
+    eventStoreConnectionString: config.eventStoreConnectionString ?? undefined,
+  });
   const db = openReadDatabase(database.databaseUrl, 5);
   await migrateToLatest(db);
   return {

@@ -7,7 +7,8 @@ import { openDatabaseUrl } from './connect';
 import { copyEventLog, exportEventLog, fileLines, fileWriter, importEventLog } from './event-log';
 import { thousands } from './format';
 
-const progressLine = (label: string) => (done: number) => void (process.stderr.isTTY && process.stderr.write(`\r${label}: ${thousands(done)} events`));
+const progressLine = (label: string) => (done: number) =>
+  void (process.stderr.isTTY && process.stderr.write(`\r${label}: ${thousands(done)} events`));
 
 export const exportCommand: OpsCommand = {
   name: 'export',
@@ -57,7 +58,10 @@ themselves (or run "rebuild").`,
 async function bothStores(args: string[], context: OpsContext) {
   const { options } = parseArgs(args);
   const esdb = typeof options.esdb === 'string' ? options.esdb : context.config.eventStoreConnectionString;
-  if (!esdb) throw new Error('Give the EventStoreDB connection string: --esdb esdb://host:2113?tls=false (or EVENTSTORE_CONNECTION_STRING)');
+  if (!esdb)
+    throw new Error(
+      'Give the EventStoreDB connection string: --esdb esdb://host:2113?tls=false (or EVENTSTORE_CONNECTION_STRING)',
+    );
   const database = await openDatabaseUrl(context.config, (line) => process.stderr.write(`${line}\n`));
   const postgres = new PostgresEventStore({ connectionString: database.databaseUrl });
   await postgres.migrate();
@@ -76,7 +80,10 @@ function copyCommand(name: string, direction: 'to' | 'from'): OpsCommand {
   return {
     name,
     args: '[--esdb <connection string>]',
-    summary: direction === 'to' ? 'Copy the PostgreSQL event log into EventStoreDB' : 'Copy the EventStoreDB event log into PostgreSQL',
+    summary:
+      direction === 'to'
+        ? 'Copy the PostgreSQL event log into EventStoreDB'
+        : 'Copy the EventStoreDB event log into PostgreSQL',
     help: `Reads the ${direction === 'to' ? 'PostgreSQL' : 'EventStoreDB'} log in global order and appends every event to
 ${direction === 'to' ? 'EventStoreDB' : 'PostgreSQL'} with its event id, stream revision and metadata. Safe to repeat: events
 already copied are recognised by id. PostgreSQL is DATABASE_URL (or the embedded one);
@@ -86,7 +93,8 @@ EVENTSTORE_CONNECTION_STRING and rebuild the read models if needed.`,
     async run(args, context) {
       const stores = await bothStores(args, context);
       try {
-        const [source, target]: EventStore[] = direction === 'to' ? [stores.postgres, stores.eventStoreDb] : [stores.eventStoreDb, stores.postgres];
+        const [source, target]: EventStore[] =
+          direction === 'to' ? [stores.postgres, stores.eventStoreDb] : [stores.eventStoreDb, stores.postgres];
         const count = await copyEventLog(source, target, progressLine('copied'));
         process.stderr.write('\n');
         context.out(`Copied ${thousands(count)} events from ${source.kind} to ${target.kind}`);

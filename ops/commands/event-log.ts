@@ -2,7 +2,13 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
-import { formatPosition, type EventStore, type EventMetadata, type NewEvent, type Position } from '../../domain/event-store/port';
+import {
+  formatPosition,
+  type EventStore,
+  type EventMetadata,
+  type NewEvent,
+  type Position,
+} from '../../domain/event-store/port';
 
 /** One event as a line of the NDJSON export: ids, stream revision, type, data and metadata. */
 export interface ExportedEvent {
@@ -53,7 +59,8 @@ export class OrderedAppender {
   constructor(private readonly target: EventStore) {}
 
   async add(event: ExportedEvent): Promise<void> {
-    if (this.pending.length > 0 && (this.pending[0].streamId !== event.streamId || this.pending.length >= 500)) await this.flush();
+    if (this.pending.length > 0 && (this.pending[0].streamId !== event.streamId || this.pending.length >= 500))
+      await this.flush();
     this.pending.push(event);
   }
 
@@ -62,14 +69,25 @@ export class OrderedAppender {
     const events = this.pending;
     this.pending = [];
     const first = BigInt(events[0].revision);
-    const toAppend: NewEvent[] = events.map((e) => ({ eventId: e.eventId, type: e.type, data: e.data, metadata: e.metadata }));
-    await this.target.append(events[0].streamId, toAppend, { expectedRevision: first === 0n ? 'no_stream' : first - 1n });
+    const toAppend: NewEvent[] = events.map((e) => ({
+      eventId: e.eventId,
+      type: e.type,
+      data: e.data,
+      metadata: e.metadata,
+    }));
+    await this.target.append(events[0].streamId, toAppend, {
+      expectedRevision: first === 0n ? 'no_stream' : first - 1n,
+    });
     this.written += events.length;
   }
 }
 
 /** Copies the whole log of `source` into `target`, preserving ids, order, revisions and metadata. */
-export async function copyEventLog(source: EventStore, target: EventStore, onProgress: Progress = () => undefined): Promise<number> {
+export async function copyEventLog(
+  source: EventStore,
+  target: EventStore,
+  onProgress: Progress = () => undefined,
+): Promise<number> {
   const appender = new OrderedAppender(target);
   let read = 0;
   for await (const batch of readWholeLog(source)) {
@@ -82,7 +100,11 @@ export async function copyEventLog(source: EventStore, target: EventStore, onPro
 }
 
 /** Writes the log as NDJSON, one event per line, in global order. */
-export async function exportEventLog(store: EventStore, out: Writable, onProgress: Progress = () => undefined): Promise<number> {
+export async function exportEventLog(
+  store: EventStore,
+  out: Writable,
+  onProgress: Progress = () => undefined,
+): Promise<number> {
   let count = 0;
   for await (const batch of readWholeLog(store)) {
     const chunk = batch.map((event) => JSON.stringify(event)).join('\n') + '\n';
@@ -101,14 +123,23 @@ function parseLine(line: string, number: number): ExportedEvent {
     throw new Error(`line ${number}: not valid JSON`);
   }
   const ok =
-    value && typeof value.eventId === 'string' && typeof value.streamId === 'string' && typeof value.type === 'string' &&
-    typeof value.revision === 'string' && /^\d+$/.test(value.revision) && 'data' in value;
+    value &&
+    typeof value.eventId === 'string' &&
+    typeof value.streamId === 'string' &&
+    typeof value.type === 'string' &&
+    typeof value.revision === 'string' &&
+    /^\d+$/.test(value.revision) &&
+    'data' in value;
   if (!ok) throw new Error(`line ${number}: needs eventId, streamId, revision, type and data`);
   return { ...value, metadata: value.metadata ?? {} } as ExportedEvent;
 }
 
 /** Appends an NDJSON export to `store` in file order; safe to repeat (event ids make it idempotent). */
-export async function importEventLog(store: EventStore, lines: AsyncIterable<string>, onProgress: Progress = () => undefined): Promise<number> {
+export async function importEventLog(
+  store: EventStore,
+  lines: AsyncIterable<string>,
+  onProgress: Progress = () => undefined,
+): Promise<number> {
   const appender = new OrderedAppender(store);
   let number = 0;
   let count = 0;
@@ -123,5 +154,6 @@ export async function importEventLog(store: EventStore, lines: AsyncIterable<str
   return count;
 }
 
-export const fileLines = (path: string) => createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
+export const fileLines = (path: string) =>
+  createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
 export const fileWriter = (path: string) => createWriteStream(path, 'utf8');

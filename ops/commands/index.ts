@@ -1,5 +1,10 @@
 import type { OpsCommand } from './command';
-import { copyFromEventStoreDbCommand, copyToEventStoreDbCommand, exportCommand, importCommand } from './event-log-commands';
+import {
+  copyFromEventStoreDbCommand,
+  copyToEventStoreDbCommand,
+  exportCommand,
+  importCommand,
+} from './event-log-commands';
 import { projectorsCommand } from './projectors';
 import { rebuildCommand } from './rebuild';
 import { seedCommand } from './seed';

@@ -11,7 +11,11 @@ beforeAll(async () => {
 afterAll(() => fixture.close());
 
 function opsContext(lines: string[]): OpsContext {
-  return { config: {} as OpsContext['config'], out: (line) => lines.push(line), connect: async () => ({ databaseUrl: '', store: fixture.store, db: fixture.db }) };
+  return {
+    config: {} as OpsContext['config'],
+    out: (line) => lines.push(line),
+    connect: async () => ({ databaseUrl: '', store: fixture.store, db: fixture.db }),
+  };
 }
 
 describe('npm run ops -- mail', () => {
@@ -26,7 +30,13 @@ describe('npm run ops -- mail', () => {
     const link = 'http://localhost:3000/reset-password?token=tok_for_dee';
     await sender.send({ to: 'ann@example.com', subject: 'Welcome', text: 'Hello Ann', kind: 'welcome' });
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await sender.send({ to: 'dee@example.com', subject: 'Reset your Lively password', text: `Open this link:\n${link}`, kind: 'password-reset', link });
+    await sender.send({
+      to: 'dee@example.com',
+      subject: 'Reset your Lively password',
+      text: `Open this link:\n${link}`,
+      kind: 'password-reset',
+      link,
+    });
 
     const all: string[] = [];
     expect(await mailCommand.run([], opsContext(all))).toBe(0);

@@ -34,7 +34,9 @@ Example: npm run ops -- mail --to ann@example.com --limit 1`,
     const { db } = await context.connect();
     const mails = await recentOutboxMail(db, { to: typeof options.to === 'string' ? options.to : undefined, limit });
     if (mails.length === 0) {
-      context.out(`The outbox is empty${options.to ? ` for ${options.to}` : ''} (with SMTP_URL set, mail is delivered instead).`);
+      context.out(
+        `The outbox is empty${options.to ? ` for ${options.to}` : ''} (with SMTP_URL set, mail is delivered instead).`,
+      );
       return 0;
     }
     context.out(mails.map((mail) => renderMail(mail, options.body === true)).join('\n\n'));

@@ -18,7 +18,12 @@ export function rebuildProgressBar(stream: NodeJS.WriteStream = process.stderr) 
   let started = false;
   return {
     update(progress: RebuildProgress) {
-      const payload = { projection: progress.projection, rate: thousands(progress.eventsPerSecond), etaText: duration(progress.etaSeconds), phase: progress.phase };
+      const payload = {
+        projection: progress.projection,
+        rate: thousands(progress.eventsPerSecond),
+        etaText: duration(progress.etaSeconds),
+        phase: progress.phase,
+      };
       const total = Math.max(progress.eventsTotal, progress.eventsRead, 1);
       if (!started) {
         bar.start(total, progress.eventsRead, payload);

@@ -14,7 +14,11 @@ export async function startProjectors(
   followers: Projector[],
   options: { lockRetryMs?: number; log?: (message: string, fields?: Record<string, unknown>) => void } = {},
 ): Promise<ProjectionRunner> {
-  const runner = new ProjectionRunner(store, db, followers, { databaseUrl, lockRetryMs: options.lockRetryMs, log: options.log });
+  const runner = new ProjectionRunner(store, db, followers, {
+    databaseUrl,
+    lockRetryMs: options.lockRetryMs,
+    log: options.log,
+  });
   await runner.start();
   return runner;
 }
@@ -33,7 +37,9 @@ as many machines as you like: each projection is applied by exactly one process 
     const clock = () => new Date();
     const managers = allProcessManagers(createPorts({ db: connection.db, logger }));
     const followers = [...allProjectors, ...managers.map((m) => processManagerFollower(m, connection.store, clock))];
-    const runner = await startProjectors(connection, followers, { log: (message, fields) => logger.info({ ...fields, component: 'projections' }, message) });
+    const runner = await startProjectors(connection, followers, {
+      log: (message, fields) => logger.info({ ...fields, component: 'projections' }, message),
+    });
     logger.info({ projections: followers.length }, 'projectors running');
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve);

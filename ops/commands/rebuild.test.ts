@@ -28,7 +28,10 @@ async function project(until: Position, projector = tallyProjector()) {
 
 it('rebuilds blue/green with progress and verifies the new tables equal the old', async () => {
   let last: Position | null = null;
-  for (let i = 0; i < 30; i++) last = (await fixture.store.append(`tally-${i % 7}`, [{ type: 'Bumped', data: { i } }], { expectedRevision: 'any' })).position;
+  for (let i = 0; i < 30; i++)
+    last = (
+      await fixture.store.append(`tally-${i % 7}`, [{ type: 'Bumped', data: { i } }], { expectedRevision: 'any' })
+    ).position;
   await project(last!);
   const progress: RebuildProgress[] = [];
   const report = await rebuildAndVerify(fixture, tallyProjector(), (p) => progress.push(p));
@@ -42,7 +45,14 @@ it('rebuilds blue/green with progress and verifies the new tables equal the old'
 it('reads only the events it applies, yet leaves the checkpoint past the events it skipped', async () => {
   const before = await fixture.db.raw(`SELECT count(*)::int AS n FROM events WHERE event_type = 'Bumped'`);
   await fixture.store.append('tally-skip', [{ type: 'Bumped', data: {} }], { expectedRevision: 'no_stream' });
-  const { position: last } = await fixture.store.append('other-1', [{ type: 'Unrelated', data: {} }, { type: 'Unrelated', data: {} }], { expectedRevision: 'no_stream' });
+  const { position: last } = await fixture.store.append(
+    'other-1',
+    [
+      { type: 'Unrelated', data: {} },
+      { type: 'Unrelated', data: {} },
+    ],
+    { expectedRevision: 'no_stream' },
+  );
   await project(last);
   const report = await rebuildAndVerify(fixture, tallyProjector());
   expect(report.events).toBe(before.rows[0].n + 1);
@@ -61,21 +71,29 @@ it('reports a mismatch when the old tables had drifted from the log', async () =
 it('skips the comparison when events for the projection arrived during the rebuild', async () => {
   let late: Promise<unknown> = Promise.resolve();
   const report = await rebuildAndVerify(fixture, tallyProjector(), (p) => {
-    if (p.phase === 'building') late = fixture.store.append('tally-late', [{ type: 'Bumped', data: {} }], { expectedRevision: 'no_stream' }).catch(() => undefined);
+    if (p.phase === 'building')
+      late = fixture.store
+        .append('tally-late', [{ type: 'Bumped', data: {} }], { expectedRevision: 'no_stream' })
+        .catch(() => undefined);
   });
   await late;
   // The rebuild may or may not have caught the late event before switching; either way no false mismatch.
   expect(report.verification.result).not.toBe('different');
-  if (report.verification.result === 'skipped') expect(report.verification.reason).toMatch(/arrived during the rebuild/);
+  if (report.verification.result === 'skipped')
+    expect(report.verification.reason).toMatch(/arrived during the rebuild/);
 });
 
 it('keeps serving during a rebuild while a live runner applies new events', async () => {
-  const runner = new ProjectionRunner(fixture.store, fixture.db, [tallyProjector()], { databaseUrl: fixture.database.url });
+  const runner = new ProjectionRunner(fixture.store, fixture.db, [tallyProjector()], {
+    databaseUrl: fixture.database.url,
+  });
   await runner.start();
   try {
     const writes = (async () => {
       let last: Position | null = null;
-      for (let i = 0; i < 20; i++) last = (await fixture.store.append('tally-live', [{ type: 'Bumped', data: {} }], { expectedRevision: 'any' })).position;
+      for (let i = 0; i < 20; i++)
+        last = (await fixture.store.append('tally-live', [{ type: 'Bumped', data: {} }], { expectedRevision: 'any' }))
+          .position;
       return last!;
     })();
     const report = await rebuildAndVerify(fixture, tallyProjector());
@@ -91,26 +109,38 @@ it('keeps serving during a rebuild while a live runner applies new events', asyn
 
 it('rebuilds several read models in one pass over the log and verifies each', async () => {
   let last: Position | null = null;
-  for (let i = 0; i < 12; i++) last = (await fixture.store.append(`pair-${i % 3}`, [{ type: 'Bumped', data: { i } }], { expectedRevision: 'any' })).position;
+  for (let i = 0; i < 12; i++)
+    last = (await fixture.store.append(`pair-${i % 3}`, [{ type: 'Bumped', data: { i } }], { expectedRevision: 'any' }))
+      .position;
   const pair = [tallyProjector('tally_a'), tallyProjector('tally_b')];
   for (const projector of pair) await project(last!, projector);
   const lines: string[] = [];
   const result = await rebuildAll(fixture, pair, (line) => lines.push(line));
   expect(result.mismatches).toBe(0);
-  const events = Number((await fixture.db.raw(`SELECT count(*)::int AS n FROM events WHERE event_type = 'Bumped'`)).rows[0].n);
+  const events = Number(
+    (await fixture.db.raw(`SELECT count(*)::int AS n FROM events WHERE event_type = 'Bumped'`)).rows[0].n,
+  );
   expect(result.events).toBe(events); // the log was read once, not once per read model
   expect(lines.filter((line) => /verified: rebuilt tables equal the old ones/.test(line))).toHaveLength(2);
-  for (const name of ['tally_a', 'tally_b']) expect(await fixture.db(name).sum('count as total').first()).toEqual({ total: String(events) });
+  for (const name of ['tally_a', 'tally_b'])
+    expect(await fixture.db(name).sum('count as total').first()).toEqual({ total: String(events) });
 });
 
 it('switches a complete copy in while another is still being built', async () => {
   let last: Position | null = null;
-  for (let i = 0; i < 6; i++) last = (await fixture.store.append(`early-${i % 2}`, [{ type: 'Bumped', data: { i } }], { expectedRevision: 'any' })).position;
+  for (let i = 0; i < 6; i++)
+    last = (
+      await fixture.store.append(`early-${i % 2}`, [{ type: 'Bumped', data: { i } }], { expectedRevision: 'any' })
+    ).position;
   const [fast, slow] = [tallyProjector('tally_fast'), tallyProjector('tally_slow')];
   for (const projector of [fast, slow]) await project(last!, projector);
   // The slow copy applies its first event only once the fast copy's checkpoint is gone (taken over).
   let fastWasIn: boolean | undefined;
-  const fastCopy = () => fixture.db('projection_checkpoints').where({ name: `${fast.name}@rebuild` }).first();
+  const fastCopy = () =>
+    fixture
+      .db('projection_checkpoints')
+      .where({ name: `${fast.name}@rebuild` })
+      .first();
   const waitingSlow: Projector = {
     ...slow,
     async apply(context, event) {
@@ -134,22 +164,30 @@ it('selects one projection by name, all of them, or refuses an unknown name', ()
 it.each([
   ['messages', messagesProjector],
   ['the ledger, whose append-only tables are also built without their primary keys,', ledgerProjector],
-])('builds a copy of %s without its non-unique indexes and autovacuum, and switches it in with all back', async (_, projector) => {
-  let position: Position | null = null;
-  for (const event of sampleMoneyHistory()) position = (await fixture.store.append(event.streamId, [{ type: event.type, data: event.data }], { expectedRevision: 'any' })).position;
-  await project(position!, projector);
-  const shape = async () =>
-    (
-      await fixture.db.raw(
-        `SELECT c.relname, c.reloptions, pg_get_indexdef(x.indexrelid) AS index, x.indisprimary AS primary FROM pg_class c JOIN pg_index x ON x.indrelid = c.oid
+])(
+  'builds a copy of %s without its non-unique indexes and autovacuum, and switches it in with all back',
+  async (_, projector) => {
+    let position: Position | null = null;
+    for (const event of sampleMoneyHistory())
+      position = (
+        await fixture.store.append(event.streamId, [{ type: event.type, data: event.data }], {
+          expectedRevision: 'any',
+        })
+      ).position;
+    await project(position!, projector);
+    const shape = async () =>
+      (
+        await fixture.db.raw(
+          `SELECT c.relname, c.reloptions, pg_get_indexdef(x.indexrelid) AS index, x.indisprimary AS primary FROM pg_class c JOIN pg_index x ON x.indrelid = c.oid
           WHERE c.relnamespace = 'public'::regnamespace AND c.relname = ANY(?) ORDER BY 3`,
-        [projector.tables],
-      )
-    ).rows;
-  const before = await shape();
-  expect(before.filter((row: { index: string }) => !row.index.startsWith('CREATE UNIQUE')).length).toBeGreaterThan(0);
-  expect(before.filter((row: { primary: boolean }) => row.primary)).toHaveLength(projector.tables.length);
-  const report = await rebuildAndVerify(fixture, projector);
-  expect(report.verification.result).toBe('equal');
-  expect(await shape()).toEqual(before);
-});
+          [projector.tables],
+        )
+      ).rows;
+    const before = await shape();
+    expect(before.filter((row: { index: string }) => !row.index.startsWith('CREATE UNIQUE')).length).toBeGreaterThan(0);
+    expect(before.filter((row: { primary: boolean }) => row.primary)).toHaveLength(projector.tables.length);
+    const report = await rebuildAndVerify(fixture, projector);
+    expect(report.verification.result).toBe('equal');
+    expect(await shape()).toEqual(before);
+  },
+);

@@ -1,5 +1,10 @@
 import type { Projector } from '../../projections/engine/projector';
-import { rebuildProjection, rebuildProjections, type RebuildProgress, type RebuildResult } from '../../projections/engine/rebuild';
+import {
+  rebuildProjection,
+  rebuildProjections,
+  type RebuildProgress,
+  type RebuildResult,
+} from '../../projections/engine/rebuild';
 import { allProjectors } from '../../projections/engine/registry';
 import type { Connection, OpsCommand } from './command';
 import { duration, thousands } from './format';
@@ -22,14 +27,20 @@ export async function rebuildAndVerify(
   const before = await snapshotReadModel(db, projector);
   const { events, seconds } = await rebuildProjection(store, db, projector, onProgress);
   const after = await snapshotReadModel(db, projector);
-  return { projection: projector.name, events, seconds, verification: await compareSnapshots(store, projector, before, after) };
+  return {
+    projection: projector.name,
+    events,
+    seconds,
+    verification: await compareSnapshots(store, projector, before, after),
+  };
 }
 
 /** `all` (or nothing): every registered read model; otherwise the named one. */
 export function selectProjectors(name: string | undefined, projectors: Projector[] = allProjectors): Projector[] {
   if (!name || name === 'all') return projectors;
   const found = projectors.find((p) => p.name === name);
-  if (!found) throw new Error(`No projection named "${name}". Known: ${projectors.map((p) => p.name).join(', ') || '(none)'}`);
+  if (!found)
+    throw new Error(`No projection named "${name}". Known: ${projectors.map((p) => p.name).join(', ') || '(none)'}`);
   return [found];
 }
 
@@ -61,14 +72,20 @@ export async function rebuildAll(
     out(`${projector.name}: ${describeVerification(verification)}`);
   }
   const rate = rebuilt.seconds > 0 ? rebuilt.events / rebuilt.seconds : 0;
-  out(`${projectors.length} read model(s) rebuilt in one pass over the log, applying ${thousands(rebuilt.events)} events in ${duration(rebuilt.seconds)} (${thousands(rate)} events/s)`);
+  out(
+    `${projectors.length} read model(s) rebuilt in one pass over the log, applying ${thousands(rebuilt.events)} events in ${duration(rebuilt.seconds)} (${thousands(rate)} events/s)`,
+  );
   return { ...rebuilt, mismatches, verified };
 }
 
 export function describeVerification(verification: Verification): string {
   switch (verification.result) {
     case 'equal':
-      return `verified: rebuilt tables equal the old ones (${Object.entries(verification.tables).map(([t, d]) => `${t} ${thousands(d.rows)} rows`).join(', ') || 'no tables'})`;
+      return `verified: rebuilt tables equal the old ones (${
+        Object.entries(verification.tables)
+          .map(([t, d]) => `${t} ${thousands(d.rows)} rows`)
+          .join(', ') || 'no tables'
+      })`;
     case 'different':
       return `MISMATCH: ${verification.differences.map((d) => `${d.table} (old ${d.before.rows} rows, new ${d.after.rows} rows, contents differ)`).join('; ')}`;
     case 'skipped':

@@ -5,11 +5,24 @@ export class SeedClient {
 
   constructor(private readonly baseUrl: string) {}
 
-  async call<T = unknown>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<{ status: number; body: T }> {
-    const headers: Record<string, string> = { Origin: this.baseUrl, Accept: 'application/json', 'X-Client-Id': 'ops-seed' };
+  async call<T = unknown>(
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }> {
+    const headers: Record<string, string> = {
+      Origin: this.baseUrl,
+      Accept: 'application/json',
+      'X-Client-Id': 'ops-seed',
+    };
     if (this.cookie) headers.Cookie = this.cookie;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'manual' });
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      redirect: 'manual',
+    });
     const setCookie = response.headers.getSetCookie?.() ?? [];
     for (const entry of setCookie) {
       const [pair] = entry.split(';');
@@ -28,7 +41,8 @@ export class SeedClient {
   /** The call, or an Error naming it when it did not succeed. */
   async ok<T = unknown>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
     const result = await this.call<T>(method, path, body);
-    if (result.status >= 300) throw new Error(`${method} ${path} -> ${result.status} ${JSON.stringify(result.body).slice(0, 200)}`);
+    if (result.status >= 300)
+      throw new Error(`${method} ${path} -> ${result.status} ${JSON.stringify(result.body).slice(0, 200)}`);
     return result.body;
   }
 }

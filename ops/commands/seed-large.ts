@@ -7,7 +7,10 @@ import type { Connection, OpsContext } from './command';
 import { duration, thousands } from './format';
 
 /** The PostgreSQL log with a pool sized for the seed's workers; EventStoreDB as connected. */
-async function seedStore(connection: Connection, parallel: number): Promise<{ store: EventStore; close(): Promise<void> }> {
+async function seedStore(
+  connection: Connection,
+  parallel: number,
+): Promise<{ store: EventStore; close(): Promise<void> }> {
   if (connection.store.kind !== 'postgres') return { store: connection.store, close: async () => undefined };
   const store = new PostgresEventStore({ connectionString: connection.databaseUrl, poolSize: parallel + 4 });
   return { store, close: () => store.close() };
@@ -15,7 +18,11 @@ async function seedStore(connection: Connection, parallel: number): Promise<{ st
 
 /** `seed --size large`: the in-process seed on the configured store, with a progress line. */
 export async function runLargeSeed(options: Record<string, string | true>, context: OpsContext): Promise<number> {
-  const plan: LargePlan = { ...LARGE_PLAN, parallel: Number(options.parallel ?? LARGE_PLAN.parallel), minEvents: Number(options['min-events'] ?? LARGE_PLAN.minEvents) };
+  const plan: LargePlan = {
+    ...LARGE_PLAN,
+    parallel: Number(options.parallel ?? LARGE_PLAN.parallel),
+    minEvents: Number(options['min-events'] ?? LARGE_PLAN.minEvents),
+  };
   if (!(plan.parallel >= 1) || !(plan.minEvents >= 0)) {
     context.out('Usage: npm run ops -- seed --size large [--parallel N] [--min-events N]');
     return 2;
@@ -25,11 +32,23 @@ export async function runLargeSeed(options: Record<string, string | true>, conte
   try {
     const report = await seedLarge({ store, db: connection.db }, plan, (line) => process.stderr.write(`${line}\n`));
     const placed = await startReactionsAtHead(store, connection.db);
-    if (placed.length) context.out(`Process managers that never ran start at the head (the seed made their reactions): ${placed.join(', ')}`);
-    context.out(`Seeded (large) in ${duration(report.seconds)}: ${thousands(report.events)} events appended (${thousands(report.events / report.seconds)} events/s).`);
-    context.out(Object.entries(report.steps).map(([name, n]) => `${name}: ${thousands(n)}`).join(', '));
-    if (report.failures.count) context.out(`${report.failures.count} step(s) failed, first: ${report.failures.first.slice(0, 3).join(' | ')}`);
-    context.out(`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password} (creator ${DEMO_CREATOR.email}, finance staff ${DEMO_ADMIN.email}, same password)`);
+    if (placed.length)
+      context.out(
+        `Process managers that never ran start at the head (the seed made their reactions): ${placed.join(', ')}`,
+      );
+    context.out(
+      `Seeded (large) in ${duration(report.seconds)}: ${thousands(report.events)} events appended (${thousands(report.events / report.seconds)} events/s).`,
+    );
+    context.out(
+      Object.entries(report.steps)
+        .map(([name, n]) => `${name}: ${thousands(n)}`)
+        .join(', '),
+    );
+    if (report.failures.count)
+      context.out(`${report.failures.count} step(s) failed, first: ${report.failures.first.slice(0, 3).join(' | ')}`);
+    context.out(
+      `Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password} (creator ${DEMO_CREATOR.email}, finance staff ${DEMO_ADMIN.email}, same password)`,
+    );
     return report.failures.count ? 1 : 0;
   } finally {
     await close();

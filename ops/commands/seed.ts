@@ -38,9 +38,13 @@ export interface SeedReport {
   failures: string[];
 }
 
-
 /** Runs `work` over items with `parallel` workers; failures are collected, not fatal. */
-async function each<T>(items: T[], parallel: number, failures: string[], work: (item: T, index: number) => Promise<void>): Promise<number> {
+async function each<T>(
+  items: T[],
+  parallel: number,
+  failures: string[],
+  work: (item: T, index: number) => Promise<void>,
+): Promise<number> {
   let next = 0;
   let done = 0;
   await Promise.all(
@@ -64,14 +68,20 @@ export async function logIsEmpty(databaseUrl: string): Promise<boolean> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const found = await client.query(`SELECT to_regclass('public.events') IS NOT NULL AND EXISTS (SELECT 1 FROM events) AS any`).catch(() => ({ rows: [{ any: false }] }));
+    const found = await client
+      .query(`SELECT to_regclass('public.events') IS NOT NULL AND EXISTS (SELECT 1 FROM events) AS any`)
+      .catch(() => ({ rows: [{ any: false }] }));
     return !found.rows[0].any;
   } finally {
     await client.end();
   }
 }
 
-export async function seed(databaseUrl: string, size: SeedSize, log: (line: string) => void = () => undefined): Promise<SeedReport> {
+export async function seed(
+  databaseUrl: string,
+  size: SeedSize,
+  log: (line: string) => void = () => undefined,
+): Promise<SeedReport> {
   const DAY = 86_400_000;
   let offset = -20 * DAY;
   const clock = () => new Date(Date.now() + offset);
@@ -82,7 +92,12 @@ export async function seed(databaseUrl: string, size: SeedSize, log: (line: stri
     logger: createLogger({ level: 'silent' }),
     clock,
     // The seeder registers many accounts from one address.
-    ports: { authRateLimits: { register: { perIp: { limit: 1e9, windowMs: 60_000 }, perAccount: { limit: 1e9, windowMs: 60_000 } }, login: { perIp: { limit: 1e9, windowMs: 60_000 }, perAccountAndIp: { limit: 1e9, windowMs: 60_000 } } } },
+    ports: {
+      authRateLimits: {
+        register: { perIp: { limit: 1e9, windowMs: 60_000 }, perAccount: { limit: 1e9, windowMs: 60_000 } },
+        login: { perIp: { limit: 1e9, windowMs: 60_000 }, perAccountAndIp: { limit: 1e9, windowMs: 60_000 } },
+      },
+    },
   });
   const report: SeedReport = { events: 0, steps: {}, failures: [] };
   // Each phase reads what the previous one wrote: wait until every projection and process
@@ -102,16 +117,32 @@ export async function seed(databaseUrl: string, size: SeedSize, log: (line: stri
         lastName: pick(LAST, i * 3 + (kind === 'creator' ? 1 : 0)),
       };
     };
-    const members = Array.from({ length: size.members }, (_, i) => ({ ...person(i, 'member'), client: new SeedClient(stack.url) }));
-    const creators = Array.from({ length: size.creators }, (_, i) => ({ ...person(i, 'creator'), client: new SeedClient(stack.url), tierIds: [] as string[], postIds: [] as string[] }));
+    const members = Array.from({ length: size.members }, (_, i) => ({
+      ...person(i, 'member'),
+      client: new SeedClient(stack.url),
+    }));
+    const creators = Array.from({ length: size.creators }, (_, i) => ({
+      ...person(i, 'creator'),
+      client: new SeedClient(stack.url),
+      tierIds: [] as string[],
+      postIds: [] as string[],
+    }));
     const everyone = [...members, ...creators];
 
     step(
       'accounts registered (card on file, site plan)',
       await each(everyone, 8, report.failures, async (p, i) => {
-        const body = { firstName: p.firstName, lastName: p.lastName, email: p.email, password: p.password, confirmPassword: p.password, paymentToken: `dev_tok_seed_${i}` };
+        const body = {
+          firstName: p.firstName,
+          lastName: p.lastName,
+          email: p.email,
+          password: p.password,
+          confirmPassword: p.password,
+          paymentToken: `dev_tok_seed_${i}`,
+        };
         const registered = await p.client.call('POST', '/api/auth/register', body);
-        if (registered.status >= 300) await p.client.ok('POST', '/api/auth/login', { email: p.email, password: p.password });
+        if (registered.status >= 300)
+          await p.client.ok('POST', '/api/auth/login', { email: p.email, password: p.password });
       }),
     );
     await settle();
@@ -123,7 +154,10 @@ export async function seed(databaseUrl: string, size: SeedSize, log: (line: stri
       'creators',
       await each(creators, 4, report.failures, async (c, i) => {
         const registered = await c.client.call('POST', '/api/creators/register', { bio: creatorBio(c.firstName, i) });
-        if (registered.status >= 300 && registered.status !== 409) throw new Error(`POST /api/creators/register -> ${registered.status} ${JSON.stringify(registered.body).slice(0, 200)}`);
+        if (registered.status >= 300 && registered.status !== 409)
+          throw new Error(
+            `POST /api/creators/register -> ${registered.status} ${JSON.stringify(registered.body).slice(0, 200)}`,
+          );
       }),
     );
     await settle();
@@ -133,8 +167,18 @@ export async function seed(databaseUrl: string, size: SeedSize, log: (line: stri
         const id = c.client.userId!;
         const existing = await c.client.ok<Array<{ id: string; name: string }>>('GET', `/api/creators/${id}/tiers`);
         if (!existing.some((t) => t.name === 'Supporter')) {
-          await c.client.ok('POST', `/api/creators/${id}/tiers`, { name: 'Supporter', description: 'Every post, early.', price: '4.99', features: ['All posts', 'Monthly Q&A'] });
-          await c.client.ok('POST', `/api/creators/${id}/tiers`, { name: 'VIP', description: 'Everything, plus messages.', price: '14.99', features: ['All posts', 'Direct messages', 'Shout-outs'] });
+          await c.client.ok('POST', `/api/creators/${id}/tiers`, {
+            name: 'Supporter',
+            description: 'Every post, early.',
+            price: '4.99',
+            features: ['All posts', 'Monthly Q&A'],
+          });
+          await c.client.ok('POST', `/api/creators/${id}/tiers`, {
+            name: 'VIP',
+            description: 'Everything, plus messages.',
+            price: '14.99',
+            features: ['All posts', 'Direct messages', 'Shout-outs'],
+          });
           await settle();
         }
         c.tierIds = (await c.client.ok<Array<{ id: string }>>('GET', `/api/creators/${id}/tiers`)).map((t) => t.id);
@@ -146,12 +190,18 @@ export async function seed(databaseUrl: string, size: SeedSize, log: (line: stri
     step(
       'posts',
       await each(posts, 8, report.failures, async ({ c, i }) => {
-        await c.client.ok('POST', '/api/posts', { title: `${pick(TOPICS, i)} #${i + 1}`, content: `Notes from ${c.firstName}: part ${i + 1}.`, isPublic: i % 3 === 0 });
+        await c.client.ok('POST', '/api/posts', {
+          title: `${pick(TOPICS, i)} #${i + 1}`,
+          content: `Notes from ${c.firstName}: part ${i + 1}.`,
+          isPublic: i % 3 === 0,
+        });
       }),
     );
     await settle();
     await each(creators, 4, report.failures, async (c) => {
-      c.postIds = (await c.client.ok<Array<{ id: string }>>('GET', `/api/creators/${c.client.userId}/posts`)).map((post) => post.id);
+      c.postIds = (await c.client.ok<Array<{ id: string }>>('GET', `/api/creators/${c.client.userId}/posts`)).map(
+        (post) => post.id,
+      );
     });
 
     await settle();
@@ -178,18 +228,35 @@ export async function seed(databaseUrl: string, size: SeedSize, log: (line: stri
           bio: 'Here for good conversations.',
           interests: [pick(INTERESTS, i), pick(INTERESTS, i + 5)],
         });
-        await m.client.ok('POST', '/api/preferences', { ageRangeMin: 21, ageRangeMax: 45, maxDistance: 50, lookingForGenders: [pick(LOOKING_FOR_GENDERS, i + 1), pick(LOOKING_FOR_GENDERS, i + 2)] });
+        await m.client.ok('POST', '/api/preferences', {
+          ageRangeMin: 21,
+          ageRangeMax: 45,
+          maxDistance: 50,
+          lookingForGenders: [pick(LOOKING_FOR_GENDERS, i + 1), pick(LOOKING_FOR_GENDERS, i + 2)],
+        });
       }),
     );
 
     await settle();
     step(
       'crypto wallets and conversions',
-      await each(members.filter((_, i) => i % 2 === 0), 4, report.failures, async (m, i) => {
-        const walletAddress = `0x${(i + 1).toString(16).padStart(40, 'a')}`;
-        await m.client.call('POST', '/api/crypto/wallets', { cryptoType: i % 4 === 0 ? 'USDC' : 'USDT', walletAddress });
-        await m.client.ok('POST', '/api/crypto/convert', { cryptoType: i % 4 === 0 ? 'USDC' : 'USDT', cryptoAmount: '25.00000000', walletAddress });
-      }),
+      await each(
+        members.filter((_, i) => i % 2 === 0),
+        4,
+        report.failures,
+        async (m, i) => {
+          const walletAddress = `0x${(i + 1).toString(16).padStart(40, 'a')}`;
+          await m.client.call('POST', '/api/crypto/wallets', {
+            cryptoType: i % 4 === 0 ? 'USDC' : 'USDT',
+            walletAddress,
+          });
+          await m.client.ok('POST', '/api/crypto/convert', {
+            cryptoType: i % 4 === 0 ? 'USDC' : 'USDT',
+            cryptoAmount: '25.00000000',
+            walletAddress,
+          });
+        },
+      ),
     );
 
     await settle();
@@ -197,15 +264,27 @@ export async function seed(databaseUrl: string, size: SeedSize, log: (line: stri
     for (let round = 0; ; round++) {
       step(
         'likes',
-        await each(pairs.filter(({ c }) => c.postIds.length > 0), 16, report.failures, async ({ m, c }, k) => {
-          await m.client.ok('POST', `/api/posts/${pick(c.postIds, k + round)}/like`);
-        }),
+        await each(
+          pairs.filter(({ c }) => c.postIds.length > 0),
+          16,
+          report.failures,
+          async ({ m, c }, k) => {
+            await m.client.ok('POST', `/api/posts/${pick(c.postIds, k + round)}/like`);
+          },
+        ),
       );
       step(
         'messages',
         await each(pairs, 16, report.failures, async ({ m, c }, k) => {
-          await m.client.ok('POST', '/api/messages', { receiverId: c.client.userId, content: `Loved the last post (${round}.${k})!` });
-          await c.client.ok('POST', '/api/messages', { receiverId: m.client.userId, content: `Thanks! Here is something special (${round}.${k}).`, ...(k % 4 === 0 ? { price: '2.99' } : {}) });
+          await m.client.ok('POST', '/api/messages', {
+            receiverId: c.client.userId,
+            content: `Loved the last post (${round}.${k})!`,
+          });
+          await c.client.ok('POST', '/api/messages', {
+            receiverId: m.client.userId,
+            content: `Thanks! Here is something special (${round}.${k}).`,
+            ...(k % 4 === 0 ? { price: '2.99' } : {}),
+          });
         }),
       );
       const events = Number((await stack.db.raw('SELECT count(*)::bigint AS n FROM events')).rows[0].n);
@@ -219,13 +298,29 @@ export async function seed(databaseUrl: string, size: SeedSize, log: (line: stri
     step(
       'payment accounts and payouts',
       await each(creators, 4, report.failures, async (c) => {
-        const account = await c.client.ok<{ id: string }>('POST', '/api/payment-accounts', { type: 'bank_account', accountHolderName: `${c.firstName} ${c.lastName}`, bankAccountLast4: '6789', routingNumber: '110000000' });
-        const dashboard = await c.client.ok<{ availableBalance: string }>('GET', `/api/payouts/${c.client.userId}/dashboard`);
-        if (Number(dashboard.availableBalance) > 0) await c.client.ok('POST', '/api/payouts', { paymentAccountId: account.id, amount: dashboard.availableBalance });
+        const account = await c.client.ok<{ id: string }>('POST', '/api/payment-accounts', {
+          type: 'bank_account',
+          accountHolderName: `${c.firstName} ${c.lastName}`,
+          bankAccountLast4: '6789',
+          routingNumber: '110000000',
+        });
+        const dashboard = await c.client.ok<{ availableBalance: string }>(
+          'GET',
+          `/api/payouts/${c.client.userId}/dashboard`,
+        );
+        if (Number(dashboard.availableBalance) > 0)
+          await c.client.ok('POST', '/api/payouts', {
+            paymentAccountId: account.id,
+            amount: dashboard.availableBalance,
+          });
       }),
     );
 
-    await ensureStaffAccount(stack.store, { email: DEMO_ADMIN.email, passwordHash: () => hashPassword(DEMO_ADMIN.password) }, { actorId: null, clientId: 'ops-seed', now: clock() });
+    await ensureStaffAccount(
+      stack.store,
+      { email: DEMO_ADMIN.email, passwordHash: () => hashPassword(DEMO_ADMIN.password) },
+      { actorId: null, clientId: 'ops-seed', now: clock() },
+    );
     step('finance staff', 1);
     await settle(); // the read models show everything before the seeding stack stops
     report.events = Number((await stack.db.raw('SELECT count(*)::bigint AS n FROM events')).rows[0].n);
@@ -264,9 +359,14 @@ ${DEMO_ADMIN.email} (finance staff). Running it again adds activity; demo accoun
     const { databaseUrl } = await context.connect();
     const started = Date.now();
     const report = await seed(databaseUrl, SIZES.small, (line) => process.stderr.write(`${line}\n`));
-    context.out(`Seeded (${size}) in ${Math.round((Date.now() - started) / 1000)}s: the log holds ${thousands(report.events)} events.`);
-    if (report.failures.length) context.out(`${report.failures.length} step(s) failed, first: ${report.failures.slice(0, 3).join(' | ')}`);
-    context.out(`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password} (creator ${DEMO_CREATOR.email}, finance staff ${DEMO_ADMIN.email}, same password)`);
+    context.out(
+      `Seeded (${size}) in ${Math.round((Date.now() - started) / 1000)}s: the log holds ${thousands(report.events)} events.`,
+    );
+    if (report.failures.length)
+      context.out(`${report.failures.length} step(s) failed, first: ${report.failures.slice(0, 3).join(' | ')}`);
+    context.out(
+      `Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password} (creator ${DEMO_CREATOR.email}, finance staff ${DEMO_ADMIN.email}, same password)`,
+    );
     return report.failures.length ? 1 : 0;
   },
 };

@@ -11,7 +11,14 @@ afterAll(() => fixture.close());
 
 it('reports projections with checkpoint, lag, state and runner; event counts; health', async () => {
   const { store, db, database } = fixture;
-  await store.append('tally-a', [{ type: 'Bumped', data: {} }, { type: 'Bumped', data: {} }], { expectedRevision: 'no_stream' });
+  await store.append(
+    'tally-a',
+    [
+      { type: 'Bumped', data: {} },
+      { type: 'Bumped', data: {} },
+    ],
+    { expectedRevision: 'no_stream' },
+  );
   await store.append('other-1', [{ type: 'Noted', data: {} }], { expectedRevision: 'no_stream' });
 
   const before = await collectStatus({ store, db }, ['tallies']);
@@ -21,7 +28,9 @@ it('reports projections with checkpoint, lag, state and runner; event counts; he
     { type: 'Bumped', count: 2 },
     { type: 'Noted', count: 1 },
   ]);
-  expect(before.projections).toEqual([expect.objectContaining({ name: 'tallies', state: 'not started', activeRunner: false })]);
+  expect(before.projections).toEqual([
+    expect.objectContaining({ name: 'tallies', state: 'not started', activeRunner: false }),
+  ]);
 
   const runner = new ProjectionRunner(store, db, [tallyProjector()], { databaseUrl: database.url });
   await runner.start();
@@ -30,7 +39,14 @@ it('reports projections with checkpoint, lag, state and runner; event counts; he
     expect(await waitForProjections(db, ['tallies'], written.position, 10_000)).toBe(true);
     const running = await collectStatus({ store, db }, ['tallies']);
     expect(running.projections).toEqual([
-      expect.objectContaining({ name: 'tallies', version: 1, lag: 0, state: 'caught up', activeRunner: true, checkpoint: `${written.position.commit}/${written.position.prepare}` }),
+      expect.objectContaining({
+        name: 'tallies',
+        version: 1,
+        lag: 0,
+        state: 'caught up',
+        activeRunner: true,
+        checkpoint: `${written.position.commit}/${written.position.prepare}`,
+      }),
     ]);
     expect(renderStatus(running)).toMatch(/tallies\s+1\s+\S+\s+0\s+caught up\s+active/);
   } finally {

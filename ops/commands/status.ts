@@ -45,7 +45,9 @@ async function heldLocks(db: Knex): Promise<Set<number>> {
 
 async function eventTypeCounts(db: Knex, store: EventStore): Promise<Array<{ type: string; count: number }>> {
   if (store.kind === 'postgres') {
-    const result = await db.raw(`SELECT event_type AS type, count(*)::bigint AS count FROM events GROUP BY event_type ORDER BY count(*) DESC, event_type`);
+    const result = await db.raw(
+      `SELECT event_type AS type, count(*)::bigint AS count FROM events GROUP BY event_type ORDER BY count(*) DESC, event_type`,
+    );
     return result.rows.map((row: { type: string; count: string }) => ({ type: row.type, count: Number(row.count) }));
   }
   // EventStoreDB has no count by type: read the log once.
@@ -57,12 +59,22 @@ async function eventTypeCounts(db: Knex, store: EventStore): Promise<Array<{ typ
     if (batch.length < 5000) break;
     after = batch[batch.length - 1].position;
   }
-  return [...counts].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count || a.type.localeCompare(b.type));
+  return [...counts]
+    .map(([type, count]) => ({ type, count }))
+    .sort((a, b) => b.count - a.count || a.type.localeCompare(b.type));
 }
 
 /** Everything `status` prints: projections, event counts, database and event store health. */
-export async function collectStatus({ db, store }: Pick<Connection, 'db' | 'store'>, registered: string[] = allProjectors.map((p) => p.name)): Promise<SystemStatus> {
-  const status: SystemStatus = { database: { status: 'ok' }, eventStore: { kind: store.kind, status: 'ok', head: null, events: 0 }, projections: [], eventTypes: [] };
+export async function collectStatus(
+  { db, store }: Pick<Connection, 'db' | 'store'>,
+  registered: string[] = allProjectors.map((p) => p.name),
+): Promise<SystemStatus> {
+  const status: SystemStatus = {
+    database: { status: 'ok' },
+    eventStore: { kind: store.kind, status: 'ok', head: null, events: 0 },
+    projections: [],
+    eventTypes: [],
+  };
   try {
     const info = await db.raw(`SELECT version() AS version, pg_database_size(current_database())::bigint AS size`);
     status.database.version = String(info.rows[0].version).split(' on ')[0];
@@ -82,7 +94,9 @@ export async function collectStatus({ db, store }: Pick<Connection, 'db' | 'stor
     status.eventStore.error = String((error as Error).message);
   }
   // Registered read models, plus every follower that has a checkpoint (process managers, rebuilds in progress).
-  const stored: string[] = (await db('projection_checkpoints').select('name').orderBy('name')).map((row: { name: string }) => row.name);
+  const stored: string[] = (await db('projection_checkpoints').select('name').orderBy('name')).map(
+    (row: { name: string }) => row.name,
+  );
   const names = [...new Set([...registered, ...stored])];
   const locks = await heldLocks(db);
   const health = status.eventStore.status === 'ok' ? await projectionHealth(db, store, names) : [];
@@ -91,7 +105,13 @@ export async function collectStatus({ db, store }: Pick<Connection, 'db' | 'stor
     version: p.version,
     checkpoint: p.checkpoint,
     lag: p.lag,
-    state: p.name.endsWith('@rebuild') ? 'rebuilding' : p.state === 'not started' ? 'not started' : p.caughtUp ? 'caught up' : 'behind',
+    state: p.name.endsWith('@rebuild')
+      ? 'rebuilding'
+      : p.state === 'not started'
+        ? 'not started'
+        : p.caughtUp
+          ? 'caught up'
+          : 'behind',
     activeRunner: locks.has(runnerLockKey(p.name)),
   }));
   return status;
@@ -109,11 +129,23 @@ export function renderStatus(status: SystemStatus): string {
       ? '  (none registered)'
       : table(
           ['name', 'version', 'checkpoint', 'lag', 'state', 'runner'],
-          status.projections.map((p) => [p.name, p.version, p.checkpoint, p.lag === null ? '?' : thousands(p.lag), p.state, p.activeRunner ? 'active' : 'none']),
+          status.projections.map((p) => [
+            p.name,
+            p.version,
+            p.checkpoint,
+            p.lag === null ? '?' : thousands(p.lag),
+            p.state,
+            p.activeRunner ? 'active' : 'none',
+          ]),
         ),
     '',
     'Events by type',
-    status.eventTypes.length === 0 ? '  (no events)' : table(['type', 'count'], status.eventTypes.map((t) => [t.type, thousands(t.count)])),
+    status.eventTypes.length === 0
+      ? '  (no events)'
+      : table(
+          ['type', 'count'],
+          status.eventTypes.map((t) => [t.type, thousands(t.count)]),
+        ),
   ];
   return lines.join('\n');
 }

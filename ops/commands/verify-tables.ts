@@ -32,8 +32,12 @@ export async function snapshotReadModel(db: Knex, projector: Projector): Promise
   return db.transaction(
     async (trx) => {
       const row = await readCheckpoint(trx, projector.name);
-      const present = await trx.raw(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name = ANY(?)`, [projector.tables]);
-      if (!row || present.rows[0].n !== projector.tables.length) return { position: row ? positionOf(row) : null, tables: null };
+      const present = await trx.raw(
+        `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name = ANY(?)`,
+        [projector.tables],
+      );
+      if (!row || present.rows[0].n !== projector.tables.length)
+        return { position: row ? positionOf(row) : null, tables: null };
       const tables: Record<string, TableDigest> = {};
       for (const table of projector.tables) tables[table] = await digest(trx, 'public', table);
       return { position: positionOf(row), tables };
@@ -43,7 +47,12 @@ export async function snapshotReadModel(db: Knex, projector: Projector): Promise
 }
 
 /** How many events the projector reads lie after `from` and up to `to` (inclusive). */
-export async function relevantEventsBetween(store: EventStore, projector: Projector, from: Position, to: Position): Promise<number> {
+export async function relevantEventsBetween(
+  store: EventStore,
+  projector: Projector,
+  from: Position,
+  to: Position,
+): Promise<number> {
   if (comparePositions(from, to) >= 0) return 0;
   let count = 0;
   let after = from;
@@ -67,15 +76,25 @@ export type Verification =
  * Old and rebuilt tables must be equal when no event the projector reads arrived between
  * the two snapshots; otherwise they may rightly differ and the comparison is skipped.
  */
-export async function compareSnapshots(store: EventStore, projector: Projector, before: ReadModelSnapshot, after: ReadModelSnapshot): Promise<Verification> {
-  if (!before.tables || !before.position) return { result: 'skipped', reason: 'there were no previous tables to compare with' };
+export async function compareSnapshots(
+  store: EventStore,
+  projector: Projector,
+  before: ReadModelSnapshot,
+  after: ReadModelSnapshot,
+): Promise<Verification> {
+  if (!before.tables || !before.position)
+    return { result: 'skipped', reason: 'there were no previous tables to compare with' };
   if (!after.tables || !after.position) return { result: 'skipped', reason: 'the rebuilt tables are missing' };
   const arrived = await relevantEventsBetween(store, projector, before.position, after.position);
   if (arrived > 0 || comparePositions(after.position, before.position) < 0) {
     return { result: 'skipped', reason: `${arrived} event(s) for this projection arrived during the rebuild` };
   }
   const differences = projector.tables
-    .filter((table) => before.tables![table].hash !== after.tables![table].hash || before.tables![table].rows !== after.tables![table].rows)
+    .filter(
+      (table) =>
+        before.tables![table].hash !== after.tables![table].hash ||
+        before.tables![table].rows !== after.tables![table].rows,
+    )
     .map((table) => ({ table, before: before.tables![table], after: after.tables![table] }));
   return differences.length ? { result: 'different', differences } : { result: 'equal', tables: after.tables };
 }

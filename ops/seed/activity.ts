@@ -19,19 +19,47 @@ import type { Person } from './people';
  * creator-earnings process manager makes of it (idempotent by the subscription).
  */
 export async function subscribe(env: SeedEnv, member: Person, creator: Creator, k: number, now: Date): Promise<void> {
-  const input = { subscriberId: member.id, creatorId: creator.id, tierId: pick(creator.tierIds, k), customerId: member.customerId };
+  const input = {
+    subscriberId: member.id,
+    creatorId: creator.id,
+    tierId: pick(creator.tierIds, k),
+    customerId: member.customerId,
+  };
   await subscribeToCreator(env.store, env.payments, input, as(member.id, now));
   const started = await lastOfType(env, creatorSubscriptionStream(member.id, creator.id), 'CreatorSubscriptionStarted');
   await creatorEarningsProcess.handle(started, { store: env.store, now });
 }
 
 export async function like(env: SeedEnv, member: Person, postId: string, now: Date): Promise<void> {
-  await handleCommand(env.store, postStream(postId), postDecider, { type: 'ToggleLike', postId, userId: member.id, at: now }, as(member.id, now));
+  await handleCommand(
+    env.store,
+    postStream(postId),
+    postDecider,
+    { type: 'ToggleLike', postId, userId: member.id, at: now },
+    as(member.id, now),
+  );
 }
 
-async function send(env: SeedEnv, from: Person, to: Person, fromCreator: boolean, content: string, priceCents: number | null, now: Date): Promise<string> {
+async function send(
+  env: SeedEnv,
+  from: Person,
+  to: Person,
+  fromCreator: boolean,
+  content: string,
+  priceCents: number | null,
+  now: Date,
+): Promise<string> {
   const messageId = newId();
-  const command = { type: 'SendMessage' as const, messageId, senderId: from.id, senderIsCreator: fromCreator, receiverId: to.id, content, priceCents, at: now };
+  const command = {
+    type: 'SendMessage' as const,
+    messageId,
+    senderId: from.id,
+    senderIsCreator: fromCreator,
+    receiverId: to.id,
+    content,
+    priceCents,
+    at: now,
+  };
   await handleCommand(env.store, messageStream(messageId), messageDecider, command, as(from.id, now));
   return messageId;
 }
@@ -40,12 +68,31 @@ async function send(env: SeedEnv, from: Person, to: Person, fromCreator: boolean
  * A member writes to a creator and gets an answer; a paid answer is unlocked from the
  * member's balance (when `unlock`), and the creator is credited its share.
  */
-export async function converse(env: SeedEnv, member: Person, creator: Creator, round: string, paid: boolean, unlock: boolean, now: Date): Promise<void> {
+export async function converse(
+  env: SeedEnv,
+  member: Person,
+  creator: Creator,
+  round: string,
+  paid: boolean,
+  unlock: boolean,
+  now: Date,
+): Promise<void> {
   await send(env, member, creator, false, `Loved the last post (${round})!`, null, now);
   const reply = new Date(now.getTime() + 60_000);
-  const messageId = await send(env, creator, member, true, `Thanks! Here is something special (${round}).`, paid ? 299 : null, reply);
+  const messageId = await send(
+    env,
+    creator,
+    member,
+    true,
+    `Thanks! Here is something special (${round}).`,
+    paid ? 299 : null,
+    reply,
+  );
   if (!paid || !unlock) return;
   const opened = new Date(reply.getTime() + 60_000);
   await unlockMessage(env.store, member.id, messageId, as(member.id, opened));
-  await creatorEarningsProcess.handle(await lastOfType(env, messageStream(messageId), 'MessageUnlocked'), { store: env.store, now: opened });
+  await creatorEarningsProcess.handle(await lastOfType(env, messageStream(messageId), 'MessageUnlocked'), {
+    store: env.store,
+    now: opened,
+  });
 }

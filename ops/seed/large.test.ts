@@ -4,7 +4,16 @@ import { DEMO_LOGIN } from './names';
 
 // The large seed's generator at a tiny scale, on the whole product (projections and process
 // managers run beside it, as they would against a live installation).
-const PLAN: LargePlan = { members: 4, creators: 2, postsPerCreator: 2, subscriptionsPerMember: 2, likesPerMember: 2, conversationsPerMember: 2, minEvents: 0, parallel: 4 };
+const PLAN: LargePlan = {
+  members: 4,
+  creators: 2,
+  postsPerCreator: 2,
+  subscriptionsPerMember: 2,
+  likesPerMember: 2,
+  conversationsPerMember: 2,
+  minEvents: 0,
+  parallel: 4,
+};
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -18,7 +27,9 @@ it('creates every kind of activity through commands, and the read models show it
   const report = await seedLarge(stack, PLAN);
   expect(report.failures).toEqual({ count: 0, first: [] });
   const counts: Record<string, number> = Object.fromEntries(
-    (await stack.db.raw(`SELECT event_type, count(*)::int AS n FROM events GROUP BY event_type`)).rows.map((row: { event_type: string; n: number }) => [row.event_type, row.n]),
+    (await stack.db.raw(`SELECT event_type, count(*)::int AS n FROM events GROUP BY event_type`)).rows.map(
+      (row: { event_type: string; n: number }) => [row.event_type, row.n],
+    ),
   );
   expect(counts).toMatchObject({
     UserRegistered: 7, // 4 members, 2 creators, the finance staff account
@@ -45,10 +56,22 @@ it('creates every kind of activity through commands, and the read models show it
   expect(await countRows('post_likes')).toBe(8);
   expect(await countRows('creator_subscriptions')).toBe(8);
   expect(await countRows('messages')).toBe(16);
-  expect(await stack.db('messages').where({ is_paid: true, is_unlocked: true }).count({ n: '*' }).then((r) => Number(r[0].n))).toBe(4);
+  expect(
+    await stack
+      .db('messages')
+      .where({ is_paid: true, is_unlocked: true })
+      .count({ n: '*' })
+      .then((r) => Number(r[0].n)),
+  ).toBe(4);
   expect(await countRows('payouts')).toBe(2);
   expect(await countRows('user_profiles')).toBe(4);
-  expect(await stack.db('crypto_transactions').where({ status: 'completed' }).count({ n: '*' }).then((r) => Number(r[0].n))).toBe(4);
+  expect(
+    await stack
+      .db('crypto_transactions')
+      .where({ status: 'completed' })
+      .count({ n: '*' })
+      .then((r) => Number(r[0].n)),
+  ).toBe(4);
 
   // The demo member signs in with the shared password and sees the followed creators' posts.
   const agent = stack.agent();

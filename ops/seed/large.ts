@@ -29,7 +29,16 @@ export interface LargePlan {
   parallel: number;
 }
 
-export const LARGE_PLAN: LargePlan = { members: 20_000, creators: 1_000, postsPerCreator: 20, subscriptionsPerMember: 5, likesPerMember: 10, conversationsPerMember: 5, minEvents: 1_000_000, parallel: 16 };
+export const LARGE_PLAN: LargePlan = {
+  members: 20_000,
+  creators: 1_000,
+  postsPerCreator: 20,
+  subscriptionsPerMember: 5,
+  likesPerMember: 10,
+  conversationsPerMember: 5,
+  minEvents: 1_000_000,
+  parallel: 16,
+};
 
 export interface LargeSeedReport {
   events: number;
@@ -41,7 +50,8 @@ export interface LargeSeedReport {
 /** Roughly what the plan appends before any top-up (for the ETA). */
 export function estimateEvents(plan: LargePlan): number {
   const paid = Math.ceil(plan.conversationsPerMember / 2);
-  const perMember = 5 + 2 + 5 + plan.subscriptionsPerMember * 2 + plan.likesPerMember + plan.conversationsPerMember * 2 + paid * 3;
+  const perMember =
+    5 + 2 + 5 + plan.subscriptionsPerMember * 2 + plan.likesPerMember + plan.conversationsPerMember * 2 + paid * 3;
   return plan.members * perMember + plan.creators * (5 + 3 + plan.postsPerCreator + 3);
 }
 
@@ -53,7 +63,11 @@ const DAY = 86_400_000;
  * inline (they are idempotent, so a running product writes nothing twice). The story spans
  * the last 21 days, so earnings older than the 7-day hold are paid out today.
  */
-export async function seedLarge({ store, db }: { store: EventStore; db: Knex }, plan: LargePlan, log: (line: string) => void = () => undefined): Promise<LargeSeedReport> {
+export async function seedLarge(
+  { store, db }: { store: EventStore; db: Knex },
+  plan: LargePlan,
+  log: (line: string) => void = () => undefined,
+): Promise<LargeSeedReport> {
   const started = Date.now();
   const counter = countingStore(store);
   const progress = progressLine(counter.appended, Math.max(plan.minEvents, estimateEvents(plan)), log);
@@ -64,7 +78,9 @@ export async function seedLarge({ store, db }: { store: EventStore; db: Knex }, 
     crypto: new SandboxCryptoGateway(),
     payouts: createSandboxPayoutGateway(),
     rates: new PegRatesProvider(),
-    conversionNumbers: { next: async () => Number((await db.raw(`SELECT nextval('crypto_conversion_number_seq') AS n`)).rows[0].n) },
+    conversionNumbers: {
+      next: async () => Number((await db.raw(`SELECT nextval('crypto_conversion_number_seq') AS n`)).rows[0].n),
+    },
     passwordHash: await hashPassword(DEMO_PASSWORD),
     tag: started.toString(36),
     start: started - 21 * DAY,
@@ -93,39 +109,86 @@ type Step = (name: string, count: number, work: (i: number) => Promise<void>) =>
 async function people(env: SeedEnv, plan: LargePlan, step: Step): Promise<{ members: Person[]; creators: Creator[] }> {
   const members: Person[] = new Array(plan.members);
   const creatorPeople: Person[] = new Array(plan.creators);
-  await step('members signed up', plan.members, async (i) => void (members[i] = await registerPerson(env, 'member', i, day(env, i / plan.members))));
-  await step('creators signed up', plan.creators, async (i) => void (creatorPeople[i] = await registerPerson(env, 'creator', i, day(env, 0.5 + i / plan.creators / 2))));
+  await step(
+    'members signed up',
+    plan.members,
+    async (i) => void (members[i] = await registerPerson(env, 'member', i, day(env, i / plan.members))),
+  );
+  await step(
+    'creators signed up',
+    plan.creators,
+    async (i) =>
+      void (creatorPeople[i] = await registerPerson(env, 'creator', i, day(env, 0.5 + i / plan.creators / 2))),
+  );
   const creators: Creator[] = new Array(plan.creators);
-  await step('creators with tiers', plan.creators, async (i) => void (creators[i] = await becomeCreator(env, creatorPeople[i], i, day(env, 1 + i / plan.creators / 2))));
+  await step(
+    'creators with tiers',
+    plan.creators,
+    async (i) =>
+      void (creators[i] = await becomeCreator(env, creatorPeople[i], i, day(env, 1 + i / plan.creators / 2))),
+  );
   const posts = plan.creators * plan.postsPerCreator;
-  await step('posts', posts, (n) => publish(env, creators[n % plan.creators], Math.floor(n / plan.creators), day(env, 1.5 + (2 * n) / posts)));
+  await step('posts', posts, (n) =>
+    publish(env, creators[n % plan.creators], Math.floor(n / plan.creators), day(env, 1.5 + (2 * n) / posts)),
+  );
   await step('chat profiles', plan.members, (i) => saveChatProfile(env, members[i], i, day(env, 2 + i / plan.members)));
   return { members: members.filter(Boolean), creators: creators.filter(Boolean) };
 }
 
-async function activity(env: SeedEnv, plan: LargePlan, members: Person[], creators: Creator[], step: Step, appended: () => number): Promise<void> {
+async function activity(
+  env: SeedEnv,
+  plan: LargePlan,
+  members: Person[],
+  creators: Creator[],
+  step: Step,
+  appended: () => number,
+): Promise<void> {
   const M = members.length;
   const S = Math.min(plan.subscriptionsPerMember, creators.length);
   // The k-th creator member m follows: distinct for k < number of creators.
   const followed = (m: number, k: number) => creators[(m * 7 + (k % S)) % creators.length];
   await step('crypto conversions', M, (m) => convertCrypto(env, members[m], m, day(env, 3 + m / M)));
-  await step('creator subscriptions', M * S, (n) => subscribe(env, members[n % M], followed(n % M, Math.floor(n / M)), Math.floor(n / M), day(env, 4 + n / (M * S))));
+  await step('creator subscriptions', M * S, (n) =>
+    subscribe(env, members[n % M], followed(n % M, Math.floor(n / M)), Math.floor(n / M), day(env, 4 + n / (M * S))),
+  );
   const L = plan.likesPerMember;
   await step('likes', M * L, async (n) => {
     const m = n % M;
     const k = Math.floor(n / M);
     const creator = followed(m, k);
-    if (creator.postIds.length) await like(env, members[m], creator.postIds[(m + Math.floor(k / S)) % creator.postIds.length], day(env, 5 + (3 * n) / (M * L)));
+    if (creator.postIds.length)
+      await like(
+        env,
+        members[m],
+        creator.postIds[(m + Math.floor(k / S)) % creator.postIds.length],
+        day(env, 5 + (3 * n) / (M * L)),
+      );
   });
   const C = plan.conversationsPerMember;
   await step('conversations (paid answers unlocked)', M * C, (n) => {
     const k = Math.floor(n / M);
-    return converse(env, members[n % M], followed(n % M, k), `${n % M}.${k}`, k % 2 === 0, true, day(env, 6 + (6 * n) / (M * C)));
+    return converse(
+      env,
+      members[n % M],
+      followed(n % M, k),
+      `${n % M}.${k}`,
+      k % 2 === 0,
+      true,
+      day(env, 6 + (6 * n) / (M * C)),
+    );
   });
   for (let round = 1; appended() < plan.minEvents && M > 0; round++) {
     await step('more conversations', M * C, (n) => {
       const k = Math.floor(n / M);
-      return converse(env, members[n % M], followed(n % M, k + round), `${round}.${n % M}.${k}`, false, false, day(env, 12 + (round % 8) + n / (M * C)));
+      return converse(
+        env,
+        members[n % M],
+        followed(n % M, k + round),
+        `${round}.${n % M}.${k}`,
+        false,
+        false,
+        day(env, 12 + (round % 8) + n / (M * C)),
+      );
     });
   }
 }
@@ -133,6 +196,10 @@ async function activity(env: SeedEnv, plan: LargePlan, members: Person[], creato
 async function payouts(env: SeedEnv, creators: Creator[], step: Step): Promise<void> {
   const now = new Date();
   env.phase('finance staff and payouts');
-  const staff = await ensureStaffAccount(env.store, { email: DEMO_ADMIN.email, passwordHash: async () => env.passwordHash }, as(null, now));
+  const staff = await ensureStaffAccount(
+    env.store,
+    { email: DEMO_ADMIN.email, passwordHash: async () => env.passwordHash },
+    as(null, now),
+  );
   await step('payouts', creators.length, (i) => payOut(env, creators[i], i, staff.userId, now));
 }

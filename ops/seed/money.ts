@@ -27,13 +27,32 @@ export async function convertCrypto(env: SeedEnv, member: Person, i: number, now
   const walletAddress = `0x${(i + 1).toString(16).padStart(40, 'a')}`;
   const context = as(member.id, now);
   const wallet = await registerCryptoWallet(env.store, { userId: member.id, cryptoType, walletAddress }, context);
-  const { transactionId } = await requestConversion(env.store, env.rates, { userId: member.id, cryptoType, cryptoAmount: '25.00000000', walletAddress, walletId: wallet.walletId }, context, env.conversionNumbers);
+  const { transactionId } = await requestConversion(
+    env.store,
+    env.rates,
+    { userId: member.id, cryptoType, cryptoAmount: '25.00000000', walletAddress, walletId: wallet.walletId },
+    context,
+    env.conversionNumbers,
+  );
   const stream = cryptoTransactionStream(transactionId);
-  await conversionSubmission(env.crypto).handle(await lastOfType(env, stream, 'CryptoConversionRequested'), { store: env.store, now });
-  const submitted = (await lastOfType(env, stream, 'CryptoConversionSubmitted')).data as { gatewayTransactionId: string };
+  await conversionSubmission(env.crypto).handle(await lastOfType(env, stream, 'CryptoConversionRequested'), {
+    store: env.store,
+    now,
+  });
+  const submitted = (await lastOfType(env, stream, 'CryptoConversionSubmitted')).data as {
+    gatewayTransactionId: string;
+  };
   const later = new Date(now.getTime() + 2000);
-  await checkSettlements(env.store, env.crypto, [{ transactionId, gatewayTransactionId: submitted.gatewayTransactionId }], later);
-  await conversionCredit.handle(await lastOfType(env, stream, 'CryptoConversionCompleted'), { store: env.store, now: later });
+  await checkSettlements(
+    env.store,
+    env.crypto,
+    [{ transactionId, gatewayTransactionId: submitted.gatewayTransactionId }],
+    later,
+  );
+  await conversionCredit.handle(await lastOfType(env, stream, 'CryptoConversionCompleted'), {
+    store: env.store,
+    now: later,
+  });
 }
 
 /**
@@ -42,10 +61,26 @@ export async function convertCrypto(env: SeedEnv, member: Person, i: number, now
  */
 export async function payOut(env: SeedEnv, creator: Person, i: number, staffId: string, now: Date): Promise<void> {
   const context = as(creator.id, now);
-  const account = await addPaymentAccount(env.store, env.payouts, creator.id, { type: 'bank_account', accountHolderName: `${creator.firstName} ${creator.lastName}`, bankAccountLast4: '6789', routingNumber: '110000000' }, context);
+  const account = await addPaymentAccount(
+    env.store,
+    env.payouts,
+    creator.id,
+    {
+      type: 'bank_account',
+      accountHolderName: `${creator.firstName} ${creator.lastName}`,
+      bankAccountLast4: '6789',
+      routingNumber: '110000000',
+    },
+    context,
+  );
   const { state } = await loadState(env.store, creatorAccountStream(creator.id), creatorAccountDecider);
   const { availableCents } = balancesAt(state, now);
   if (availableCents <= 0) return;
-  const { payoutId } = await requestPayout(env.store, creator.id, { paymentAccountId: account.paymentAccountId, amountCents: availableCents }, context);
+  const { payoutId } = await requestPayout(
+    env.store,
+    creator.id,
+    { paymentAccountId: account.paymentAccountId, amountCents: availableCents },
+    context,
+  );
   if (i % 2 === 0) await processPayout(env.store, env.payouts, creator.id, payoutId, as(staffId, now));
 }

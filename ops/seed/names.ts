@@ -4,9 +4,35 @@ export const DEMO_LOGIN = { email: 'demo@example.com', password: DEMO_PASSWORD }
 export const DEMO_CREATOR = { email: 'creator@example.com', password: DEMO_PASSWORD };
 export const DEMO_ADMIN = { email: 'admin@example.com', password: DEMO_PASSWORD };
 
-export const FIRST = ['Ava', 'Liam', 'Mia', 'Noah', 'Zoe', 'Eli', 'Ivy', 'Leo', 'Ruby', 'Max', 'Nora', 'Sam', 'Luna', 'Kai', 'Aria', 'Jude'];
+export const FIRST = [
+  'Ava',
+  'Liam',
+  'Mia',
+  'Noah',
+  'Zoe',
+  'Eli',
+  'Ivy',
+  'Leo',
+  'Ruby',
+  'Max',
+  'Nora',
+  'Sam',
+  'Luna',
+  'Kai',
+  'Aria',
+  'Jude',
+];
 export const LAST = ['Stone', 'Rivera', 'Chen', 'Okafor', 'Novak', 'Haas', 'Silva', 'Moreau', 'Berg', 'Quinn'];
-export const TOPICS = ['Studio session', 'Behind the scenes', 'Q&A night', 'New series', 'Travel diary', 'Workout plan', 'Recipe drop', 'Playlist'];
+export const TOPICS = [
+  'Studio session',
+  'Behind the scenes',
+  'Q&A night',
+  'New series',
+  'Travel diary',
+  'Workout plan',
+  'Recipe drop',
+  'Playlist',
+];
 /** A creator's bio from their first name, in the same rotation as TOPICS. */
 const BIO_TEMPLATES = [
   'records a studio session every week.',

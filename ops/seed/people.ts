@@ -3,7 +3,14 @@ import { registerUser } from '../../domain/accounts/register';
 import { userStream, type UserRegisteredData } from '../../domain/accounts/events';
 import { memberStream } from '../../domain/chat/events';
 import { memberDecider } from '../../domain/chat/member-decider';
-import { LOOKING_FOR_GENDERS, INTERESTS, RELATIONSHIP_TYPES, SEXUAL_ORIENTATIONS, preferencesSchema, profileSchema } from '../../domain/contracts/chat';
+import {
+  LOOKING_FOR_GENDERS,
+  INTERESTS,
+  RELATIONSHIP_TYPES,
+  SEXUAL_ORIENTATIONS,
+  preferencesSchema,
+  profileSchema,
+} from '../../domain/contracts/chat';
 import { handleCommand } from '../../domain/shared/command-handler';
 import { as, type SeedEnv } from './env';
 import { CITIES, DEMO_CREATOR, DEMO_LOGIN, FIRST, LAST, pick } from './names';
@@ -36,7 +43,13 @@ export async function registerPerson(env: SeedEnv, kind: Kind, i: number, now: D
   if (found) return found;
   const firstName = pick(FIRST, i + (kind === 'creator' ? 7 : 0));
   const lastName = pick(LAST, i * 3 + (kind === 'creator' ? 1 : 0));
-  const input = { email, firstName, lastName, passwordHash: env.passwordHash, paymentToken: `dev_tok_seed_${kind}_${i % 10_000}` };
+  const input = {
+    email,
+    firstName,
+    lastName,
+    passwordHash: env.passwordHash,
+    paymentToken: `dev_tok_seed_${kind}_${i % 10_000}`,
+  };
   await registerUser({ store: env.store, gateway: env.payments }, input, as(null, now));
   const person = await existingPerson(env, email);
   if (!person) throw new Error(`${email} was not registered`);
@@ -55,8 +68,30 @@ export async function saveChatProfile(env: SeedEnv, person: Person, i: number, n
     bio: 'Here for good conversations.',
     interests: [pick(INTERESTS, i), pick(INTERESTS, i + 5)],
   });
-  const preferences = preferencesSchema.parse({ ageRangeMin: 21, ageRangeMax: 45, maxDistance: 50, lookingForGenders: [pick(LOOKING_FOR_GENDERS, i + 1), pick(LOOKING_FOR_GENDERS, i + 2)] });
+  const preferences = preferencesSchema.parse({
+    ageRangeMin: 21,
+    ageRangeMax: 45,
+    maxDistance: 50,
+    lookingForGenders: [pick(LOOKING_FOR_GENDERS, i + 1), pick(LOOKING_FOR_GENDERS, i + 2)],
+  });
   const stream = memberStream(person.id);
-  await handleCommand(env.store, stream, memberDecider, { type: 'SaveProfile', userId: person.id, profile, now }, as(person.id, now));
-  await handleCommand(env.store, stream, memberDecider, { type: 'SavePreferences', userId: person.id, preferences: { ...preferences, experienceLevel: preferences.experienceLevel ?? null }, now }, as(person.id, now));
+  await handleCommand(
+    env.store,
+    stream,
+    memberDecider,
+    { type: 'SaveProfile', userId: person.id, profile, now },
+    as(person.id, now),
+  );
+  await handleCommand(
+    env.store,
+    stream,
+    memberDecider,
+    {
+      type: 'SavePreferences',
+      userId: person.id,
+      preferences: { ...preferences, experienceLevel: preferences.experienceLevel ?? null },
+      now,
+    },
+    as(person.id, now),
+  );
 }

@@ -19,7 +19,9 @@ export async function startReactionsAtHead(store: EventStore, db: Knex): Promise
     const follower = processManagerFollower(manager, store, () => new Date());
     if (await db('projection_checkpoints').where({ name: follower.name }).first()) continue;
     await createCheckpoint(db, follower.name, follower.version);
-    await db('projection_checkpoints').where({ name: follower.name }).update({ commit_position: head.commit.toString(), prepare_position: head.prepare.toString() });
+    await db('projection_checkpoints')
+      .where({ name: follower.name })
+      .update({ commit_position: head.commit.toString(), prepare_position: head.prepare.toString() });
     placed.push(follower.name);
   }
   return placed;

@@ -31,7 +31,12 @@ export interface Failures {
  * Runs `work(i)` for i in [0, count) on `parallel` workers. A failed item is counted and
  * the run goes on (one bad row must not lose an hour of seeding).
  */
-export async function inParallel(count: number, parallel: number, failures: Failures, work: (i: number) => Promise<void>): Promise<void> {
+export async function inParallel(
+  count: number,
+  parallel: number,
+  failures: Failures,
+  work: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < count) {

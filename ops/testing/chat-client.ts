@@ -19,7 +19,14 @@ export async function registerMember(stack: TestStack, firstName = 'Member'): Pr
   const email = `${firstName.toLowerCase()}-${Date.now()}-${++counter}@example.com`;
   const res = await agent
     .post('/api/auth/register')
-    .send({ firstName, lastName: 'Test', email, password: 'Passw0rd!', confirmPassword: 'Passw0rd!', paymentToken: `dev_tok_${randomUUID()}` });
+    .send({
+      firstName,
+      lastName: 'Test',
+      email,
+      password: 'Passw0rd!',
+      confirmPassword: 'Passw0rd!',
+      paymentToken: `dev_tok_${randomUUID()}`,
+    });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
   const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('lively.sid='));
   const token = decodeURIComponent(cookie!.split(';')[0].slice('lively.sid='.length));
@@ -38,12 +45,33 @@ export async function unsubscribedUser(stack: TestStack): Promise<TestMember> {
   const userId = randomUUID();
   await stack.store.append(
     `user-${userId}`,
-    [{ type: 'UserRegistered', data: { userId, email: `plain-${userId}@example.com`, firstName: 'Plain', lastName: 'User', passwordHash: 'x', gatewayCustomerId: 'cus_x', cardLast4: '4242', registeredAt: new Date().toISOString() } }],
+    [
+      {
+        type: 'UserRegistered',
+        data: {
+          userId,
+          email: `plain-${userId}@example.com`,
+          firstName: 'Plain',
+          lastName: 'User',
+          passwordHash: 'x',
+          gatewayCustomerId: 'cus_x',
+          cardLast4: '4242',
+          registeredAt: new Date().toISOString(),
+        },
+      },
+    ],
     { expectedRevision: 'no_stream' },
   );
-  for (let i = 0; i < 200 && !(await stack.db('users').where({ id: userId }).first()); i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 200 && !(await stack.db('users').where({ id: userId }).first()); i++)
+    await new Promise((r) => setTimeout(r, 50));
   const token = randomBytes(32).toString('base64url');
-  await stack.db('http_sessions').insert({ id: createHash('sha256').update(token).digest('hex'), user_id: userId, expires_at: new Date(Date.now() + 3_600_000) });
+  await stack
+    .db('http_sessions')
+    .insert({
+      id: createHash('sha256').update(token).digest('hex'),
+      user_id: userId,
+      expires_at: new Date(Date.now() + 3_600_000),
+    });
   return { userId, token, agent: stack.agent().set('Cookie', `lively.sid=${token}`) };
 }
 
@@ -83,7 +111,9 @@ export class ChatClient {
       const headers: Record<string, string> = {};
       if (token) headers.Cookie = `lively.sid=${token}`;
       if (origin !== null) headers.Origin = origin;
-      const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws/chat?userId=${encodeURIComponent(userId)}`, { headers });
+      const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws/chat?userId=${encodeURIComponent(userId)}`, {
+        headers,
+      });
       const client = new ChatClient(ws);
       ws.once('open', () => resolve(client));
       ws.once('unexpected-response', (req, res) => {
@@ -101,15 +131,26 @@ export class ChatClient {
   }
 
   /** The first message of `type` at or after index `since` not yet taken by an earlier call (waits for it). */
-  next<T extends ServerMessage['type']>(type: T, timeoutMs = 5000, since = 0): Promise<Extract<ServerMessage, { type: T }>> {
+  next<T extends ServerMessage['type']>(
+    type: T,
+    timeoutMs = 5000,
+    since = 0,
+  ): Promise<Extract<ServerMessage, { type: T }>> {
     const index = this.messages.findIndex((m, i) => i >= since && m.type === type && !this.taken.has(i));
     if (index >= 0) {
       this.taken.add(index);
       return Promise.resolve(this.messages[index] as Extract<ServerMessage, { type: T }>);
     }
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ${type} within ${timeoutMs} ms; got ${JSON.stringify(this.messages.slice(since))}`)), timeoutMs);
-      this.waiters.push({ type, from: since, resolve: (m) => (clearTimeout(timer), resolve(m as Extract<ServerMessage, { type: T }>)) });
+      const timer = setTimeout(
+        () => reject(new Error(`no ${type} within ${timeoutMs} ms; got ${JSON.stringify(this.messages.slice(since))}`)),
+        timeoutMs,
+      );
+      this.waiters.push({
+        type,
+        from: since,
+        resolve: (m) => (clearTimeout(timer), resolve(m as Extract<ServerMessage, { type: T }>)),
+      });
     });
   }
 

@@ -22,7 +22,10 @@ export function tallyProjector(name = 'tallies'): Projector {
     async apply({ table }, event) {
       const existing = await table(name).where({ id: event.streamId }).first();
       if (existing && BigInt(existing.last_revision) >= event.revision) return; // already applied
-      if (existing) await table(name).where({ id: event.streamId }).update({ count: existing.count + 1, last_revision: event.revision.toString() });
+      if (existing)
+        await table(name)
+          .where({ id: event.streamId })
+          .update({ count: existing.count + 1, last_revision: event.revision.toString() });
       else await table(name).insert({ id: event.streamId, count: 1, last_revision: event.revision.toString() });
     },
   };

@@ -3,7 +3,11 @@
  * Read models and process managers trail the commands that feed them, by seconds on a loaded
  * shared database server, so tests wait on the exact condition they then assert.
  */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

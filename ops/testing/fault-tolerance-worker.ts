@@ -21,7 +21,10 @@ export function auditProjector(name: string): Projector {
     },
     // Deliberately not idempotent: an event applied twice shows as applications = 2.
     async apply({ trx, ref }, event) {
-      await trx.raw(`INSERT INTO ${ref(name)} (event_id, applications) VALUES (?, 1) ON CONFLICT (event_id) DO UPDATE SET applications = ${ref(name)}.applications + 1`, [event.eventId]);
+      await trx.raw(
+        `INSERT INTO ${ref(name)} (event_id, applications) VALUES (?, 1) ON CONFLICT (event_id) DO UPDATE SET applications = ${ref(name)}.applications + 1`,
+        [event.eventId],
+      );
     },
   };
 }
@@ -33,7 +36,10 @@ async function main(): Promise<void> {
   const store = new PostgresEventStore({ connectionString: databaseUrl });
   const db = openReadDatabase(databaseUrl, 5);
   const runner = await startProjectors({ store, db, databaseUrl }, AUDITS.map(auditProjector), { lockRetryMs: 300 });
-  setInterval(() => process.stdout.write(`${JSON.stringify({ pid: process.pid, owned: runner.ownedProjections().sort() })}\n`), 100);
+  setInterval(
+    () => process.stdout.write(`${JSON.stringify({ pid: process.pid, owned: runner.ownedProjections().sort() })}\n`),
+    100,
+  );
   process.once('SIGTERM', () => void runner.stop().then(() => process.exit(0)));
 }
 

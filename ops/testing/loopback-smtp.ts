@@ -15,7 +15,8 @@ export interface LoopbackSmtp {
 }
 
 /** Undoes quoted-printable (nodemailer uses it for long lines such as links): enough to search the text. */
-const unquote = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+const unquote = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /**
  * A real SMTP server on 127.0.0.1 for tests (plain SMTP, no TLS or AUTH). Recipients starting
@@ -29,7 +30,9 @@ export async function startLoopbackSmtp(): Promise<LoopbackSmtp> {
     logger: false,
     onRcptTo(address, _session, callback) {
       if (!address.address.startsWith('reject')) return callback();
-      const refusal = Object.assign(new Error(`<${address.address}>: Recipient address rejected: no such user`), { responseCode: 550 });
+      const refusal = Object.assign(new Error(`<${address.address}>: Recipient address rejected: no such user`), {
+        responseCode: 550,
+      });
       callback(refusal);
     },
     onData(stream, session, callback) {
@@ -37,12 +40,20 @@ export async function startLoopbackSmtp(): Promise<LoopbackSmtp> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : null;
-        received.push({ from, to: session.envelope.rcptTo.map((r) => r.address), text: unquote(Buffer.concat(chunks).toString('utf8')) });
+        received.push({
+          from,
+          to: session.envelope.rcptTo.map((r) => r.address),
+          text: unquote(Buffer.concat(chunks).toString('utf8')),
+        });
         callback();
       });
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -11,7 +11,11 @@ export { eventually };
 
 /** Waits until every read model exists and has caught up. */
 export async function ready(stack: TestStack) {
-  await eventually(() => stack.agent().get('/api/health'), (res) => res.body.ready === true, 30_000);
+  await eventually(
+    () => stack.agent().get('/api/health'),
+    (res) => res.body.ready === true,
+    30_000,
+  );
 }
 
 export type Kind = 'member' | 'creator' | 'admin';
@@ -21,21 +25,48 @@ export async function person(stack: TestStack, kind: Kind) {
   const now = new Date().toISOString();
   const context = { actorId: userId, now: new Date() };
   const email = `${kind}-${userId}@example.com`;
-  await stack.store.append(emailStream(email), [{ type: 'EmailClaimed', data: { userId, email, at: now } }], { expectedRevision: 'no_stream' });
-  await stack.store.append(`user-${userId}`, [
-    {
-      type: 'UserRegistered',
-      data: { userId, email, firstName: kind, lastName: 'Test', passwordHash: 'x', gatewayCustomerId: 'cus_test', cardLast4: '4242', registeredAt: now },
-    },
-  ], { expectedRevision: 'no_stream' });
+  await stack.store.append(emailStream(email), [{ type: 'EmailClaimed', data: { userId, email, at: now } }], {
+    expectedRevision: 'no_stream',
+  });
+  await stack.store.append(
+    `user-${userId}`,
+    [
+      {
+        type: 'UserRegistered',
+        data: {
+          userId,
+          email,
+          firstName: kind,
+          lastName: 'Test',
+          passwordHash: 'x',
+          gatewayCustomerId: 'cus_test',
+          cardLast4: '4242',
+          registeredAt: now,
+        },
+      },
+    ],
+    { expectedRevision: 'no_stream' },
+  );
   if (kind === 'creator') {
-    await stack.store.append(`creator-${userId}`, [{ type: 'CreatorRegistered', data: { userId, bio: 'Bio', coverImageUrl: null, registeredAt: now } }], { expectedRevision: 'no_stream' });
+    await stack.store.append(
+      `creator-${userId}`,
+      [{ type: 'CreatorRegistered', data: { userId, bio: 'Bio', coverImageUrl: null, registeredAt: now } }],
+      { expectedRevision: 'no_stream' },
+    );
   }
   if (kind === 'admin') await grantStaffRole(stack.store, userId, { ...context, actorId: null });
-  const ready = (row: { is_creator: boolean; role: string } | undefined) => !!row && (kind !== 'creator' || row.is_creator) && (kind !== 'admin' || row.role === 'admin');
-  if (!ready(await eventually(() => stack.db('users').where({ id: userId }).first(), ready))) throw new Error(`the ${kind} ${userId} never reached the users read model`);
+  const ready = (row: { is_creator: boolean; role: string } | undefined) =>
+    !!row && (kind !== 'creator' || row.is_creator) && (kind !== 'admin' || row.role === 'admin');
+  if (!ready(await eventually(() => stack.db('users').where({ id: userId }).first(), ready)))
+    throw new Error(`the ${kind} ${userId} never reached the users read model`);
   const token = randomBytes(32).toString('base64url');
-  await stack.db('http_sessions').insert({ id: createHash('sha256').update(token).digest('hex'), user_id: userId, expires_at: new Date(Date.now() + 3_600_000) });
+  await stack
+    .db('http_sessions')
+    .insert({
+      id: createHash('sha256').update(token).digest('hex'),
+      user_id: userId,
+      expires_at: new Date(Date.now() + 3_600_000),
+    });
   return { userId, agent: stack.agent().set('Cookie', `lively.sid=${token}`) };
 }
 
@@ -50,6 +81,13 @@ export async function earn(stack: TestStack, creatorId: string, grossCents: numb
     { grossCents, source: 'subscription', reference, occurredAt: new Date(Date.now() - daysAgo * DAY), payerId: null },
     { actorId: null, now: new Date() },
   );
-  await eventually(() => stack.db('creator_earnings').where({ event_id: result.events.length ? earningsEventId(creatorId, reference) : '' }).first(), (row) => !!row);
+  await eventually(
+    () =>
+      stack
+        .db('creator_earnings')
+        .where({ event_id: result.events.length ? earningsEventId(creatorId, reference) : '' })
+        .first(),
+    (row) => !!row,
+  );
   return result;
 }

@@ -10,7 +10,8 @@ export async function readWholeLog(store: EventStore, timeoutMs = 20_000): Promi
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const events = await store.readAll({ maxCount: 1_000_000 });
-    if (!(store instanceof PostgresEventStore) || events.length >= (await store.countEvents()) || Date.now() > deadline) return events;
+    if (!(store instanceof PostgresEventStore) || events.length >= (await store.countEvents()) || Date.now() > deadline)
+      return events;
     await store.waitForAppend(50);
   }
 }

@@ -8,7 +8,8 @@ export interface TestDatabase {
 
 function adminUrl(): string {
   const url = process.env.LIVELY_TEST_ADMIN_URL;
-  if (!url) throw new Error('LIVELY_TEST_ADMIN_URL is not set: run tests through jest (global setup starts PostgreSQL)');
+  if (!url)
+    throw new Error('LIVELY_TEST_ADMIN_URL is not set: run tests through jest (global setup starts PostgreSQL)');
   return url;
 }
 

@@ -14,7 +14,10 @@ export interface OpenedTestDatabase {
  * A fresh database for one test file: opened before its tests (handed to `opened`), closed and
  * dropped after them. Register it before the file's own beforeAll hooks, which then see it.
  */
-export function useTestDatabase(opened: (handles: OpenedTestDatabase) => void, options: { poolSize?: number } = {}): void {
+export function useTestDatabase(
+  opened: (handles: OpenedTestDatabase) => void,
+  options: { poolSize?: number } = {},
+): void {
   let database: TestDatabase;
   let handles: OpenedTestDatabase;
   beforeAll(async () => {

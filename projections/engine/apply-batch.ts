@@ -43,7 +43,10 @@ export async function applyBatch(
   through: Position = batch[batch.length - 1].position,
 ): Promise<Position> {
   const run = async (trx: Knex.Transaction) => {
-    const row = await trx<CheckpointRow>('projection_checkpoints').where({ name: target.checkpoint }).forUpdate().first();
+    const row = await trx<CheckpointRow>('projection_checkpoints')
+      .where({ name: target.checkpoint })
+      .forUpdate()
+      .first();
     if (!row) throw new Error(`no checkpoint row ${target.checkpoint}`);
     const stored = positionOf(row);
     if (comparePositions(stored, from) !== 0) throw new CheckpointMovedError(stored);

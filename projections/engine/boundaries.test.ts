@@ -28,7 +28,9 @@ function sourceFiles(dir: string): string[] {
 
 /** The source without comments (a comment may name a read model), lines kept in place. */
 function withoutComments(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ' '))
+    .replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
 }
 
 function patternsFor(table: string): RegExp[] {
@@ -37,7 +39,9 @@ function patternsFor(table: string): RegExp[] {
     // db('users'), db<Row>('users'), trx('users'), stack.db('users'), this.db('users')
     new RegExp(`\\b(\\w*db|\\w*Db|knex|trx)\\s*(<[^>()]*>)?\\(\\s*${name}`),
     // .from('users'), .join('users as u', …), .table('users'), .into('users'), schema.hasTable('users')
-    new RegExp(`\\.(from|into|table|join|leftJoin|rightJoin|innerJoin|outerJoin|fullOuterJoin|crossJoin|hasTable|withSchema\\([^)]*\\)\\.table)\\s*\\(\\s*${name}`),
+    new RegExp(
+      `\\.(from|into|table|join|leftJoin|rightJoin|innerJoin|outerJoin|fullOuterJoin|crossJoin|hasTable|withSchema\\([^)]*\\)\\.table)\\s*\\(\\s*${name}`,
+    ),
     // raw SQL
     new RegExp(`\\b(from|join|into|update)\\s+("?)${table}\\2(?![\\w-])`, 'i'),
   ];
@@ -50,7 +54,8 @@ function offenders(): string[] {
     const lines = withoutComments(readFileSync(path.join(ROOT, file), 'utf8')).split('\n');
     lines.forEach((line, index) => {
       for (const { table, patterns: forTable } of patterns) {
-        if (forTable.some((pattern) => pattern.test(line))) found.push(`${file}:${index + 1}: ${table}: ${line.trim()}`);
+        if (forTable.some((pattern) => pattern.test(line)))
+          found.push(`${file}:${index + 1}: ${table}: ${line.trim()}`);
       }
     });
   }
@@ -65,17 +70,33 @@ describe('read models own their queries', () => {
 
   it('lists every table the migrations make among the tables that are not read models', () => {
     const dir = path.join(ROOT, 'projections/migrations');
-    const made = readdirSync(dir).flatMap((file) => [...readFileSync(path.join(dir, file), 'utf8').matchAll(/createTable\(\s*'(\w+)'/g)].map((match) => match[1]));
+    const made = readdirSync(dir).flatMap((file) =>
+      [...readFileSync(path.join(dir, file), 'utf8').matchAll(/createTable\(\s*'(\w+)'/g)].map((match) => match[1]),
+    );
     expect(made.length).toBeGreaterThan(0);
     expect(made.filter((table) => !NOT_READ_MODELS.includes(table))).toEqual([]);
   });
 
   it('finds the patterns it looks for', () => {
     const hits = (line: string) => patternsFor('users').some((pattern) => pattern.test(line));
-    for (const line of ["db('users').where({ id })", 'db<UserRow>(`users`)', "this.db('users as u')", ".leftJoin('users as u', 'u.id', 'p.user_id')", "schema.hasTable('users')", 'SELECT * FROM users WHERE', 'left join "users" u on']) {
+    for (const line of [
+      "db('users').where({ id })",
+      'db<UserRow>(`users`)',
+      "this.db('users as u')",
+      ".leftJoin('users as u', 'u.id', 'p.user_id')",
+      "schema.hasTable('users')",
+      'SELECT * FROM users WHERE',
+      'left join "users" u on',
+    ]) {
       expect([line, hits(line)]).toEqual([line, true]);
     }
-    for (const line of ["step('users signed up')", "userExists(db, 'users')", 'the users read model', "db('users_archive')"]) expect([line, hits(line)]).toEqual([line, false]);
+    for (const line of [
+      "step('users signed up')",
+      "userExists(db, 'users')",
+      'the users read model',
+      "db('users_archive')",
+    ])
+      expect([line, hits(line)]).toEqual([line, false]);
   });
 
   it('finds no SQL on a read-model table outside projections/ (call a query of the read model instead)', () => {

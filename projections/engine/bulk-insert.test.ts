@@ -23,10 +23,21 @@ beforeEach(async () => {
 });
 
 const at = new Date('2026-03-04T05:06:07.089Z');
-const row = (id: string, fields: Record<string, unknown> = {}) => ({ id, note: `note ${id}`, details: { id }, flag: true, amount: '1.5', cents: 250, at, ...fields });
+const row = (id: string, fields: Record<string, unknown> = {}) => ({
+  id,
+  note: `note ${id}`,
+  details: { id },
+  flag: true,
+  amount: '1.5',
+  cents: 250,
+  at,
+  ...fields,
+});
 
 function insert(rows: Array<Record<string, unknown>>, merge = false, expectNew = false): Promise<boolean> {
-  return db.transaction((trx) => bulkInsert(projectionContext(trx, SCHEMA), 'things', rows, { conflict: ['id'], merge, expectNew }));
+  return db.transaction((trx) =>
+    bulkInsert(projectionContext(trx, SCHEMA), 'things', rows, { conflict: ['id'], merge, expectNew }),
+  );
 }
 
 const stored = () => db.withSchema(SCHEMA).table('things').orderBy('id').select('*');
@@ -35,13 +46,43 @@ it('stores every value as an insert one by one would, characters COPY escapes in
   const awkward = 'tab\there\nnew line\\back\\slash\r\\N';
   await insert([
     row('a', { note: awkward, details: { text: awkward, list: [1, 'two', null] } }),
-    row('b', { note: null, details: 'a JSON string, not JSON text', flag: false, amount: '-0.00000001', cents: '9007199254740993' }),
+    row('b', {
+      note: null,
+      details: 'a JSON string, not JSON text',
+      flag: false,
+      amount: '-0.00000001',
+      cents: '9007199254740993',
+    }),
     row('c', { details: null, at: '2026-03-04T05:06:07.089+02:00' }),
   ]);
   expect(await stored()).toEqual([
-    { id: 'a', note: awkward, details: { text: awkward, list: [1, 'two', null] }, flag: true, amount: '1.50000000', cents: '250', at },
-    { id: 'b', note: null, details: 'a JSON string, not JSON text', flag: false, amount: '-0.00000001', cents: '9007199254740993', at },
-    { id: 'c', note: 'note c', details: null, flag: true, amount: '1.50000000', cents: '250', at: new Date('2026-03-04T03:06:07.089Z') },
+    {
+      id: 'a',
+      note: awkward,
+      details: { text: awkward, list: [1, 'two', null] },
+      flag: true,
+      amount: '1.50000000',
+      cents: '250',
+      at,
+    },
+    {
+      id: 'b',
+      note: null,
+      details: 'a JSON string, not JSON text',
+      flag: false,
+      amount: '-0.00000001',
+      cents: '9007199254740993',
+      at,
+    },
+    {
+      id: 'c',
+      note: 'note c',
+      details: null,
+      flag: true,
+      amount: '1.50000000',
+      cents: '250',
+      at: new Date('2026-03-04T03:06:07.089Z'),
+    },
   ]);
 });
 
@@ -74,7 +115,9 @@ it('a value its column refuses fails the call, and the transaction with it', asy
   await expect(
     db.transaction(async (trx) => {
       await bulkInsert(projectionContext(trx, SCHEMA), 'things', [row('a')], { conflict: ['id'] });
-      await bulkInsert(projectionContext(trx, SCHEMA), 'things', [row('b', { cents: 'not a number' })], { conflict: ['id'] });
+      await bulkInsert(projectionContext(trx, SCHEMA), 'things', [row('b', { cents: 'not a number' })], {
+        conflict: ['id'],
+      });
     }),
   ).rejects.toThrow(/invalid input syntax for type bigint/);
   expect(await stored()).toEqual([]);
@@ -93,7 +136,9 @@ it('keeps the first of two rows with one composite key, and tells keys apart tha
     { a: 'x', b: 11, note: 'another key' },
     { a: 'x', b: 1, note: 'second' },
   ];
-  expect(await db.transaction((trx) => bulkInsert(projectionContext(trx, SCHEMA), 'pairs', pairs, { conflict: ['a', 'b'] }))).toBe(true);
+  expect(
+    await db.transaction((trx) => bulkInsert(projectionContext(trx, SCHEMA), 'pairs', pairs, { conflict: ['a', 'b'] })),
+  ).toBe(true);
   expect(await db.withSchema(SCHEMA).table('pairs').orderBy(['a', 'b']).select('a', 'b', 'note')).toEqual([
     { a: 'x', b: 1, note: 'first' },
     { a: 'x', b: 11, note: 'another key' },

@@ -12,8 +12,14 @@ types.setTypeParser(types.builtins.NUMERIC, (value) => value);
  * kept re-planning the feed, which cost more than running it). For pools that serve requests,
  * whose queries are keyed lookups and keyset pages that one plan serves well.
  */
-export function openReadDatabase(connectionString: string, poolSize = 10, options: { genericPlans?: boolean } = {}): Knex {
-  const connection = options.genericPlans ? { connectionString, options: '-c plan_cache_mode=force_generic_plan' } : connectionString;
+export function openReadDatabase(
+  connectionString: string,
+  poolSize = 10,
+  options: { genericPlans?: boolean } = {},
+): Knex {
+  const connection = options.genericPlans
+    ? { connectionString, options: '-c plan_cache_mode=force_generic_plan' }
+    : connectionString;
   return knex({ client: 'pg', connection, pool: { min: 0, max: poolSize } });
 }
 
@@ -22,7 +28,10 @@ export function openReadDatabase(connectionString: string, poolSize = 10, option
  * read paths, where knex's query building and the server's re-planning show up per request.
  */
 export async function preparedQuery<Row>(db: Knex, name: string, text: string, values: unknown[]): Promise<Row[]> {
-  const client = db.client as { acquireConnection(): Promise<{ query(q: object): Promise<{ rows: Row[] }> }>; releaseConnection(c: unknown): Promise<void> };
+  const client = db.client as {
+    acquireConnection(): Promise<{ query(q: object): Promise<{ rows: Row[] }> }>;
+    releaseConnection(c: unknown): Promise<void>;
+  };
   const connection = await client.acquireConnection();
   try {
     return (await connection.query({ name, text, values })).rows;

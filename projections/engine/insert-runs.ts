@@ -15,7 +15,10 @@ export interface InsertRun {
  * runs of such events become one bulk insert; every other event is applied one by one
  * in its place. Same rows as one by one: within one statement the first of two equal keys wins.
  */
-export function insertRuns(spec: InsertRun, applyOne: (context: ProjectionContext, event: RecordedEvent) => Promise<void>) {
+export function insertRuns(
+  spec: InsertRun,
+  applyOne: (context: ProjectionContext, event: RecordedEvent) => Promise<void>,
+) {
   return async (context: ProjectionContext, events: RecordedEvent[]): Promise<void> => {
     let rows: Array<Record<string, unknown>> = [];
     const flush = async () => {

@@ -22,7 +22,12 @@ export class KeyedRows {
   ) {}
 
   /** The stored rows whose `key` is one of `keys`. */
-  static async load(context: ProjectionContext, table: string, key: string, keys: Iterable<string>): Promise<KeyedRows> {
+  static async load(
+    context: ProjectionContext,
+    table: string,
+    key: string,
+    keys: Iterable<string>,
+  ): Promise<KeyedRows> {
     const loaded = new KeyedRows(context, table, key);
     const wanted = [...new Set(keys)];
     if (wanted.length === 0) return loaded;
@@ -54,8 +59,14 @@ export class KeyedRows {
   async store(): Promise<void> {
     const touched = [...this.touched];
     const rowsOf = (keys: string[]) => keys.map((key) => this.rows.get(key)!);
-    await bulkInsert(this.context, this.table, rowsOf(touched.filter((key) => !this.stored.has(key))), { conflict: [this.key], distinct: true });
-    await bulkInsert(this.context, this.table, rowsOf(touched.filter((key) => this.stored.has(key))), { conflict: [this.key], merge: true });
+    await bulkInsert(this.context, this.table, rowsOf(touched.filter((key) => !this.stored.has(key))), {
+      conflict: [this.key],
+      distinct: true,
+    });
+    await bulkInsert(this.context, this.table, rowsOf(touched.filter((key) => this.stored.has(key))), {
+      conflict: [this.key],
+      merge: true,
+    });
   }
 }
 
@@ -64,7 +75,12 @@ export class KeyedRows {
  * that `keyOf` names: two statements per batch. `next` gives the row after the event (the same
  * object, or undefined, when the event changes nothing).
  */
-export function rowPerEvent(table: string, key: string, keyOf: (event: RecordedEvent) => string, next: (row: Row | undefined, event: RecordedEvent) => Row | undefined) {
+export function rowPerEvent(
+  table: string,
+  key: string,
+  keyOf: (event: RecordedEvent) => string,
+  next: (row: Row | undefined, event: RecordedEvent) => Row | undefined,
+) {
   const applyAll = async (context: ProjectionContext, events: RecordedEvent[]): Promise<void> => {
     const rows = await KeyedRows.load(context, table, key, events.map(keyOf));
     for (const event of events) rows.change(keyOf(event), (row) => next(row, event));

@@ -7,7 +7,12 @@ import { projectionsReached } from './runner';
  * follows a command sees that command's effect. Answers false on time-out: the caller then
  * serves what is there, never an error.
  */
-export async function waitForProjections(db: Knex, names: string[], position: Position | null, timeoutMs = 2000): Promise<boolean> {
+export async function waitForProjections(
+  db: Knex,
+  names: string[],
+  position: Position | null,
+  timeoutMs = 2000,
+): Promise<boolean> {
   if (!position || names.length === 0) return true;
   const deadline = Date.now() + timeoutMs;
   for (let delay = 2; ; delay = Math.min(delay * 2, 25)) {
@@ -22,7 +27,9 @@ export async function waitForProjections(db: Knex, names: string[], position: Po
  * one: that trails while any transaction on the server is open, even in another database.
  */
 export async function newestCommitted(db: Knex): Promise<Position | null> {
-  const { rows } = await db.raw('SELECT transaction_id::text AS commit, global_position::text AS prepare FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1');
+  const { rows } = await db.raw(
+    'SELECT transaction_id::text AS commit, global_position::text AS prepare FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1',
+  );
   return rows[0] ? { commit: BigInt(rows[0].commit), prepare: BigInt(rows[0].prepare) } : null;
 }
 
@@ -30,8 +37,13 @@ export async function newestCommitted(db: Knex): Promise<Position | null> {
  * Waits (bounded) until every projector and process manager (every checkpoint but a rebuild's)
  * has applied the newest committed event. Answers that event and whether they all did.
  */
-export async function waitForEveryCheckpoint(db: Knex, timeoutMs: number): Promise<{ newest: Position | null; reached: boolean }> {
+export async function waitForEveryCheckpoint(
+  db: Knex,
+  timeoutMs: number,
+): Promise<{ newest: Position | null; reached: boolean }> {
   const newest = await newestCommitted(db);
-  const names = (await db('projection_checkpoints').select('name')).map((row: { name: string }) => row.name).filter((name: string) => !name.endsWith('@rebuild'));
+  const names = (await db('projection_checkpoints').select('name'))
+    .map((row: { name: string }) => row.name)
+    .filter((name: string) => !name.endsWith('@rebuild'));
   return { newest, reached: await waitForProjections(db, names, newest, timeoutMs) };
 }

@@ -32,10 +32,15 @@ interface LogSlice {
 }
 
 const typesOf = (projectors: Projector[]) => [...new Set(projectors.flatMap((projector) => projector.eventTypes))];
-const sliceFor = (builds: Build[]): LogSlice => ({ types: typesOf(builds.map((build) => build.projector)), metadataKeys: PROJECTION_METADATA_KEYS });
+const sliceFor = (builds: Build[]): LogSlice => ({
+  types: typesOf(builds.map((build) => build.projector)),
+  metadataKeys: PROJECTION_METADATA_KEYS,
+});
 
 async function countEvents(db: Knex, types: string[]): Promise<number> {
-  const result = await db.raw(`SELECT count(*)::bigint AS n FROM events WHERE event_type = ANY(?)`, [types]).catch(() => ({ rows: [{ n: '0' }] }));
+  const result = await db
+    .raw(`SELECT count(*)::bigint AS n FROM events WHERE event_type = ANY(?)`, [types])
+    .catch(() => ({ rows: [{ n: '0' }] }));
   return Number(result.rows[0].n);
 }
 
@@ -64,8 +69,15 @@ async function prepare(db: Knex, projector: Projector, stamp: string): Promise<B
     ...(projector.appliesThroughIndexes ? [] : await dropSecondaryIndexes(db, schema)),
   ];
   // Autovacuum would keep vacuuming the growing copy; it is analyzed once when complete.
-  for (const table of projector.tables) await db.raw(`ALTER TABLE IF EXISTS "${schema}"."${table}" SET (autovacuum_enabled = false)`);
-  const build = { projector, schema, retired: `retired_${name}_${stamp}`, checkpoint: `${projector.name}@rebuild`, deferredIndexes };
+  for (const table of projector.tables)
+    await db.raw(`ALTER TABLE IF EXISTS "${schema}"."${table}" SET (autovacuum_enabled = false)`);
+  const build = {
+    projector,
+    schema,
+    retired: `retired_${name}_${stamp}`,
+    checkpoint: `${projector.name}@rebuild`,
+    deferredIndexes,
+  };
   await db('projection_checkpoints').where({ name: build.checkpoint }).delete();
   await createCheckpoint(db, build.checkpoint, projector.version);
   return build;
@@ -76,7 +88,10 @@ async function dropPrimaryKeys(db: Knex, schema: string, tables: string[]): Prom
   const statements: DeferredIndex[] = [];
   for (const table of tables) {
     const ref = `"${schema}"."${table}"`;
-    const { rows } = await db.raw(`SELECT conname AS name, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'p'`, [ref]);
+    const { rows } = await db.raw(
+      `SELECT conname AS name, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = ?::regclass AND contype = 'p'`,
+      [ref],
+    );
     for (const row of rows) {
       await db.raw(`ALTER TABLE ${ref} DROP CONSTRAINT "${row.name}"`);
       statements.push({ table, statement: `ALTER TABLE ${ref} ADD CONSTRAINT "${row.name}" ${row.definition}` });
@@ -195,7 +210,12 @@ function sharedPages(store: EventStore, from: Position, slice: LogSlice, readers
     let found = pages.get(k);
     if (!found) {
       const end: Page = { events: [], through: null };
-      found = k === 0 ? readPage(store, from, slice) : page(k - 1).then((previous) => (previous.events.length < BATCH ? end : readPage(store, previous.through!, slice)));
+      found =
+        k === 0
+          ? readPage(store, from, slice)
+          : page(k - 1).then((previous) =>
+              previous.events.length < BATCH ? end : readPage(store, previous.through!, slice),
+            );
       found.catch(() => undefined); // a failed read surfaces in take()
       pages.set(k, found);
     }
@@ -203,7 +223,8 @@ function sharedPages(store: EventStore, from: Position, slice: LogSlice, readers
   };
   return {
     async take(reader: number): Promise<Page> {
-      while (!failed && next[reader] - Math.min(...next) > AHEAD) await new Promise<void>((resolve) => waiting.push(resolve));
+      while (!failed && next[reader] - Math.min(...next) > AHEAD)
+        await new Promise<void>((resolve) => waiting.push(resolve));
       if (failed) throw failed;
       const k = next[reader];
       const found = await page(k);
@@ -248,7 +269,15 @@ async function catchUp(
       for (let k = 0; ; k++) {
         const { events: batch, through } = await log.take(reader);
         pageSizes[k] = batch.length;
-        if (through && comparePositions(through, position) > 0) position = await applyBatch(conn, build.projector, { schema: build.schema, checkpoint: build.checkpoint }, position, batch, through);
+        if (through && comparePositions(through, position) > 0)
+          position = await applyBatch(
+            conn,
+            build.projector,
+            { schema: build.schema, checkpoint: build.checkpoint },
+            position,
+            batch,
+            through,
+          );
         for (const everyoneDone = log.done(reader); reported < everyoneDone; reported++) onEvents(pageSizes[reported]);
         if (batch.length < BATCH) return await onBuilt(build, position);
       }
@@ -263,7 +292,13 @@ async function catchUp(
 }
 
 /** Holding the live checkpoint's row lock, the build catches up and takes the live tables' place. */
-async function switchOver(store: EventStore, db: Knex, build: Build, from: Position, onBatch: (events: number) => void): Promise<void> {
+async function switchOver(
+  store: EventStore,
+  db: Knex,
+  build: Build,
+  from: Position,
+  onBatch: (events: number) => void,
+): Promise<void> {
   const { projector, schema, retired, checkpoint } = build;
   await db.transaction(async (trx) => {
     await createCheckpoint(trx, projector.name, projector.version);
@@ -315,7 +350,14 @@ export async function rebuildProjections(
     const seconds = Math.max((Date.now() - started) / 1000, 0.001);
     const eventsPerSecond = eventsRead / seconds;
     const remaining = Math.max(eventsTotal - eventsRead, 0);
-    onProgress({ projection: label, eventsRead, eventsTotal, eventsPerSecond, etaSeconds: eventsPerSecond > 0 ? remaining / eventsPerSecond : null, phase });
+    onProgress({
+      projection: label,
+      eventsRead,
+      eventsTotal,
+      eventsPerSecond,
+      etaSeconds: eventsPerSecond > 0 ? remaining / eventsPerSecond : null,
+      phase,
+    });
   };
   const read = (events: number) => {
     eventsRead += events;
@@ -342,7 +384,11 @@ export async function rebuildProjections(
     });
     report('done');
     // Each phase counts from the end of the one before for the last copy (earlier ones overlap).
-    const phases = { building: (lastBuilt - started) / 1000, indexing: (lastCompleted - lastBuilt) / 1000, switching: (Date.now() - lastCompleted) / 1000 };
+    const phases = {
+      building: (lastBuilt - started) / 1000,
+      indexing: (lastCompleted - lastBuilt) / 1000,
+      switching: (Date.now() - lastCompleted) / 1000,
+    };
     return { events: eventsRead, seconds: (Date.now() - started) / 1000, phases };
   } finally {
     for (const build of builds) {
@@ -353,6 +399,11 @@ export async function rebuildProjections(
 }
 
 /** Blue/green rebuild of one read model (see rebuildProjections). */
-export function rebuildProjection(store: EventStore, db: Knex, projector: Projector, onProgress?: (progress: RebuildProgress) => void): Promise<RebuildResult> {
+export function rebuildProjection(
+  store: EventStore,
+  db: Knex,
+  projector: Projector,
+  onProgress?: (progress: RebuildProgress) => void,
+): Promise<RebuildResult> {
   return rebuildProjections(store, db, [projector], onProgress);
 }

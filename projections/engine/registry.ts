@@ -19,5 +19,23 @@ import { creatorBalancesProjector } from '../creator-balances';
 import { ledgerProjector } from '../ledger';
 
 /** Every read model of the product. Add a projector here and the runner builds and keeps it. */
-export const allProjectors: Projector[] = [usersProjector, paymentsProjector, userProfilesProjector, userPreferencesProjector, chatSessionsProjector, chatBlocksProjector, walletBalancesProjector, creatorsProjector, creatorSubscriptionsProjector, postsProjector, messagesProjector, payoutsProjector, paymentAccountsProjector, creatorBalancesProjector, cryptoWalletsProjector, cryptoTransactionsProjector, cryptoConversionsProjector, ledgerProjector];
-
+export const allProjectors: Projector[] = [
+  usersProjector,
+  paymentsProjector,
+  userProfilesProjector,
+  userPreferencesProjector,
+  chatSessionsProjector,
+  chatBlocksProjector,
+  walletBalancesProjector,
+  creatorsProjector,
+  creatorSubscriptionsProjector,
+  postsProjector,
+  messagesProjector,
+  payoutsProjector,
+  paymentAccountsProjector,
+  creatorBalancesProjector,
+  cryptoWalletsProjector,
+  cryptoTransactionsProjector,
+  cryptoConversionsProjector,
+  ledgerProjector,
+];

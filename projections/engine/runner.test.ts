@@ -28,8 +28,12 @@ function counterProjector(version = 1): Projector {
       const id = event.streamId;
       const existing = await table('counters').where({ id }).first();
       if (existing?.last_event_id === event.eventId) return; // already applied
-      if (event.type === 'Reset') await table('counters').where({ id }).update({ count: 0, last_event_id: event.eventId });
-      else if (existing) await table('counters').where({ id }).update({ count: existing.count + 1, last_event_id: event.eventId });
+      if (event.type === 'Reset')
+        await table('counters').where({ id }).update({ count: 0, last_event_id: event.eventId });
+      else if (existing)
+        await table('counters')
+          .where({ id })
+          .update({ count: existing.count + 1, last_event_id: event.eventId });
       else await table('counters').insert({ id, count: 1, last_event_id: event.eventId });
     },
   };
@@ -53,7 +57,12 @@ afterAll(async () => {
   await database.drop();
 });
 
-const bump = (id: string, times = 1) => store.append(`counter-${id}`, Array.from({ length: times }, () => ({ type: 'Bumped', data: {} })), { expectedRevision: 'any' });
+const bump = (id: string, times = 1) =>
+  store.append(
+    `counter-${id}`,
+    Array.from({ length: times }, () => ({ type: 'Bumped', data: {} })),
+    { expectedRevision: 'any' },
+  );
 
 it('catches up, goes live, and lets a read wait for its own write', async () => {
   await bump('a', 3);
@@ -123,7 +132,9 @@ it('rebuilds blue/green: the live table answers throughout and the result equals
     expect(readsDuringRebuild).toBeGreaterThan(0);
     expect(progress.at(-1)?.phase).toBe('done');
     expect(progress.some((p) => p.eventsPerSecond > 0)).toBe(true);
-    const leftovers = await db.raw(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'rebuild_%' OR nspname LIKE 'retired_%'`);
+    const leftovers = await db.raw(
+      `SELECT nspname FROM pg_namespace WHERE nspname LIKE 'rebuild_%' OR nspname LIKE 'retired_%'`,
+    );
     expect(leftovers.rows).toEqual([]);
   } finally {
     await runner.stop();
@@ -145,7 +156,15 @@ it('rebuilds on start when the projector version changes', async () => {
 });
 
 it('is idempotent when every event is replayed twice', async () => {
-  await store.append('counter-f', [{ type: 'Bumped', data: {} }, { type: 'Reset', data: {} }, { type: 'Bumped', data: {} }], { expectedRevision: 'any' });
+  await store.append(
+    'counter-f',
+    [
+      { type: 'Bumped', data: {} },
+      { type: 'Reset', data: {} },
+      { type: 'Bumped', data: {} },
+    ],
+    { expectedRevision: 'any' },
+  );
   const events = await readWholeLog(store);
   const { once, twice } = await replayTwice(db, counterProjector(), events);
   expect(twice).toEqual(once);

@@ -117,7 +117,11 @@ export class ProjectionRunner {
         await createCheckpoint(trx, projector.name, projector.version);
       });
     } else if (row.version !== projector.version) {
-      this.log('projection version changed; rebuilding', { projection: projector.name, from: row.version, to: projector.version });
+      this.log('projection version changed; rebuilding', {
+        projection: projector.name,
+        from: row.version,
+        to: projector.version,
+      });
       await rebuildProjection(this.store, this.db, projector);
     }
   }
@@ -125,7 +129,11 @@ export class ProjectionRunner {
   private async follow(projector: Projector, signal: AbortSignal): Promise<void> {
     const target = { schema: 'public', checkpoint: projector.name };
     let from = positionOf((await readCheckpoint(this.db, projector.name))!);
-    const batches = followAll(this.store, { after: isZero(from) ? null : from, batchSize: this.options.batchSize ?? 1000, signal });
+    const batches = followAll(this.store, {
+      after: isZero(from) ? null : from,
+      batchSize: this.options.batchSize ?? 1000,
+      signal,
+    });
     for await (const batch of batches) {
       if (!this.owned.has(projector.name)) throw new Error('lost the projection lock');
       try {

@@ -35,5 +35,6 @@ export async function up(db: Knex): Promise<void> {
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const table of ['idempotency_keys', 'rate_limits', 'http_sessions', 'projection_checkpoints']) await db.schema.dropTableIfExists(table);
+  for (const table of ['idempotency_keys', 'rate_limits', 'http_sessions', 'projection_checkpoints'])
+    await db.schema.dropTableIfExists(table);
 }

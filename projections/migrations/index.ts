@@ -16,7 +16,16 @@ import * as loginThrottle from './0004-login-throttle';
  * outbox by the development mail adapter. Read models are the `tables` of the projectors in
  * `engine/registry.ts`; `engine/boundaries.test.ts` holds the two lists apart.
  */
-export const NOT_READ_MODELS = ['events', 'projection_checkpoints', 'http_sessions', 'rate_limits', 'idempotency_keys', 'email_outbox', 'login_devices', 'login_failures'];
+export const NOT_READ_MODELS = [
+  'events',
+  'projection_checkpoints',
+  'http_sessions',
+  'rate_limits',
+  'idempotency_keys',
+  'email_outbox',
+  'login_devices',
+  'login_failures',
+];
 
 const migrations: Record<string, Knex.Migration> = {
   '0001-infrastructure': infrastructure,

@@ -31,7 +31,11 @@ describeInBrowser('accounts journeys', () => {
   });
 
   beforeEach(async () => {
-    context = await browser.newContext({ baseURL: stack.url, colorScheme: 'light', viewport: { width: 1280, height: 860 } });
+    context = await browser.newContext({
+      baseURL: stack.url,
+      colorScheme: 'light',
+      viewport: { width: 1280, height: 860 },
+    });
     page = await newPage(context);
   });
 
@@ -44,7 +48,14 @@ describeInBrowser('accounts journeys', () => {
     const res = await stack
       .agent()
       .post('/api/auth/register')
-      .send({ firstName: 'Test', lastName: 'Member', email, password: PASSWORD, confirmPassword: PASSWORD, paymentToken: `dev_tok_e2e${counter}x${Date.now()}` });
+      .send({
+        firstName: 'Test',
+        lastName: 'Member',
+        email,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        paymentToken: `dev_tok_e2e${counter}x${Date.now()}`,
+      });
     expect(res.status).toBe(201);
     // The users read model may lag the answer on a busy machine: wait for the row.
     for (let i = 0; i < 300; i++) {
@@ -67,10 +78,15 @@ describeInBrowser('accounts journeys', () => {
     for (const text of ['Premium Content', 'Age Verified', 'Monthly Billing', 'Exclusive Access', 'Ready to Join?']) {
       await page.getByText(text, { exact: true }).first().waitFor();
     }
-    await page.getByText(/credit card verification is required for age verification/i).first().waitFor();
+    await page
+      .getByText(/credit card verification is required for age verification/i)
+      .first()
+      .waitFor();
     expect(await page.getByRole('link', { name: 'Get Started', exact: true }).getAttribute('href')).toBe('/login');
     expect(await page.getByRole('link', { name: 'Get Started Today' }).getAttribute('href')).toBe('/login');
-    expect(await page.getByRole('link', { name: 'Privacy Policy' }).last().getAttribute('href')).toBe('/privacy-policy');
+    expect(await page.getByRole('link', { name: 'Privacy Policy' }).last().getAttribute('href')).toBe(
+      '/privacy-policy',
+    );
     expect(await page.getByRole('button', { name: 'Switch to dark theme' }).count()).toBe(1);
     await screenshot(page, 'landing-light');
 
@@ -112,7 +128,13 @@ describeInBrowser('accounts journeys', () => {
     await screenshot(page, 'home-after-signup');
 
     const user = await page.evaluate(async () => (await fetch('/api/auth/user', { credentials: 'include' })).json());
-    expect(user).toMatchObject({ email, firstName: 'Ada', subscriptionStatus: 'active', ageVerified: true, isCreator: false });
+    expect(user).toMatchObject({
+      email,
+      firstName: 'Ada',
+      subscriptionStatus: 'active',
+      ageVerified: true,
+      isCreator: false,
+    });
 
     // Subscribed: /landing goes home, unknown paths are not found.
     await page.goto('/landing');
@@ -150,7 +172,10 @@ describeInBrowser('accounts journeys', () => {
     await page.getByLabel('Expiration (MM/YY)').fill('12/30');
     await page.getByLabel('CVV').fill('123');
     await page.getByRole('button', { name: 'Create Account & Subscribe ($1.99/month)' }).click();
-    await page.getByRole('alert').filter({ hasText: /declined/i }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /declined/i })
+      .waitFor();
     await screenshot(page, 'register-declined');
     expect(new URL(page.url()).pathname).toBe('/register');
     expect(await stack.db('users').where({ email }).first()).toBeUndefined();
@@ -205,7 +230,11 @@ describeInBrowser('accounts journeys', () => {
     await screenshot(page, 'forgot-password-sent');
 
     // The request is answered before the mail goes out (its timing must not tell whether the account exists).
-    const mail = await eventually(() => stack.db('email_outbox').where({ to_address: email }).orderBy('created_at', 'desc').first(), (row) => row !== undefined, 15_000);
+    const mail = await eventually(
+      () => stack.db('email_outbox').where({ to_address: email }).orderBy('created_at', 'desc').first(),
+      (row) => row !== undefined,
+      15_000,
+    );
     const link = new URL(String(mail?.link));
     expect(link.pathname).toBe('/reset-password');
     await page.goto(`${link.pathname}${link.search}`);
@@ -260,8 +289,20 @@ describeInBrowser('accounts journeys', () => {
     // The membership lapses: canceled, then expired once the paid month is over.
     const later = new Date(Date.now() + 40 * 86_400_000);
     const context = { actorId: userId, now: new Date() };
-    await handleCommand(stack.store, membershipStream(userId), membershipDecider, { type: 'CancelMembership', userId, now: new Date() }, context);
-    await handleCommand(stack.store, membershipStream(userId), membershipDecider, { type: 'ExpireMembership', userId, now: later }, { ...context, now: later });
+    await handleCommand(
+      stack.store,
+      membershipStream(userId),
+      membershipDecider,
+      { type: 'CancelMembership', userId, now: new Date() },
+      context,
+    );
+    await handleCommand(
+      stack.store,
+      membershipStream(userId),
+      membershipDecider,
+      { type: 'ExpireMembership', userId, now: later },
+      { ...context, now: later },
+    );
     // Wait for the users read model (a busy machine can take a while).
     let status = '';
     for (let i = 0; i < 300 && status !== 'expired'; i++) {

@@ -39,17 +39,29 @@ describeInBrowser('lively chat journey', () => {
 
   /** A member in a browser context of its own, registered through the API (sandbox card token). */
   async function member(firstName: string): Promise<Page> {
-    const context = await browser.newContext({ baseURL: stack.url, viewport: { width: 1280, height: 900 }, permissions: ['camera', 'microphone'] });
+    const context = await browser.newContext({
+      baseURL: stack.url,
+      viewport: { width: 1280, height: 900 },
+      permissions: ['camera', 'microphone'],
+    });
     contexts.push(context);
     await context.addInitScript(TRACK_PEERS);
     const email = `${firstName.toLowerCase()}-${Date.now()}-${++counter}@example.com`;
     const res = await context.request.post('/api/auth/register', {
       headers: { Origin: stack.url },
-      data: { firstName, lastName: 'Chat', email, password: 'Secret123', confirmPassword: 'Secret123', paymentToken: `dev_tok_chat${counter}x${Date.now()}` },
+      data: {
+        firstName,
+        lastName: 'Chat',
+        email,
+        password: 'Secret123',
+        confirmPassword: 'Secret123',
+        paymentToken: `dev_tok_chat${counter}x${Date.now()}`,
+      },
     });
     expect(res.status()).toBe(201);
     // On a busy machine the users read model may lag the answer: wait for the member's row.
-    for (let i = 0; i < 200 && !(await stack.db('users').where({ email }).first('id')); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 200 && !(await stack.db('users').where({ email }).first('id')); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     return newPage(context);
   }
 
@@ -80,7 +92,8 @@ describeInBrowser('lively chat journey', () => {
     await page.waitForURL('**/chat');
   }
 
-  const peerState = (page: Page) => page.evaluate(() => (window as unknown as { __peers: RTCPeerConnection[] }).__peers.map((p) => p.connectionState));
+  const peerState = (page: Page) =>
+    page.evaluate(() => (window as unknown as { __peers: RTCPeerConnection[] }).__peers.map((p) => p.connectionState));
   const remotePlaying = (page: Page) =>
     page.evaluate(() => {
       const video = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
@@ -104,17 +117,35 @@ describeInBrowser('lively chat journey', () => {
     await bob.getByRole('button', { name: 'Start Chatting' }).click();
 
     // Matched, with a compatibility percentage; then the peer connections reach `connected`.
-    for (const page of [ann, bob]) await page.getByTestId('match-percentage').filter({ hasText: /^\d{1,3}% Match$/ }).waitFor();
+    for (const page of [ann, bob])
+      await page
+        .getByTestId('match-percentage')
+        .filter({ hasText: /^\d{1,3}% Match$/ })
+        .waitFor();
     await ann.getByText('Bobby').first().waitFor();
     await bob.getByText('Annie').first().waitFor();
     for (const page of [ann, bob]) {
-      await page.waitForFunction(() => (window as unknown as { __peers: RTCPeerConnection[] }).__peers.some((p) => p.connectionState === 'connected'), undefined, { timeout: 30_000 });
-      await page.waitForFunction(() => {
-        const video = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
-        return !!video && !video.paused && video.readyState >= 2 && video.currentTime > 0 && video.videoWidth > 0;
-      }, undefined, { timeout: 30_000 });
+      await page.waitForFunction(
+        () =>
+          (window as unknown as { __peers: RTCPeerConnection[] }).__peers.some(
+            (p) => p.connectionState === 'connected',
+          ),
+        undefined,
+        { timeout: 30_000 },
+      );
+      await page.waitForFunction(
+        () => {
+          const video = document.querySelector<HTMLVideoElement>('[data-testid="remote-video"]');
+          return !!video && !video.paused && video.readyState >= 2 && video.currentTime > 0 && video.videoWidth > 0;
+        },
+        undefined,
+        { timeout: 30_000 },
+      );
       expect(await remotePlaying(page)).toBe(true);
-      await page.getByTestId('chat-footer').filter({ hasText: /^Connected to (Annie|Bobby) \(\d{1,3}% compatibility\)$/ }).waitFor();
+      await page
+        .getByTestId('chat-footer')
+        .filter({ hasText: /^Connected to (Annie|Bobby) \(\d{1,3}% compatibility\)$/ })
+        .waitFor();
     }
     expect(await peerState(ann)).toContain('connected');
     await screenshot(ann, 'chat-connected-ann');
@@ -136,7 +167,10 @@ describeInBrowser('lively chat journey', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(report?.report_reason).toBe('Rude language');
-    await ann.getByTestId('chat-footer').filter({ hasText: /^Connected to Bobby/ }).waitFor();
+    await ann
+      .getByTestId('chat-footer')
+      .filter({ hasText: /^Connected to Bobby/ })
+      .waitFor();
 
     // Ann presses Next: Bob's chat ends (he is searching again), Ann sees 'Finding Next Match'.
     await ann.getByRole('button', { name: 'Next' }).click();
@@ -144,7 +178,11 @@ describeInBrowser('lively chat journey', () => {
     await bob.getByTestId('chat-status-title').filter({ hasText: 'Finding Match' }).waitFor();
     await bob.getByText('Waiting for match...').waitFor();
     expect(await bob.getByTestId('match-percentage').count()).toBe(0);
-    await bob.waitForFunction(() => (window as unknown as { __peers: RTCPeerConnection[] }).__peers.every((p) => p.connectionState === 'closed' || p.connectionState === 'failed' || p.connectionState === 'disconnected'));
+    await bob.waitForFunction(() =>
+      (window as unknown as { __peers: RTCPeerConnection[] }).__peers.every(
+        (p) => p.connectionState === 'closed' || p.connectionState === 'failed' || p.connectionState === 'disconnected',
+      ),
+    );
     await screenshot(bob, 'chat-partner-skipped');
 
     // Both leave.

@@ -26,7 +26,14 @@ describeInBrowser('creators and social journey', () => {
   async function signUp(context: BrowserContext, firstName: string, lastName: string): Promise<string> {
     const res = await context.request.post('/api/auth/register', {
       headers: { Origin: stack.url },
-      data: { firstName, lastName, email: `${firstName.toLowerCase()}-${Date.now()}@example.com`, password: PASSWORD, confirmPassword: PASSWORD, paymentToken: `dev_tok_${firstName}${Date.now()}` },
+      data: {
+        firstName,
+        lastName,
+        email: `${firstName.toLowerCase()}-${Date.now()}@example.com`,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        paymentToken: `dev_tok_${firstName}${Date.now()}`,
+      },
     });
     expect(res.status()).toBe(201);
     for (let i = 0; i < 400; i++) {
@@ -68,7 +75,8 @@ describeInBrowser('creators and social journey', () => {
     await creator.getByRole('button', { name: 'Become Creator' }).click();
     await creator.getByText('Welcome, Creator!').waitFor();
     await creator.getByRole('heading', { name: /Welcome back, Carla Creator/ }).waitFor();
-    for (const label of ['Total Earnings', 'Subscribers', 'Posts', 'Engagement']) await creator.getByTestId(`stat-${label}`).waitFor();
+    for (const label of ['Total Earnings', 'Subscribers', 'Posts', 'Engagement'])
+      await creator.getByTestId(`stat-${label}`).waitFor();
     await creator.getByText('No recent activity').waitFor();
     await screenshot(creator, 'creators-dashboard');
   });
@@ -89,7 +97,10 @@ describeInBrowser('creators and social journey', () => {
     await dialog.getByRole('button', { name: 'Create Post' }).click();
     await creator.getByText('Post created!').waitFor();
     await creator.goto(`/creator/${creatorId}`);
-    await creator.getByRole('button', { name: 'Edit Profile' }).or(creator.getByRole('link', { name: 'Edit Profile' })).waitFor();
+    await creator
+      .getByRole('button', { name: 'Edit Profile' })
+      .or(creator.getByRole('link', { name: 'Edit Profile' }))
+      .waitFor();
     await creator.getByText('Twelve unreleased frames from last night.').waitFor(); // the owner sees it unlocked
   });
 
@@ -143,7 +154,10 @@ describeInBrowser('creators and social journey', () => {
   });
 
   it('the member converts crypto to a balance, unlocks the message and reads it', async () => {
-    const convert = await memberContext.request.post('/api/crypto/convert', { headers: { Origin: stack.url }, data: { cryptoAmount: '20', cryptoType: 'USDC', walletAddress: ADDRESS } });
+    const convert = await memberContext.request.post('/api/crypto/convert', {
+      headers: { Origin: stack.url },
+      data: { cryptoAmount: '20', cryptoType: 'USDC', walletAddress: ADDRESS },
+    });
     expect(convert.status()).toBeLessThan(300);
     for (let i = 0; i < 200; i++) {
       const balance = await (await memberContext.request.get('/api/crypto/balance')).json();

@@ -19,7 +19,11 @@ describeInBrowser('member money journeys', () => {
   beforeAll(async () => {
     stack = await startE2EStack();
     browser = await launchBrowser();
-    context = await browser.newContext({ baseURL: stack.url, colorScheme: 'light', viewport: { width: 1280, height: 900 } });
+    context = await browser.newContext({
+      baseURL: stack.url,
+      colorScheme: 'light',
+      viewport: { width: 1280, height: 900 },
+    });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
     page = await newPage(context);
   });
@@ -34,11 +38,19 @@ describeInBrowser('member money journeys', () => {
     const email = `money-${Date.now()}@example.com`;
     const res = await context.request.post('/api/auth/register', {
       headers: { Origin: stack.url },
-      data: { firstName: 'Cora', lastName: 'Coins', email, password: PASSWORD, confirmPassword: PASSWORD, paymentToken: `dev_tok_money${Date.now()}` },
+      data: {
+        firstName: 'Cora',
+        lastName: 'Coins',
+        email,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        paymentToken: `dev_tok_money${Date.now()}`,
+      },
     });
     expect(res.status()).toBe(201);
     // On a fresh stack the read models may still be catching up: wait until the session's user is readable.
-    for (let i = 0; i < 150 && (await context.request.get('/api/auth/user')).status() !== 200; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 150 && (await context.request.get('/api/auth/user')).status() !== 200; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await context.request.get('/api/auth/user')).status()).toBe(200);
   });
 
@@ -54,7 +66,10 @@ describeInBrowser('member money journeys', () => {
     await page.getByRole('button', { name: 'Calculate Conversion' }).click();
     const preview = page.getByTestId('conversion-preview');
     await preview.waitFor();
-    const net = (await preview.getByText(/^\$\d+\.\d{2}$/).last().textContent())!;
+    const net = (await preview
+      .getByText(/^\$\d+\.\d{2}$/)
+      .last()
+      .textContent())!;
     expect(net).toMatch(/^\$19\.(39|40|41)$/); // 20 × ~1.0000, less the 3% fee
     await screenshot(page, 'money-preview');
     await page.getByRole('button', { name: 'Confirm Conversion' }).click();
@@ -112,7 +127,10 @@ describeInBrowser('member money journeys', () => {
   it('buys the 6-month plan from the balance and sees Active Subscription', async () => {
     await page.goto('/subscribe');
     await page.getByText('Active Subscription', { exact: true }).waitFor();
-    await page.getByTestId('crypto-balance-box').getByText(/Crypto Balance: \$19\.\d\d/).waitFor();
+    await page
+      .getByTestId('crypto-balance-box')
+      .getByText(/Crypto Balance: \$19\.\d\d/)
+      .waitFor();
     await page.getByRole('tab', { name: /6-Month/ }).click();
     await page.getByText('+1 Free').waitFor();
     const pay = page.getByRole('button', { name: 'Pay $11.94 from Crypto Balance' });
@@ -120,7 +138,10 @@ describeInBrowser('member money journeys', () => {
     await pay.click();
     await page.getByText('Welcome to the Party!').waitFor();
     await page.getByText('Active Subscription', { exact: true }).waitFor();
-    await page.getByTestId('crypto-balance-box').getByText(/Crypto Balance: \$7\.\d\d/).waitFor();
+    await page
+      .getByTestId('crypto-balance-box')
+      .getByText(/Crypto Balance: \$7\.\d\d/)
+      .waitFor();
     // 7.4x left: the 6-month option is no longer available
     expect(await page.getByRole('button', { name: 'Pay $11.94 from Crypto Balance' }).isDisabled()).toBe(true);
     await screenshot(page, 'money-six-months');
@@ -153,4 +174,3 @@ describeInBrowser('member money journeys', () => {
     await page.getByText('No Active Subscription').waitFor();
   });
 });
-

@@ -38,13 +38,23 @@ describeInBrowser('creator payouts and the finance console', () => {
 
   jest.setTimeout(180_000);
 
-  const post = (request: APIRequestContext, url: string, data: unknown) => request.post(url, { headers: { Origin: stack.url }, data });
+  const post = (request: APIRequestContext, url: string, data: unknown) =>
+    request.post(url, { headers: { Origin: stack.url }, data });
 
   beforeAll(async () => {
     stack = await startE2EStack();
     browser = await launchBrowser();
-    creatorContext = await browser.newContext({ baseURL: stack.url, colorScheme: 'light', viewport: { width: 1280, height: 900 } });
-    staffContext = await browser.newContext({ baseURL: stack.url, colorScheme: 'light', viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+    creatorContext = await browser.newContext({
+      baseURL: stack.url,
+      colorScheme: 'light',
+      viewport: { width: 1280, height: 900 },
+    });
+    staffContext = await browser.newContext({
+      baseURL: stack.url,
+      colorScheme: 'light',
+      viewport: { width: 1440, height: 1000 },
+      acceptDownloads: true,
+    });
     creatorPage = await newPage(creatorContext);
     staffPage = await newPage(staffContext);
   });
@@ -59,27 +69,59 @@ describeInBrowser('creator payouts and the finance console', () => {
   it('a creator with earnings past the 7-day hold sees them available', async () => {
     const email = `payee-${Date.now()}@example.com`;
     const registered = await post(creatorContext.request, '/api/auth/register', {
-      firstName: 'Paige', lastName: 'Payee', email, password: PASSWORD, confirmPassword: PASSWORD, paymentToken: `dev_tok_payee${Date.now()}`,
+      firstName: 'Paige',
+      lastName: 'Payee',
+      email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      paymentToken: `dev_tok_payee${Date.now()}`,
     });
     expect(registered.status()).toBe(201);
     // On a loaded machine the read models may trail the answers a little: wait for the user, then the creator.
-    await until(async () => (await creatorContext.request.get('/api/auth/user')).json(), (user) => user?.subscriptionStatus === 'active');
+    await until(
+      async () => (await creatorContext.request.get('/api/auth/user')).json(),
+      (user) => user?.subscriptionStatus === 'active',
+    );
     expect((await post(creatorContext.request, '/api/creators/register', { bio: 'I make things' })).status()).toBe(201);
-    const me = await until(async () => (await creatorContext.request.get('/api/auth/user')).json(), (user) => user?.isCreator === true);
+    const me = await until(
+      async () => (await creatorContext.request.get('/api/auth/user')).json(),
+      (user) => user?.isCreator === true,
+    );
     creatorId = me.id;
     // A tier sale 8 days ago ($19.99: $17.99 to the creator) and one 2 days ago, still held.
     const context = { actorId: null, now: new Date() };
-    await creditEarnings(stack.store, creatorId, { grossCents: 1999, source: 'subscription', reference: 'e2e-sale-1', occurredAt: new Date(Date.now() - 8 * DAY) }, context);
-    await creditEarnings(stack.store, creatorId, { grossCents: 1000, source: 'message_unlock', reference: 'e2e-sale-2', occurredAt: new Date(Date.now() - 2 * DAY) }, context);
+    await creditEarnings(
+      stack.store,
+      creatorId,
+      { grossCents: 1999, source: 'subscription', reference: 'e2e-sale-1', occurredAt: new Date(Date.now() - 8 * DAY) },
+      context,
+    );
+    await creditEarnings(
+      stack.store,
+      creatorId,
+      {
+        grossCents: 1000,
+        source: 'message_unlock',
+        reference: 'e2e-sale-2',
+        occurredAt: new Date(Date.now() - 2 * DAY),
+      },
+      context,
+    );
 
-    await until(async () => (await creatorContext.request.get(`/api/payouts/${creatorId}/dashboard`)).json(), (d) => d?.pendingBalance === '9.00');
+    await until(
+      async () => (await creatorContext.request.get(`/api/payouts/${creatorId}/dashboard`)).json(),
+      (d) => d?.pendingBalance === '9.00',
+    );
     await creatorPage.goto('/payouts');
     await creatorPage.getByRole('heading', { name: 'Payouts', exact: true }).waitFor();
     await creatorPage.getByText('You keep 90% of your earnings; the platform keeps a 10% fee.').waitFor();
     await expectText(creatorPage.getByTestId('stat-available-balance'), '$17.99');
     await expectText(creatorPage.getByTestId('stat-pending-balance'), '$9.00');
     await expectText(creatorPage.getByTestId('stat-total-earnings'), '$26.99');
-    await expectText(creatorPage.getByTestId('stat-next-payout'), new Date(Date.now() + 5 * DAY).toLocaleDateString('en-US', { month: 'short', day: 'numeric' }));
+    await expectText(
+      creatorPage.getByTestId('stat-next-payout'),
+      new Date(Date.now() + 5 * DAY).toLocaleDateString('en-US', { month: 'short', day: 'numeric' }),
+    );
     await creatorPage.getByText('No payment accounts added yet').waitFor();
     await creatorPage.getByText('No payouts requested yet').waitFor();
     expect(await creatorPage.getByRole('button', { name: 'Withdraw Earnings' }).isDisabled()).toBe(true); // no account yet
@@ -129,9 +171,22 @@ describeInBrowser('creator payouts and the finance console', () => {
   });
 
   it('finance staff find the payout by filter, read its history, process and complete it', async () => {
-    await ensureStaffAccount(stack.store, { email: staffEmail, passwordHash: () => hashPassword(PASSWORD) }, { actorId: null, now: new Date() });
-    await until(() => post(staffContext.request, '/api/auth/login', { email: staffEmail, password: PASSWORD }).then((res) => res.status()), (status) => status === 200);
-    await until(async () => (await staffContext.request.get('/api/auth/user')).json(), (user) => user?.role === 'admin');
+    await ensureStaffAccount(
+      stack.store,
+      { email: staffEmail, passwordHash: () => hashPassword(PASSWORD) },
+      { actorId: null, now: new Date() },
+    );
+    await until(
+      () =>
+        post(staffContext.request, '/api/auth/login', { email: staffEmail, password: PASSWORD }).then((res) =>
+          res.status(),
+        ),
+      (status) => status === 200,
+    );
+    await until(
+      async () => (await staffContext.request.get('/api/auth/user')).json(),
+      (user) => user?.role === 'admin',
+    );
     await staffPage.goto('/');
     await staffPage.getByRole('button', { name: 'User menu' }).click();
     await staffPage.getByRole('menuitem', { name: 'Admin' }).click();
@@ -142,7 +197,9 @@ describeInBrowser('creator payouts and the finance console', () => {
     await staffPage.getByRole('option', { name: 'pending' }).click();
     await staffPage.getByLabel('User ID').fill(creatorId);
     await staffPage.getByRole('button', { name: 'Apply Filters' }).click();
-    await staffPage.waitForURL((url) => url.searchParams.get('status') === 'pending' && url.searchParams.get('userId') === creatorId);
+    await staffPage.waitForURL(
+      (url) => url.searchParams.get('status') === 'pending' && url.searchParams.get('userId') === creatorId,
+    );
     const grid = staffPage.getByRole('grid');
     await grid.getByText(payoutId).waitFor();
     expect(await grid.getByRole('row').count()).toBe(2); // header + the one payout
@@ -172,8 +229,13 @@ describeInBrowser('creator payouts and the finance console', () => {
     await staffPage.getByRole('button', { name: 'Clear' }).click();
     await staffPage.getByLabel('User ID').fill(creatorId);
     await staffPage.getByRole('button', { name: 'Apply Filters' }).click();
-    await staffPage.waitForURL((url) => url.searchParams.get('userId') === creatorId && !url.searchParams.get('status'));
-    const [download] = await Promise.all([staffPage.waitForEvent('download'), staffPage.getByRole('link', { name: 'Export CSV' }).click()]);
+    await staffPage.waitForURL(
+      (url) => url.searchParams.get('userId') === creatorId && !url.searchParams.get('status'),
+    );
+    const [download] = await Promise.all([
+      staffPage.waitForEvent('download'),
+      staffPage.getByRole('link', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^payouts-\d{4}-\d{2}-\d{2}\.csv$/);
     const path = await download.path();
     const csv = readFileSync(path, 'utf8');

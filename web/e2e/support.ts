@@ -57,7 +57,11 @@ export async function newPage(context: BrowserContext): Promise<Page> {
 let screenshotCount = 0;
 /** Saves a screenshot under .data/screenshots (for looking at what a journey showed). */
 export async function screenshot(page: Page, name: string): Promise<string> {
-  const file = path.resolve(__dirname, '../../.data/screenshots', `${String(++screenshotCount).padStart(2, '0')}-${name}.png`);
+  const file = path.resolve(
+    __dirname,
+    '../../.data/screenshots',
+    `${String(++screenshotCount).padStart(2, '0')}-${name}.png`,
+  );
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }

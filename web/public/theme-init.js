@@ -3,7 +3,9 @@
 (function () {
   try {
     var stored = localStorage.getItem('theme');
-    var dark = stored === 'dark' || ((stored === null || stored === 'system') && window.matchMedia('(prefers-color-scheme: dark)').matches);
+    var dark =
+      stored === 'dark' ||
+      ((stored === null || stored === 'system') && window.matchMedia('(prefers-color-scheme: dark)').matches);
     var root = document.documentElement;
     root.classList.add(dark ? 'dark' : 'light');
     root.style.colorScheme = dark ? 'dark' : 'light';

@@ -3,9 +3,20 @@
  * prefix so the suite also runs against a shared EventStoreDB.
  */
 import { randomUUID } from 'node:crypto';
-import { WrongExpectedRevisionError, comparePositions, formatPosition, type EventStore, type Position, type RecordedEvent } from '../port';
+import {
+  WrongExpectedRevisionError,
+  comparePositions,
+  formatPosition,
+  type EventStore,
+  type Position,
+  type RecordedEvent,
+} from '../port';
 
-export function describeEventStoreContract(name: string, open: () => Promise<EventStore>, cleanup: () => Promise<void> = async () => undefined) {
+export function describeEventStoreContract(
+  name: string,
+  open: () => Promise<EventStore>,
+  cleanup: () => Promise<void> = async () => undefined,
+) {
   describe(`event store contract: ${name}`, () => {
     let store: EventStore;
     let prefix: string;
@@ -38,7 +49,9 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
     });
 
     it('appends to a new stream and reads it back in order', async () => {
-      const result = await store.append(stream('a-1'), [event('Opened', { n: 1 }), event('Renamed', { n: 2 })], { expectedRevision: 'no_stream' });
+      const result = await store.append(stream('a-1'), [event('Opened', { n: 1 }), event('Renamed', { n: 2 })], {
+        expectedRevision: 'no_stream',
+      });
       expect(result.nextExpectedRevision).toBe(1n);
       const events = await store.readStream(stream('a-1'));
       expect(events.map((e) => [e.type, e.revision, e.data])).toEqual([
@@ -54,7 +67,11 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
 
     it('keeps metadata and event ids', async () => {
       const eventId = randomUUID();
-      await store.append(stream('m-1'), [{ eventId, type: 'Tagged', data: { tag: 'x' }, metadata: { actorId: 'user-1', correlationId: 'c-1' } }], { expectedRevision: 'any' });
+      await store.append(
+        stream('m-1'),
+        [{ eventId, type: 'Tagged', data: { tag: 'x' }, metadata: { actorId: 'user-1', correlationId: 'c-1' } }],
+        { expectedRevision: 'any' },
+      );
       const [stored] = await store.readStream(stream('m-1'));
       expect(stored.eventId).toBe(eventId);
       expect(stored.metadata).toMatchObject({ actorId: 'user-1', correlationId: 'c-1' });
@@ -62,11 +79,17 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
 
     it('enforces no_stream, stream_exists and exact revisions', async () => {
       const id = stream('r-1');
-      await expect(store.append(id, [event('X')], { expectedRevision: 'stream_exists' })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(store.append(id, [event('X')], { expectedRevision: 'stream_exists' })).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
       await store.append(id, [event('A')], { expectedRevision: 'no_stream' });
-      await expect(store.append(id, [event('B')], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(store.append(id, [event('B')], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
       await store.append(id, [event('B')], { expectedRevision: 'stream_exists' });
-      await expect(store.append(id, [event('C')], { expectedRevision: 0n })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await expect(store.append(id, [event('C')], { expectedRevision: 0n })).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
       const ok = await store.append(id, [event('C')], { expectedRevision: 1n });
       expect(ok.nextExpectedRevision).toBe(2n);
       await store.append(id, [event('D')], { expectedRevision: 'any' });
@@ -98,12 +121,17 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
       expect(all.map((e) => e.type)).toEqual(['One', 'Two', 'Three']);
       const after = await readOurs(1, middle.position);
       expect(after.map((e) => e.type)).toEqual(['Three']);
-      for (let i = 1; i < all.length; i++) expect(comparePositions(all[i - 1].position, all[i].position)).toBeLessThan(0);
+      for (let i = 1; i < all.length; i++)
+        expect(comparePositions(all[i - 1].position, all[i].position)).toBeLessThan(0);
       expect(formatPosition(all[0].position)).toMatch(/^\d+\/\d+$/);
     });
 
     it('pages through readAll with maxCount', async () => {
-      await store.append(stream('p-1'), Array.from({ length: 25 }, (_, i) => event('Paged', { i })), { expectedRevision: 'no_stream' });
+      await store.append(
+        stream('p-1'),
+        Array.from({ length: 25 }, (_, i) => event('Paged', { i })),
+        { expectedRevision: 'no_stream' },
+      );
       await readOurs(25);
       const head = await store.readAll({ maxCount: 100_000 });
       const start = head.findIndex((e) => e.streamId === stream('p-1'));
@@ -121,7 +149,11 @@ export function describeEventStoreContract(name: string, open: () => Promise<Eve
     it('reads only the asked types in full pages, with at least the asked metadata keys', async () => {
       const typeA = `${prefix}A`;
       const typeB = `${prefix}B`;
-      const events = Array.from({ length: 12 }, (_, i) => ({ type: i % 3 === 0 ? typeA : typeB, data: { i }, metadata: { occurredAt: `2026-01-0${1 + (i % 9)}T00:00:00.000Z`, actorId: 'someone' } }));
+      const events = Array.from({ length: 12 }, (_, i) => ({
+        type: i % 3 === 0 ? typeA : typeB,
+        data: { i },
+        metadata: { occurredAt: `2026-01-0${1 + (i % 9)}T00:00:00.000Z`, actorId: 'someone' },
+      }));
       await store.append(stream('f-1'), events, { expectedRevision: 'no_stream' });
       await readOurs(12);
       // The types are this test's own, so the whole log can be read.

@@ -20,15 +20,34 @@ describe('deciderSpec', () => {
   it('folds the given events and checks the decided ones', () => {
     expect(spec.fold([counted(2), counted(3)])).toBe(5);
     expect(spec.given([counted(2)]).state).toBe(2);
-    expect(spec.given([counted(2)]).when({ type: 'Count', by: 1 }).then([counted(1)])).toEqual([counted(1)]);
-    spec.on(9).when({ type: 'Count', by: 1 }).thenMatch([{ data: { by: 1 } }]);
-    expect(spec.given().whenEach([{ type: 'Count', by: 4 }, { type: 'Count', by: 4 }]).events).toEqual([counted(4), counted(4)]);
+    expect(
+      spec
+        .given([counted(2)])
+        .when({ type: 'Count', by: 1 })
+        .then([counted(1)]),
+    ).toEqual([counted(1)]);
+    spec
+      .on(9)
+      .when({ type: 'Count', by: 1 })
+      .thenMatch([{ data: { by: 1 } }]);
+    expect(
+      spec.given().whenEach([
+        { type: 'Count', by: 4 },
+        { type: 'Count', by: 4 },
+      ]).events,
+    ).toEqual([counted(4), counted(4)]);
   });
 
   it('checks refusals by message, pattern or fields, and returns the error', () => {
     spec.given().when({ type: 'Count', by: 0 }).thenThrows('Count up only');
-    spec.given().when({ type: 'Count', by: 0 }).thenThrows(/up only/);
-    const refusal = spec.given([counted(10)]).when({ type: 'Count', by: 1 }).thenThrows({ kind: 'conflict', details: { total: 10 } });
+    spec
+      .given()
+      .when({ type: 'Count', by: 0 })
+      .thenThrows(/up only/);
+    const refusal = spec
+      .given([counted(10)])
+      .when({ type: 'Count', by: 1 })
+      .thenThrows({ kind: 'conflict', details: { total: 10 } });
     expect(refusal.message).toBe('Too many');
     expect(() => spec.given([counted(10)]).whenEach([{ type: 'Count', by: 1 }]).events).toThrow('Too many');
   });

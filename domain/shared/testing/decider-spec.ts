@@ -12,7 +12,8 @@ import { DomainError, type ErrorKind } from '../errors';
  */
 
 /** What a refusal is expected to be: its message (text or pattern), or some of its fields. */
-export type ExpectedRefusal = string | RegExp | { kind?: ErrorKind; message?: string; details?: Record<string, unknown> };
+export type ExpectedRefusal =
+  string | RegExp | { kind?: ErrorKind; message?: string; details?: Record<string, unknown> };
 
 export interface Outcome<Event> {
   /** The events decided (a refusal is thrown as is). */
@@ -43,7 +44,9 @@ export interface DeciderSpec<Command, State, Event> {
   on(state: State): Scenario<Command, State, Event>;
 }
 
-export function deciderSpec<Command, State, Event extends DomainEvent>(decider: Decider<Command, State, Event>): DeciderSpec<Command, State, Event> {
+export function deciderSpec<Command, State, Event extends DomainEvent>(
+  decider: Decider<Command, State, Event>,
+): DeciderSpec<Command, State, Event> {
   const fold = (events: Event[] = [], from: State = decider.initialState) => events.reduce(decider.evolve, from);
   const outcome = (decide: () => Event[]): Outcome<Event> => ({
     get events() {
@@ -70,7 +73,10 @@ export function deciderSpec<Command, State, Event extends DomainEvent>(decider: 
         refusal = error;
       }
       expect(refusal).toBeInstanceOf(DomainError);
-      if (typeof expected === 'string' || expected instanceof RegExp) expect(() => { throw refusal; }).toThrow(expected);
+      if (typeof expected === 'string' || expected instanceof RegExp)
+        expect(() => {
+          throw refusal;
+        }).toThrow(expected);
       else if (expected) expect(refusal).toMatchObject(expected);
       return refusal as DomainError;
     },

@@ -51,7 +51,10 @@ function user(subscriptionStatus: string): CurrentUser {
 function visit(state: AccessState, path: string) {
   const current = state === 'subscribed' ? user('active') : state === 'unsubscribed' ? user('none') : null;
   renderWithApp(<AccessRoutes state={state} user={current} pages={pages} routes={routes} />, { path });
-  return { page: screen.queryByRole('heading', { level: 1 })?.textContent ?? null, path: screen.getByTestId('location').textContent };
+  return {
+    page: screen.queryByRole('heading', { level: 1 })?.textContent ?? null,
+    path: screen.getByTestId('location').textContent,
+  };
 }
 
 const policies = ['community-guidelines', 'copyright-policy', 'privacy-policy', 'terms-of-service'];
@@ -87,9 +90,12 @@ describe('access by state (SPEC §2)', () => {
   });
 
   describe('still loading', () => {
-    it.each(['/', '/landing', '/login', '/register', '/forgot-password', ...policies.map((p) => `/${p}`)])('%s shows its public page', (path) => {
-      expect(visit('loading', path).page).not.toBeNull();
-    });
+    it.each(['/', '/landing', '/login', '/register', '/forgot-password', ...policies.map((p) => `/${p}`)])(
+      '%s shows its public page',
+      (path) => {
+        expect(visit('loading', path).page).not.toBeNull();
+      },
+    );
 
     it.each(['/home', '/subscribe', '/chat'])('%s waits instead of bouncing a signed-in reload to /login', (path) => {
       expect(visit('loading', path)).toEqual({ page: null, path });
@@ -98,7 +104,17 @@ describe('access by state (SPEC §2)', () => {
   });
 
   describe('signed in without an active subscription', () => {
-    it.each(['/subscribe', '/', '/home', '/chat', '/dashboard', '/messages', '/profile-setup', '/login', '/no/such/page'])('%s shows the subscribe page', (path) => {
+    it.each([
+      '/subscribe',
+      '/',
+      '/home',
+      '/chat',
+      '/dashboard',
+      '/messages',
+      '/profile-setup',
+      '/login',
+      '/no/such/page',
+    ])('%s shows the subscribe page', (path) => {
       expect(visit('unsubscribed', path)).toEqual({ page: 'subscribe', path });
     });
 
@@ -149,7 +165,15 @@ describe('a failing page', () => {
   it('shows an error with a reload button instead of a blank app, navigation kept', () => {
     const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     installFakeFetch(() => ({ status: 204 }));
-    renderWithApp(<AccessRoutes state="subscribed" user={user('active')} pages={pages} routes={[{ path: '/broken', element: <Broken /> }]} />, { path: '/broken' });
+    renderWithApp(
+      <AccessRoutes
+        state="subscribed"
+        user={user('active')}
+        pages={pages}
+        routes={[{ path: '/broken', element: <Broken /> }]}
+      />,
+      { path: '/broken' },
+    );
     spy.mockRestore();
     expect(screen.getByText('Something went wrong')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();

@@ -29,7 +29,11 @@ async function loadChunk<M>(load: () => Promise<M>): Promise<M> {
 }
 
 /** `element` for a lazily loaded page exported by name from a feature module. */
-export function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string, props: Record<string, unknown> = {}): ReactNode {
+export function lazyPage<M extends Record<string, unknown>>(
+  load: () => Promise<M>,
+  name: keyof M & string,
+  props: Record<string, unknown> = {},
+): ReactNode {
   const Page = lazy(async () => ({ default: (await loadChunk(load))[name] as ComponentType<Record<string, unknown>> }));
   return <Page {...props} />;
 }
@@ -38,7 +42,10 @@ export function lazyPage<M extends Record<string, unknown>>(load: () => Promise<
 function PageFrame() {
   const { pathname } = useLocation();
   return (
-    <ErrorBoundary resetKey={pathname} onError={(error) => logger.error(error.message, { stack: error.stack, path: pathname })}>
+    <ErrorBoundary
+      resetKey={pathname}
+      onError={(error) => logger.error(error.message, { stack: error.stack, path: pathname })}
+    >
       <Suspense fallback={<PageSpinner />}>
         <Outlet />
       </Suspense>
@@ -61,20 +68,42 @@ export interface MemberRoute {
  * '/landing', '/reset-password' and unknown paths are handled below; do not list them.
  */
 export const memberRoutes: MemberRoute[] = [
-  { path: '/wallet', element: lazyPage(() => import('@/features/wallet/wallet-page'), 'WalletPage'), withoutSubscription: true },
-  { path: '/verify-age', element: lazyPage(() => import('@/features/subscribe/verify-age-page'), 'VerifyAgePage'), withoutSubscription: true },
+  {
+    path: '/wallet',
+    element: lazyPage(() => import('@/features/wallet/wallet-page'), 'WalletPage'),
+    withoutSubscription: true,
+  },
+  {
+    path: '/verify-age',
+    element: lazyPage(() => import('@/features/subscribe/verify-age-page'), 'VerifyAgePage'),
+    withoutSubscription: true,
+  },
   { path: '/', element: lazyPage(() => import('@/features/home/home-page'), 'HomePage') },
   { path: '/home', element: lazyPage(() => import('@/features/home/home-page'), 'HomePage') },
-  { path: '/creator/:id', element: lazyPage(() => import('@/features/creator/creator-profile-page'), 'CreatorProfilePage') },
+  {
+    path: '/creator/:id',
+    element: lazyPage(() => import('@/features/creator/creator-profile-page'), 'CreatorProfilePage'),
+  },
   { path: '/dashboard', element: lazyPage(() => import('@/features/dashboard/dashboard-page'), 'DashboardPage') },
   { path: '/messages', element: lazyPage(() => import('@/features/messages/messages-page'), 'MessagesPage') },
   { path: '/search', element: lazyPage(() => import('@/features/search/search-page'), 'SearchPage') },
   { path: '/payouts', element: lazyPage(() => import('@/features/payouts/payouts-page'), 'PayoutsPage') },
   // Finance staff may have no site membership: the console checks the role itself, the API enforces it.
-  { path: '/admin/*', element: lazyPage(() => import('@/features/admin/admin-page'), 'AdminPage'), withoutSubscription: true },
+  {
+    path: '/admin/*',
+    element: lazyPage(() => import('@/features/admin/admin-page'), 'AdminPage'),
+    withoutSubscription: true,
+  },
   { path: '/chat', element: lazyPage(() => import('@/features/chat/chat-page'), 'ChatPage') },
-  { path: '/profile-setup', element: lazyPage(() => import('@/features/profile-setup/profile-setup-page'), 'ProfileSetupPage') },
-  { path: '/system', element: lazyPage(() => import('@/features/system/system-page'), 'SystemPage'), withoutSubscription: true },
+  {
+    path: '/profile-setup',
+    element: lazyPage(() => import('@/features/profile-setup/profile-setup-page'), 'ProfileSetupPage'),
+  },
+  {
+    path: '/system',
+    element: lazyPage(() => import('@/features/system/system-page'), 'SystemPage'),
+    withoutSubscription: true,
+  },
 ];
 
 /** Pages the access rules place; replaced by stand-ins in the router's tests. */

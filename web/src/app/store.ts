@@ -6,7 +6,8 @@ export function createStore({ devChecks = true }: { devChecks?: boolean } = {}) 
   return configureStore({
     reducer: { [api.reducerPath]: api.reducer },
     // devChecks off: component tests on a busy machine, where the timing warnings are noise.
-    middleware: (getDefault) => getDefault({ immutableCheck: devChecks, serializableCheck: devChecks }).concat(api.middleware),
+    middleware: (getDefault) =>
+      getDefault({ immutableCheck: devChecks, serializableCheck: devChecks }).concat(api.middleware),
   });
 }
 

@@ -28,7 +28,10 @@ export const theme = createTheme({
     },
   },
   shape: { borderRadius: 10 },
-  typography: { fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', button: { textTransform: 'none', fontWeight: 600 } },
+  typography: {
+    fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+    button: { textTransform: 'none', fontWeight: 600 },
+  },
 });
 
 export function AppThemeProvider({ children }: { children: ReactNode }) {

@@ -10,7 +10,9 @@ import type { Creator } from '@contracts/creators';
 import { usd } from '@/lib/format';
 
 export const coverBackground = (url: string | null) =>
-  url ? `center / cover no-repeat url("${url.replace(/"/g, '%22')}")` : 'linear-gradient(135deg, #ec4899 0%, #7c3aed 100%)';
+  url
+    ? `center / cover no-repeat url("${url.replace(/"/g, '%22')}")`
+    : 'linear-gradient(135deg, #ec4899 0%, #7c3aed 100%)';
 
 /** A creator as a card: cover, avatar, name, bio, price label; opens the profile. */
 export function CreatorCard({ creator }: { creator: Creator }) {
@@ -19,13 +21,33 @@ export function CreatorCard({ creator }: { creator: Creator }) {
       <CardActionArea component={RouterLink} to={`/creator/${creator.id}`} sx={{ height: '100%' }}>
         <Box sx={{ height: 96, background: coverBackground(creator.coverImageUrl) }} />
         <CardContent sx={{ pt: 0 }}>
-          <Avatar src={creator.profileImageUrl ?? undefined} sx={{ width: 56, height: 56, mt: -3.5, border: 3, borderColor: 'background.paper', bgcolor: 'secondary.main' }}>
+          <Avatar
+            src={creator.profileImageUrl ?? undefined}
+            sx={{
+              width: 56,
+              height: 56,
+              mt: -3.5,
+              border: 3,
+              borderColor: 'background.paper',
+              bgcolor: 'secondary.main',
+            }}
+          >
             {creator.name[0]?.toUpperCase()}
           </Avatar>
           <Typography variant="subtitle1" sx={{ fontWeight: 700, mt: 1 }}>
             {creator.name}
           </Typography>
-          <Typography variant="body2" color="textSecondary" sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', minHeight: 40 }}>
+          <Typography
+            variant="body2"
+            color="textSecondary"
+            sx={{
+              display: '-webkit-box',
+              WebkitLineClamp: 2,
+              WebkitBoxOrient: 'vertical',
+              overflow: 'hidden',
+              minHeight: 40,
+            }}
+          >
             {creator.bio}
           </Typography>
           <Typography variant="body2" sx={{ mt: 1, fontWeight: 600 }}>

@@ -7,7 +7,16 @@ export function Logo({ size = 'h6' }: { size?: 'h4' | 'h5' | 'h6' }) {
     <Box sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
       <Box
         aria-hidden
-        sx={{ width: 30, height: 30, borderRadius: '8px', background: 'linear-gradient(135deg, #d6336c, #7048e8)', color: '#fff', display: 'grid', placeItems: 'center', fontWeight: 800 }}
+        sx={{
+          width: 30,
+          height: 30,
+          borderRadius: '8px',
+          background: 'linear-gradient(135deg, #d6336c, #7048e8)',
+          color: '#fff',
+          display: 'grid',
+          placeItems: 'center',
+          fontWeight: 800,
+        }}
       >
         L
       </Box>

@@ -22,8 +22,16 @@ import { PostComments } from './post-comments';
 /** The media of an unlocked post: video or image by its type. */
 function Media({ post }: { post: Post }) {
   if (!post.mediaUrl) return null;
-  if (post.mediaType === 'video') return <Box component="video" src={post.mediaUrl} controls sx={{ width: '100%', borderRadius: 1, mt: 1.5 }} />;
-  return <Box component="img" src={post.mediaUrl} alt={post.title} sx={{ width: '100%', maxHeight: 480, objectFit: 'cover', borderRadius: 1, mt: 1.5 }} />;
+  if (post.mediaType === 'video')
+    return <Box component="video" src={post.mediaUrl} controls sx={{ width: '100%', borderRadius: 1, mt: 1.5 }} />;
+  return (
+    <Box
+      component="img"
+      src={post.mediaUrl}
+      alt={post.title}
+      sx={{ width: '100%', maxHeight: 480, objectFit: 'cover', borderRadius: 1, mt: 1.5 }}
+    />
+  );
 }
 
 /**
@@ -32,7 +40,10 @@ function Media({ post }: { post: Post }) {
  */
 function LockedOverlay({ post, onSubscribe }: { post: Post; onSubscribe?: () => void }) {
   return (
-    <Box data-testid="locked-overlay" sx={{ position: 'relative', mt: 1.5, borderRadius: 1, overflow: 'hidden', minHeight: 180 }}>
+    <Box
+      data-testid="locked-overlay"
+      sx={{ position: 'relative', mt: 1.5, borderRadius: 1, overflow: 'hidden', minHeight: 180 }}
+    >
       <Box
         aria-hidden
         sx={{
@@ -43,10 +54,23 @@ function LockedOverlay({ post, onSubscribe }: { post: Post; onSubscribe?: () => 
           transform: 'scale(1.1)',
         }}
       />
-      <Stack spacing={1} sx={{ position: 'relative', alignItems: 'center', justifyContent: 'center', minHeight: 180, p: 3, color: 'common.white', textAlign: 'center' }}>
+      <Stack
+        spacing={1}
+        sx={{
+          position: 'relative',
+          alignItems: 'center',
+          justifyContent: 'center',
+          minHeight: 180,
+          p: 3,
+          color: 'common.white',
+          textAlign: 'center',
+        }}
+      >
         <Lock fontSize="large" />
         <Typography sx={{ fontWeight: 700 }}>This post is for subscribers only</Typography>
-        <Typography variant="body2">{post.hasMedia ? 'Subscribe to see this post and its media.' : 'Subscribe to read this post.'}</Typography>
+        <Typography variant="body2">
+          {post.hasMedia ? 'Subscribe to see this post and its media.' : 'Subscribe to read this post.'}
+        </Typography>
         {onSubscribe && (
           <Button variant="contained" color="secondary" onClick={onSubscribe}>
             Subscribe to unlock
@@ -57,7 +81,15 @@ function LockedOverlay({ post, onSubscribe }: { post: Post; onSubscribe?: () => 
   );
 }
 
-export function PostCard({ post, onSubscribe, showAuthor = true }: { post: Post; onSubscribe?: () => void; showAuthor?: boolean }) {
+export function PostCard({
+  post,
+  onSubscribe,
+  showAuthor = true,
+}: {
+  post: Post;
+  onSubscribe?: () => void;
+  showAuthor?: boolean;
+}) {
   const [like, { isLoading }] = useLikePostMutation();
   const [liked, setLiked] = useState({ liked: post.liked, count: post.likeCount });
   const [showComments, setShowComments] = useState(false);
@@ -67,7 +99,8 @@ export function PostCard({ post, onSubscribe, showAuthor = true }: { post: Post;
       const result = await like(post.id).unwrap();
       setLiked({ liked: result.liked, count: result.count });
     } catch (error) {
-      if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to like post.', variant: 'destructive' });
+      if (!isUnauthorized(error))
+        toast({ title: 'Error', description: 'Failed to like post.', variant: 'destructive' });
     }
   };
 
@@ -76,13 +109,23 @@ export function PostCard({ post, onSubscribe, showAuthor = true }: { post: Post;
       <CardContent>
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1 }}>
           {showAuthor && (
-            <Avatar src={post.creator.profileImageUrl ?? undefined} component={RouterLink} to={`/creator/${post.creatorId}`} sx={{ width: 36, height: 36 }}>
+            <Avatar
+              src={post.creator.profileImageUrl ?? undefined}
+              component={RouterLink}
+              to={`/creator/${post.creatorId}`}
+              sx={{ width: 36, height: 36 }}
+            >
               {post.creator.name[0]?.toUpperCase()}
             </Avatar>
           )}
           <Box sx={{ flex: 1, minWidth: 0 }}>
             {showAuthor && (
-              <Typography component={RouterLink} to={`/creator/${post.creatorId}`} variant="body2" sx={{ fontWeight: 600, color: 'inherit', textDecoration: 'none' }}>
+              <Typography
+                component={RouterLink}
+                to={`/creator/${post.creatorId}`}
+                variant="body2"
+                sx={{ fontWeight: 600, color: 'inherit', textDecoration: 'none' }}
+              >
                 {post.creator.name}
               </Typography>
             )}
@@ -90,7 +133,11 @@ export function PostCard({ post, onSubscribe, showAuthor = true }: { post: Post;
               {new Date(post.createdAt).toLocaleString()}
             </Typography>
           </Box>
-          {post.isPublic ? <Chip size="small" icon={<Public />} label="Public" /> : <Chip size="small" icon={<Lock />} label="Subscribers" color="secondary" variant="outlined" />}
+          {post.isPublic ? (
+            <Chip size="small" icon={<Public />} label="Public" />
+          ) : (
+            <Chip size="small" icon={<Lock />} label="Subscribers" color="secondary" variant="outlined" />
+          )}
         </Stack>
         <Typography variant="h6" component="h3">
           {post.title}
@@ -116,7 +163,12 @@ export function PostCard({ post, onSubscribe, showAuthor = true }: { post: Post;
           >
             <span data-testid="like-count">{liked.count}</span>
           </Button>
-          <Button size="small" disabled={post.locked} onClick={() => setShowComments((open) => !open)} startIcon={<ChatBubbleOutline />}>
+          <Button
+            size="small"
+            disabled={post.locked}
+            onClick={() => setShowComments((open) => !open)}
+            startIcon={<ChatBubbleOutline />}
+          >
             {post.commentCount} {post.commentCount === 1 ? 'comment' : 'comments'}
           </Button>
         </Stack>

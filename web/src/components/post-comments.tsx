@@ -21,7 +21,8 @@ export function PostComments({ postId }: { postId: string }) {
       await add({ postId, content }).unwrap();
       setText('');
     } catch (error) {
-      if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to add comment.', variant: 'destructive' });
+      if (!isUnauthorized(error))
+        toast({ title: 'Error', description: 'Failed to add comment.', variant: 'destructive' });
     }
   };
 
@@ -48,7 +49,14 @@ export function PostComments({ postId }: { postId: string }) {
         </Stack>
       )}
       <Stack direction="row" spacing={1} sx={{ mt: 1.5 }}>
-        <TextField size="small" fullWidth placeholder="Write a comment..." value={text} onChange={(event) => setText(event.target.value)} onKeyDown={(event) => event.key === 'Enter' && submit()} />
+        <TextField
+          size="small"
+          fullWidth
+          placeholder="Write a comment..."
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={(event) => event.key === 'Enter' && submit()}
+        />
         <Button variant="outlined" disabled={!text.trim() || sending} onClick={submit}>
           Comment
         </Button>

@@ -18,7 +18,15 @@ import { usd } from '@/lib/format';
 import { useSubscribeToCreatorMutation, useTiersQuery } from '@/lib/creators-api';
 
 /** The tier dialog (SPEC §2 Creator profile): tiers, a 7-day money-back promise, cancel anytime. */
-export function SubscribeDialog({ creator, open, onClose }: { creator: Creator | null; open: boolean; onClose: () => void }) {
+export function SubscribeDialog({
+  creator,
+  open,
+  onClose,
+}: {
+  creator: Creator | null;
+  open: boolean;
+  onClose: () => void;
+}) {
   const { data: tiers, isLoading } = useTiersQuery(creator?.id ?? '', { skip: !creator || !open });
   const [subscribe, { isLoading: subscribing, originalArgs }] = useSubscribeToCreatorMutation();
 
@@ -29,7 +37,8 @@ export function SubscribeDialog({ creator, open, onClose }: { creator: Creator |
       toast({ title: 'Subscription successful!', description: "Welcome to the creator's community!" });
       onClose();
     } catch (error) {
-      if (!isUnauthorized(error)) toast({ title: 'Subscription failed', description: 'Please try again later.', variant: 'destructive' });
+      if (!isUnauthorized(error))
+        toast({ title: 'Subscription failed', description: 'Please try again later.', variant: 'destructive' });
     }
   };
 
@@ -44,7 +53,16 @@ export function SubscribeDialog({ creator, open, onClose }: { creator: Creator |
           {isLoading || !tiers
             ? [0, 1, 2].map((i) => <Skeleton key={i} variant="rounded" height={220} sx={{ flex: 1 }} />)
             : tiers.map((tier) => (
-                <Card key={tier.id} variant="outlined" data-testid="tier-card" sx={{ flex: 1, borderColor: tier.popular ? 'secondary.main' : undefined, borderWidth: tier.popular ? 2 : 1 }}>
+                <Card
+                  key={tier.id}
+                  variant="outlined"
+                  data-testid="tier-card"
+                  sx={{
+                    flex: 1,
+                    borderColor: tier.popular ? 'secondary.main' : undefined,
+                    borderWidth: tier.popular ? 2 : 1,
+                  }}
+                >
                   <CardContent>
                     <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
                       <Typography variant="h6">{tier.name}</Typography>
@@ -70,7 +88,12 @@ export function SubscribeDialog({ creator, open, onClose }: { creator: Creator |
                         </Stack>
                       ))}
                     </Box>
-                    <Button fullWidth variant={tier.popular ? 'contained' : 'outlined'} disabled={subscribing} onClick={() => choose(tier.id)}>
+                    <Button
+                      fullWidth
+                      variant={tier.popular ? 'contained' : 'outlined'}
+                      disabled={subscribing}
+                      onClick={() => choose(tier.id)}
+                    >
                       {subscribing && originalArgs?.tierId === tier.id ? 'Subscribing...' : `Subscribe to ${tier.name}`}
                     </Button>
                   </CardContent>

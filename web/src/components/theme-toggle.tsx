@@ -9,7 +9,12 @@ export function ThemeToggle() {
   const current = (mode === 'system' ? systemMode : mode) ?? 'light';
   const next = current === 'dark' ? 'light' : 'dark';
   return (
-    <IconButton aria-label={`Switch to ${next} theme`} data-theme={current} onClick={() => setMode(next)} color="inherit">
+    <IconButton
+      aria-label={`Switch to ${next} theme`}
+      data-theme={current}
+      onClick={() => setMode(next)}
+      color="inherit"
+    >
       {current === 'dark' ? <LightModeOutlined /> : <DarkModeOutlined />}
     </IconButton>
   );

@@ -32,7 +32,13 @@ it('members see Profile, Crypto Wallet and Logout, not the creator items', () =>
 });
 
 it('creators also see Dashboard and Payouts', () => {
-  expect(openMenu({ ...member, isCreator: true, role: 'creator' })).toEqual(['Profile', 'Crypto Wallet', 'Dashboard', 'Payouts', 'Logout']);
+  expect(openMenu({ ...member, isCreator: true, role: 'creator' })).toEqual([
+    'Profile',
+    'Crypto Wallet',
+    'Dashboard',
+    'Payouts',
+    'Logout',
+  ]);
 });
 
 it('Profile opens the own creator page', () => {

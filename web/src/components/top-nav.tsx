@@ -41,10 +41,30 @@ export interface UserMenuItem {
 export const userMenuItems: UserMenuItem[] = [
   { label: 'Profile', icon: <PersonOutline fontSize="small" />, to: (user) => `/creator/${user.id}` },
   { label: 'Crypto Wallet', icon: <AccountBalanceWalletOutlined fontSize="small" />, to: () => '/wallet' },
-  { label: 'Dashboard', icon: <DashboardOutlined fontSize="small" />, to: () => '/dashboard', visible: (user) => user.isCreator },
-  { label: 'Payouts', icon: <PaymentsOutlined fontSize="small" />, to: () => '/payouts', visible: (user) => user.isCreator },
-  { label: 'Admin', icon: <AdminPanelSettingsOutlined fontSize="small" />, to: () => '/admin/payouts', visible: (user) => user.role === 'admin' },
-  { label: 'System', icon: <AdminPanelSettingsOutlined fontSize="small" />, to: () => '/system', visible: (user) => user.role === 'admin' },
+  {
+    label: 'Dashboard',
+    icon: <DashboardOutlined fontSize="small" />,
+    to: () => '/dashboard',
+    visible: (user) => user.isCreator,
+  },
+  {
+    label: 'Payouts',
+    icon: <PaymentsOutlined fontSize="small" />,
+    to: () => '/payouts',
+    visible: (user) => user.isCreator,
+  },
+  {
+    label: 'Admin',
+    icon: <AdminPanelSettingsOutlined fontSize="small" />,
+    to: () => '/admin/payouts',
+    visible: (user) => user.role === 'admin',
+  },
+  {
+    label: 'System',
+    icon: <AdminPanelSettingsOutlined fontSize="small" />,
+    to: () => '/system',
+    visible: (user) => user.role === 'admin',
+  },
 ];
 
 function initials(user: CurrentUser): string {
@@ -73,7 +93,15 @@ export function TopNav({ user }: { user: CurrentUser }) {
             if (event.key === 'Enter' && q) navigate(`/search?q=${encodeURIComponent(q)}`);
           }}
           sx={{ flex: 1, maxWidth: 420, display: { xs: 'none', sm: 'block' } }}
-          slotProps={{ input: { startAdornment: <InputAdornment position="start"><Search fontSize="small" /></InputAdornment> } }}
+          slotProps={{
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <Search fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
         />
         <Box sx={{ flex: 1 }} />
         <ThemeToggle />
@@ -93,11 +121,20 @@ export function TopNav({ user }: { user: CurrentUser }) {
           </IconButton>
         </Tooltip>
         <IconButton aria-label="User menu" onClick={(event) => setAnchor(event.currentTarget)} sx={{ p: 0.5 }}>
-          <Avatar src={user.profileImageUrl ?? undefined} sx={{ width: 34, height: 34, bgcolor: 'primary.main', fontSize: 14, fontWeight: 700 }}>
+          <Avatar
+            src={user.profileImageUrl ?? undefined}
+            sx={{ width: 34, height: 34, bgcolor: 'primary.main', fontSize: 14, fontWeight: 700 }}
+          >
             {initials(user)}
           </Avatar>
         </IconButton>
-        <Menu anchorEl={anchor} open={anchor !== null} onClose={close} anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }} transformOrigin={{ vertical: 'top', horizontal: 'right' }}>
+        <Menu
+          anchorEl={anchor}
+          open={anchor !== null}
+          onClose={close}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+          transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        >
           {userMenuItems
             .filter((item) => item.visible?.(user) ?? true)
             .map((item) => (

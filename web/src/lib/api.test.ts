@@ -10,7 +10,13 @@ describe('base query', () => {
     let init: RequestInit | undefined;
     globalThis.fetch = (async (_url: string, given: RequestInit) => {
       init = given;
-      return { ok: true, status: 200, statusText: 'OK', headers: { get: () => null }, text: async () => '{"a":1}' } as unknown as Response;
+      return {
+        ok: true,
+        status: 200,
+        statusText: 'OK',
+        headers: { get: () => null },
+        text: async () => '{"a":1}',
+      } as unknown as Response;
     }) as typeof fetch;
     const result = await baseQuery({ url: '/api/x', method: 'POST', body: { b: 2 } }, context, {});
     expect(result).toEqual({ data: { a: 1 } });
@@ -50,7 +56,12 @@ describe('base query', () => {
     try {
       installFakeFetch(() => ({ status: 401, body: { error: 'Unauthorized' } }));
       await baseQuery('/api/posts', context, {});
-      expect(getToasts()[0]).toMatchObject({ title: 'Unauthorized', description: 'You are logged out. Logging in again...', variant: 'destructive', open: true });
+      expect(getToasts()[0]).toMatchObject({
+        title: 'Unauthorized',
+        description: 'You are logged out. Logging in again...',
+        variant: 'destructive',
+        open: true,
+      });
       expect(assigned).toEqual([]);
       jest.advanceTimersByTime(UNAUTHORIZED_REDIRECT_MS);
       expect(assigned).toEqual(['/api/login']);

@@ -70,7 +70,11 @@ export function serverErrorText(error: unknown): string | null {
 }
 
 /** The one base query: session cookie, client id, JSON in and out, errors in one shape. */
-export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, ApiExtraOptions> = async (args, { signal }, extraOptions) => {
+export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, ApiExtraOptions> = async (
+  args,
+  { signal },
+  extraOptions,
+) => {
   const request: RequestArgs = typeof args === 'string' ? { url: args } : args;
   const headers: Record<string, string> = { 'X-Client-Id': clientId(), Accept: 'application/json', ...request.headers };
   let body: string | undefined;
@@ -80,7 +84,13 @@ export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, Api
   }
   let response: Response;
   try {
-    response = await fetch(request.url, { method: request.method ?? 'GET', headers, body, credentials: 'include', signal });
+    response = await fetch(request.url, {
+      method: request.method ?? 'GET',
+      headers,
+      body,
+      credentials: 'include',
+      signal,
+    });
   } catch (cause) {
     const text = cause instanceof Error ? cause.message : 'Network error';
     return { error: { status: 0, statusText: 'Network Error', bodyText: text, reqId: null, message: `0: ${text}` } };

@@ -3,7 +3,9 @@ import type { Comment, CreatePostRequest, FeedPage, LikeResult, Post } from '@co
 import { api } from './api';
 
 /** Creators, tiers, creator subscriptions, posts, feed, likes and comments (SPEC §7). */
-const creatorsBase = api.enhanceEndpoints({ addTagTypes: ['Creators', 'Posts', 'Feed', 'Tiers', 'CreatorSubscription', 'Stats', 'Comments'] });
+const creatorsBase = api.enhanceEndpoints({
+  addTagTypes: ['Creators', 'Posts', 'Feed', 'Tiers', 'CreatorSubscription', 'Stats', 'Comments'],
+});
 
 export const creatorsApi = creatorsBase.injectEndpoints({
   endpoints: (build) => ({
@@ -32,7 +34,8 @@ export const creatorsApi = creatorsBase.injectEndpoints({
       providesTags: (_result, _error, id) => [{ type: 'CreatorSubscription', id }],
     }),
     feed: build.query<FeedPage, { cursor?: string | null } | void>({
-      query: (arg) => (arg && arg.cursor ? `/api/posts/feed?cursor=${encodeURIComponent(arg.cursor)}` : '/api/posts/feed'),
+      query: (arg) =>
+        arg && arg.cursor ? `/api/posts/feed?cursor=${encodeURIComponent(arg.cursor)}` : '/api/posts/feed',
       providesTags: ['Feed'],
     }),
     comments: build.query<Comment[], string>({
@@ -44,16 +47,30 @@ export const creatorsApi = creatorsBase.injectEndpoints({
       invalidatesTags: ['CurrentUser', 'Creators'],
     }),
     createTier: build.mutation<Tier, { creatorId: string; tier: TierRequest }>({
-      query: ({ creatorId, tier }) => ({ url: `/api/creators/${encodeURIComponent(creatorId)}/tiers`, method: 'POST', body: tier }),
+      query: ({ creatorId, tier }) => ({
+        url: `/api/creators/${encodeURIComponent(creatorId)}/tiers`,
+        method: 'POST',
+        body: tier,
+      }),
       invalidatesTags: (_result, _error, { creatorId }) => [{ type: 'Tiers', id: creatorId }, 'Creators'],
     }),
     updateTier: build.mutation<Tier, { creatorId: string; tierId: string; tier: TierRequest }>({
-      query: ({ creatorId, tierId, tier }) => ({ url: `/api/creators/${encodeURIComponent(creatorId)}/tiers/${encodeURIComponent(tierId)}`, method: 'PUT', body: tier }),
+      query: ({ creatorId, tierId, tier }) => ({
+        url: `/api/creators/${encodeURIComponent(creatorId)}/tiers/${encodeURIComponent(tierId)}`,
+        method: 'PUT',
+        body: tier,
+      }),
       invalidatesTags: (_result, _error, { creatorId }) => [{ type: 'Tiers', id: creatorId }, 'Creators'],
     }),
     subscribeToCreator: build.mutation<unknown, { creatorId: string; tierId: string }>({
       query: (body) => ({ url: '/api/subscriptions', method: 'POST', body }),
-      invalidatesTags: (_result, _error, { creatorId }) => [{ type: 'CreatorSubscription', id: creatorId }, 'Posts', 'Feed', 'Creators', 'Stats'],
+      invalidatesTags: (_result, _error, { creatorId }) => [
+        { type: 'CreatorSubscription', id: creatorId },
+        'Posts',
+        'Feed',
+        'Creators',
+        'Stats',
+      ],
     }),
     createPost: build.mutation<Post, CreatePostRequest>({
       query: (body) => ({ url: '/api/posts', method: 'POST', body }),
@@ -63,7 +80,11 @@ export const creatorsApi = creatorsBase.injectEndpoints({
       query: (postId) => ({ url: `/api/posts/${encodeURIComponent(postId)}/like`, method: 'POST' }),
     }),
     addComment: build.mutation<Comment, { postId: string; content: string }>({
-      query: ({ postId, content }) => ({ url: `/api/posts/${encodeURIComponent(postId)}/comments`, method: 'POST', body: { content } }),
+      query: ({ postId, content }) => ({
+        url: `/api/posts/${encodeURIComponent(postId)}/comments`,
+        method: 'POST',
+        body: { content },
+      }),
       invalidatesTags: (_result, _error, { postId }) => [{ type: 'Comments', id: postId }],
     }),
   }),

@@ -4,7 +4,10 @@ import { api } from './api';
 /** GET /api/crypto/balance (SPEC §7): shown by the wallet and by the plan options (paying with it). */
 export const cryptoBalanceApi = api.enhanceEndpoints({ addTagTypes: ['CryptoBalance'] }).injectEndpoints({
   endpoints: (build) => ({
-    cryptoBalance: build.query<CryptoBalance, void>({ query: () => '/api/crypto/balance', providesTags: ['CryptoBalance'] }),
+    cryptoBalance: build.query<CryptoBalance, void>({
+      query: () => '/api/crypto/balance',
+      providesTags: ['CryptoBalance'],
+    }),
   }),
 });
 

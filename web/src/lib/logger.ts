@@ -17,7 +17,9 @@ const threshold: LogLevel = 'info';
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, SECRET.test(key) ? '[REDACTED]' : redact(item, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, SECRET.test(key) ? '[REDACTED]' : redact(item, depth + 1)]),
+  );
 }
 
 function send(entry: ClientLog): void {
@@ -36,10 +38,29 @@ function send(entry: ClientLog): void {
 
 function log(level: LogLevel, message: string, context: Record<string, unknown> = {}): void {
   if (rank(level) < rank(threshold)) return;
-  const entry = { time: new Date().toISOString(), level, message, clientId: clientId(), ...(redact(context) as Record<string, unknown>) };
-  const write = level === 'fatal' || level === 'error' ? console.error : level === 'warn' ? console.warn : level === 'debug' || level === 'trace' ? console.debug : console.info;
+  const entry = {
+    time: new Date().toISOString(),
+    level,
+    message,
+    clientId: clientId(),
+    ...(redact(context) as Record<string, unknown>),
+  };
+  const write =
+    level === 'fatal' || level === 'error'
+      ? console.error
+      : level === 'warn'
+        ? console.warn
+        : level === 'debug' || level === 'trace'
+          ? console.debug
+          : console.info;
   write(`[${level}] ${message}`, entry);
-  if (rank(level) >= rank('error')) send({ level, message: message.slice(0, 4000), time: entry.time, context: redact(context) as Record<string, unknown> });
+  if (rank(level) >= rank('error'))
+    send({
+      level,
+      message: message.slice(0, 4000),
+      time: entry.time,
+      context: redact(context) as Record<string, unknown>,
+    });
 }
 
 export const logger = {
@@ -54,10 +75,15 @@ export const logger = {
 /** Uncaught errors and unhandled rejections are logged with message and stack (SPEC §8). */
 export function installGlobalErrorLogging(): void {
   window.addEventListener('error', (event) => {
-    logger.error(event.message || 'Uncaught error', { stack: event.error instanceof Error ? event.error.stack : undefined, source: event.filename });
+    logger.error(event.message || 'Uncaught error', {
+      stack: event.error instanceof Error ? event.error.stack : undefined,
+      source: event.filename,
+    });
   });
   window.addEventListener('unhandledrejection', (event) => {
     const reason = event.reason;
-    logger.error(reason instanceof Error ? reason.message : `Unhandled rejection: ${String(reason)}`, { stack: reason instanceof Error ? reason.stack : undefined });
+    logger.error(reason instanceof Error ? reason.message : `Unhandled rejection: ${String(reason)}`, {
+      stack: reason instanceof Error ? reason.stack : undefined,
+    });
   });
 }

@@ -5,22 +5,49 @@ import type { AdminResource } from '@contracts/admin';
 /** DataGrid columns per table. `field` names match the API's sortField values where sortable. */
 
 const STATUS_COLOR: Record<string, 'warning' | 'info' | 'success' | 'error' | 'default'> = {
-  pending: 'warning', processing: 'info', completed: 'success', succeeded: 'success', failed: 'error', cancelled: 'default', refunded: 'default',
+  pending: 'warning',
+  processing: 'info',
+  completed: 'success',
+  succeeded: 'success',
+  failed: 'error',
+  cancelled: 'default',
+  refunded: 'default',
 };
 const status: GridColDef = {
   field: 'status',
   headerName: 'Status',
   width: 120,
-  renderCell: ({ value }) => <Chip size="small" label={String(value)} color={STATUS_COLOR[String(value)] ?? 'default'} sx={{ textTransform: 'capitalize' }} />,
+  renderCell: ({ value }) => (
+    <Chip
+      size="small"
+      label={String(value)}
+      color={STATUS_COLOR[String(value)] ?? 'default'}
+      sx={{ textTransform: 'capitalize' }}
+    />
+  ),
 };
 const date = (field: string, headerName: string): GridColDef => ({
   field,
   headerName,
   width: 170,
-  valueFormatter: (value: string | null) => (value ? new Date(value).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : ''),
+  valueFormatter: (value: string | null) =>
+    value ? new Date(value).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '',
 });
-const money = (field: string, headerName: string, sortable = true): GridColDef => ({ field, headerName, width: 110, align: 'right', headerAlign: 'right', sortable, valueFormatter: (value: string) => `$${value}` });
-const text = (field: string, headerName: string, width = 160, sortable = false): GridColDef => ({ field, headerName, width, sortable });
+const money = (field: string, headerName: string, sortable = true): GridColDef => ({
+  field,
+  headerName,
+  width: 110,
+  align: 'right',
+  headerAlign: 'right',
+  sortable,
+  valueFormatter: (value: string) => `$${value}`,
+});
+const text = (field: string, headerName: string, width = 160, sortable = false): GridColDef => ({
+  field,
+  headerName,
+  width,
+  sortable,
+});
 
 export const ADMIN_COLUMNS: Record<AdminResource, GridColDef[]> = {
   payouts: [
@@ -35,11 +62,24 @@ export const ADMIN_COLUMNS: Record<AdminResource, GridColDef[]> = {
     text('id', 'Payout ID', 290),
   ],
   conversions: [
-    { field: 'conversionNumber', headerName: 'No.', width: 80, sortable: false, valueFormatter: (value: number | null) => (value === null ? '—' : `#${value}`) },
+    {
+      field: 'conversionNumber',
+      headerName: 'No.',
+      width: 80,
+      sortable: false,
+      valueFormatter: (value: number | null) => (value === null ? '—' : `#${value}`),
+    },
     date('createdAt', 'Created'),
     text('userEmail', 'Member', 220),
     text('cryptoType', 'Crypto', 80),
-    { field: 'cryptoAmount', headerName: 'Crypto amount', width: 140, sortable: false, align: 'right', headerAlign: 'right' },
+    {
+      field: 'cryptoAmount',
+      headerName: 'Crypto amount',
+      width: 140,
+      sortable: false,
+      align: 'right',
+      headerAlign: 'right',
+    },
     money('amount', 'USD'),
     money('fee', 'Fee'),
     money('netAmount', 'Net'),

@@ -10,15 +10,73 @@ jest.mock('./revenue-chart', () => ({ RevenueChart: () => null }));
 jest.setTimeout(30_000);
 afterEach(cleanup);
 
-const user = (role: string) => ({ id: 'a1', email: 'f@example.com', firstName: 'F', lastName: 'S', profileImageUrl: null, role, isCreator: false, ageVerified: true, subscriptionStatus: 'none', lastPaymentDate: null, subscriptionEndDate: null });
-const row = { id: 'p1', creatorId: 'c1', creatorEmail: 'c@example.com', paymentAccountId: 'a', amount: '17.99', processingFee: '0.18', netAmount: '17.81', status: 'pending', gatewayTransactionId: null, failureReason: null, staffId: null, processedAt: null, createdAt: '2026-01-01T00:00:00.000Z', streamId: 'creatorAccount-c1' };
+const user = (role: string) => ({
+  id: 'a1',
+  email: 'f@example.com',
+  firstName: 'F',
+  lastName: 'S',
+  profileImageUrl: null,
+  role,
+  isCreator: false,
+  ageVerified: true,
+  subscriptionStatus: 'none',
+  lastPaymentDate: null,
+  subscriptionEndDate: null,
+});
+const row = {
+  id: 'p1',
+  creatorId: 'c1',
+  creatorEmail: 'c@example.com',
+  paymentAccountId: 'a',
+  amount: '17.99',
+  processingFee: '0.18',
+  netAmount: '17.81',
+  status: 'pending',
+  gatewayTransactionId: null,
+  failureReason: null,
+  staffId: null,
+  processedAt: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  streamId: 'creatorAccount-c1',
+};
 
 function serve(role = 'admin'): FakeCall[] {
   return installFakeFetch((call) => {
     if (call.url === '/api/auth/user') return { status: 200, body: user(role) };
-    if (call.url.startsWith('/api/admin/revenue')) return { status: 200, body: [{ date: '2026-01-01', platformFees: '2.00', subscriptionRevenue: '1.99', conversionFees: '0.60', payoutFees: '0.18', refunds: '0.00' }] };
-    if (call.url.startsWith('/api/admin/payouts')) return { status: 200, body: { rows: [row], total: 1, page: 0, pageSize: 25 } };
-    if (call.url.startsWith('/api/admin/streams/')) return { status: 200, body: { streamName: 'creatorAccount-c1', events: [{ eventId: 'e1', type: 'PayoutRequested', revision: '0', data: { payoutId: 'p1' }, metadata: { requestId: 'r1' }, actor: { id: 'c1', email: 'c@example.com' }, createdAt: '2026-01-01T00:00:00.000Z' }] } };
+    if (call.url.startsWith('/api/admin/revenue'))
+      return {
+        status: 200,
+        body: [
+          {
+            date: '2026-01-01',
+            platformFees: '2.00',
+            subscriptionRevenue: '1.99',
+            conversionFees: '0.60',
+            payoutFees: '0.18',
+            refunds: '0.00',
+          },
+        ],
+      };
+    if (call.url.startsWith('/api/admin/payouts'))
+      return { status: 200, body: { rows: [row], total: 1, page: 0, pageSize: 25 } };
+    if (call.url.startsWith('/api/admin/streams/'))
+      return {
+        status: 200,
+        body: {
+          streamName: 'creatorAccount-c1',
+          events: [
+            {
+              eventId: 'e1',
+              type: 'PayoutRequested',
+              revision: '0',
+              data: { payoutId: 'p1' },
+              metadata: { requestId: 'r1' },
+              actor: { id: 'c1', email: 'c@example.com' },
+              createdAt: '2026-01-01T00:00:00.000Z',
+            },
+          ],
+        },
+      };
     return { status: 404, body: { error: 'no' } };
   });
 }
@@ -42,11 +100,17 @@ describe('finance console', () => {
     expect(await screen.findByText('Finance Console')).toBeTruthy();
     await waitFor(() => expect(calls.some((c) => c.url === '/api/admin/payouts?status=pending&userId=c1')).toBe(true));
     expect((screen.getByLabelText('User ID') as HTMLInputElement).value).toBe('c1');
-    expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/admin/payouts/export.csv?status=pending&userId=c1');
+    expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe(
+      '/api/admin/payouts/export.csv?status=pending&userId=c1',
+    );
     fireEvent.change(screen.getByLabelText('Min amount'), { target: { value: '10' } });
     fireEvent.click(screen.getByRole('button', { name: 'Apply Filters' }));
-    await waitFor(() => expect(calls.some((c) => c.url === '/api/admin/payouts?status=pending&userId=c1&minAmount=10')).toBe(true));
-    expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/admin/payouts/export.csv?status=pending&userId=c1&minAmount=10');
+    await waitFor(() =>
+      expect(calls.some((c) => c.url === '/api/admin/payouts?status=pending&userId=c1&minAmount=10')).toBe(true),
+    );
+    expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe(
+      '/api/admin/payouts/export.csv?status=pending&userId=c1&minAmount=10',
+    );
   });
 
   it('opens a record with its event history and payout actions', async () => {

@@ -12,7 +12,12 @@ import { useCurrentUser } from '@/lib/current-user';
 import { AdminTable } from './admin-table';
 import { RevenueChart } from './revenue-chart';
 
-const TITLES: Record<AdminResource, string> = { payouts: 'Payouts', conversions: 'Conversions', payments: 'Payments', ledger: 'Ledger' };
+const TITLES: Record<AdminResource, string> = {
+  payouts: 'Payouts',
+  conversions: 'Conversions',
+  payments: 'Payments',
+  ledger: 'Ledger',
+};
 
 /** The finance console (/admin/:resource) for finance staff (role admin). */
 export function AdminPage() {
@@ -24,7 +29,9 @@ export function AdminPage() {
       <Container maxWidth="sm" sx={{ py: 8 }}>
         <Card>
           <CardContent sx={{ textAlign: 'center', py: 6 }}>
-            <Typography variant="h5" component="h1" sx={{ fontWeight: 700, mb: 1 }}>Finance Staff Only</Typography>
+            <Typography variant="h5" component="h1" sx={{ fontWeight: 700, mb: 1 }}>
+              Finance Staff Only
+            </Typography>
             <Typography color="textSecondary">The finance console is for finance staff.</Typography>
           </CardContent>
         </Card>
@@ -37,8 +44,12 @@ export function AdminPage() {
     <Container maxWidth="xl" sx={{ py: { xs: 3, md: 4 } }}>
       <Stack spacing={3}>
         <Box>
-          <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>Finance Console</Typography>
-          <Typography color="textSecondary">Payouts, conversions, payments and the ledger, with the event history behind every record.</Typography>
+          <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
+            Finance Console
+          </Typography>
+          <Typography color="textSecondary">
+            Payouts, conversions, payments and the ledger, with the event history behind every record.
+          </Typography>
         </Box>
         <RevenueChart />
         <Tabs value={current} sx={{ borderBottom: 1, borderColor: 'divider' }}>

@@ -19,7 +19,16 @@ import { RecordDrawer } from './record-drawer';
 /** Filters kept in the URL; paging and sorting too, so a link reopens the same view. */
 const FILTER_KEYS = ['status', 'from', 'to', 'userId', 'minAmount', 'maxAmount', 'account', 'id'] as const;
 type FilterKey = (typeof FILTER_KEYS)[number];
-const LABELS: Record<FilterKey, string> = { status: 'Status', from: 'From', to: 'To', userId: 'User ID', minAmount: 'Min amount', maxAmount: 'Max amount', account: 'Account', id: 'Record ID' };
+const LABELS: Record<FilterKey, string> = {
+  status: 'Status',
+  from: 'From',
+  to: 'To',
+  userId: 'User ID',
+  minAmount: 'Min amount',
+  maxAmount: 'Max amount',
+  account: 'Account',
+  id: 'Record ID',
+};
 
 function filtersOf(params: URLSearchParams): URLSearchParams {
   const only = new URLSearchParams();
@@ -32,7 +41,9 @@ function filtersOf(params: URLSearchParams): URLSearchParams {
 
 export function AdminTable({ resource }: { resource: AdminResource }) {
   const [params, setParams] = useSearchParams();
-  const [draft, setDraft] = useState<Record<FilterKey, string>>(() => Object.fromEntries(FILTER_KEYS.map((k) => [k, params.get(k) ?? ''])) as Record<FilterKey, string>);
+  const [draft, setDraft] = useState<Record<FilterKey, string>>(
+    () => Object.fromEntries(FILTER_KEYS.map((k) => [k, params.get(k) ?? ''])) as Record<FilterKey, string>,
+  );
   const [selected, setSelected] = useState<Record<string, unknown> | null>(null);
   const search = params.toString();
   // The URL is the source of truth. Our own changes set the form first; any other navigation
@@ -49,7 +60,9 @@ export function AdminTable({ resource }: { resource: AdminResource }) {
   const page = Number(params.get('page') ?? 0) || 0;
   const pageSize = Number(params.get('pageSize') ?? 25) || 25;
   const sortField = params.get('sortField');
-  const sortModel: GridSortModel = sortField ? [{ field: sortField, sort: params.get('sortOrder') === 'asc' ? 'asc' : 'desc' }] : [];
+  const sortModel: GridSortModel = sortField
+    ? [{ field: sortField, sort: params.get('sortOrder') === 'asc' ? 'asc' : 'desc' }]
+    : [];
 
   const update = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params);
@@ -69,11 +82,23 @@ export function AdminTable({ resource }: { resource: AdminResource }) {
     update(Object.fromEntries([...FILTER_KEYS.map((k) => [k, null]), ['page', null]]));
   };
   const sortable = ADMIN_SORT_FIELDS[resource] as readonly string[];
-  const columns = ADMIN_COLUMNS[resource].map((column) => ({ ...column, sortable: sortable.includes(column.field) && column.sortable !== false, filterable: false }));
+  const columns = ADMIN_COLUMNS[resource].map((column) => ({
+    ...column,
+    sortable: sortable.includes(column.field) && column.sortable !== false,
+    filterable: false,
+  }));
   const exportHref = `/api/admin/${resource}/export.csv?${filtersOf(params).toString()}`;
 
   const field = (key: FilterKey, props: Record<string, unknown> = {}) => (
-    <TextField key={key} size="small" label={LABELS[key]} value={draft[key]} onChange={(event) => setDraft({ ...draft, [key]: event.target.value })} name={key} {...props} />
+    <TextField
+      key={key}
+      size="small"
+      label={LABELS[key]}
+      value={draft[key]}
+      onChange={(event) => setDraft({ ...draft, [key]: event.target.value })}
+      name={key}
+      {...props}
+    />
   );
 
   return (
@@ -94,7 +119,9 @@ export function AdminTable({ resource }: { resource: AdminResource }) {
           >
             <MenuItem value="">Any</MenuItem>
             {ADMIN_STATUSES[resource].map((value) => (
-              <MenuItem key={value} value={value}>{value}</MenuItem>
+              <MenuItem key={value} value={value}>
+                {value}
+              </MenuItem>
             ))}
           </TextField>
           {field('from', { type: 'date', slotProps: { inputLabel: { shrink: true } } })}
@@ -103,8 +130,12 @@ export function AdminTable({ resource }: { resource: AdminResource }) {
           {field('minAmount', { sx: { width: 120 } })}
           {field('maxAmount', { sx: { width: 120 } })}
           {resource === 'ledger' && field('account', { sx: { width: 220 } })}
-          <Button type="submit" variant="contained">Apply Filters</Button>
-          <Button startIcon={<FilterAltOff />} onClick={clear}>Clear</Button>
+          <Button type="submit" variant="contained">
+            Apply Filters
+          </Button>
+          <Button startIcon={<FilterAltOff />} onClick={clear}>
+            Clear
+          </Button>
           <Box sx={{ flex: 1 }} />
           <Button component="a" href={exportHref} download startIcon={<Download />} variant="outlined">
             Export CSV
@@ -127,9 +158,13 @@ export function AdminTable({ resource }: { resource: AdminResource }) {
           disableRowSelectionOnClick
           pageSizeOptions={[...PAGE_SIZES]}
           paginationModel={{ page, pageSize }}
-          onPaginationModelChange={(model: GridPaginationModel) => update({ page: model.page ? String(model.page) : null, pageSize: String(model.pageSize) })}
+          onPaginationModelChange={(model: GridPaginationModel) =>
+            update({ page: model.page ? String(model.page) : null, pageSize: String(model.pageSize) })
+          }
           sortModel={sortModel}
-          onSortModelChange={(model: GridSortModel) => update({ sortField: model[0]?.field ?? null, sortOrder: model[0]?.sort ?? null, page: null })}
+          onSortModelChange={(model: GridSortModel) =>
+            update({ sortField: model[0]?.field ?? null, sortOrder: model[0]?.sort ?? null, page: null })
+          }
           onRowClick={({ row }) => setSelected(row)}
           sx={{ border: 0, minHeight: 420, '& .MuiDataGrid-row': { cursor: 'pointer' } }}
         />

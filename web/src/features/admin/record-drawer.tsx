@@ -18,8 +18,16 @@ import { usePayoutActionMutation, useStreamEventsQuery } from './admin-api';
 
 type Row = Record<string, unknown>;
 
-const ACTIONS: Record<string, PayoutAction[]> = { pending: ['process', 'cancel'], processing: ['complete', 'fail', 'cancel'] };
-const ACTION_LABEL: Record<PayoutAction, string> = { process: 'Process', complete: 'Complete', fail: 'Mark Failed', cancel: 'Cancel Payout' };
+const ACTIONS: Record<string, PayoutAction[]> = {
+  pending: ['process', 'cancel'],
+  processing: ['complete', 'fail', 'cancel'],
+};
+const ACTION_LABEL: Record<PayoutAction, string> = {
+  process: 'Process',
+  complete: 'Complete',
+  fail: 'Mark Failed',
+  cancel: 'Cancel Payout',
+};
 
 function PayoutActions({ payout, onChanged }: { payout: Row; onChanged: (row: Row) => void }) {
   const [reason, setReason] = useState('');
@@ -28,7 +36,11 @@ function PayoutActions({ payout, onChanged }: { payout: Row; onChanged: (row: Ro
   if (actions.length === 0) return null;
   const act = async (action: PayoutAction) => {
     if ((action === 'fail' || action === 'cancel') && !reason.trim()) {
-      toast({ title: 'Reason required', description: 'Enter a reason to fail or cancel a payout.', variant: 'destructive' });
+      toast({
+        title: 'Reason required',
+        description: 'Enter a reason to fail or cancel a payout.',
+        variant: 'destructive',
+      });
       return;
     }
     try {
@@ -37,16 +49,31 @@ function PayoutActions({ payout, onChanged }: { payout: Row; onChanged: (row: Ro
       setReason('');
       onChanged(updated as unknown as Row);
     } catch (error) {
-      toast({ title: 'Error', description: serverErrorText(error) ?? 'The payout could not be updated.', variant: 'destructive' });
+      toast({
+        title: 'Error',
+        description: serverErrorText(error) ?? 'The payout could not be updated.',
+        variant: 'destructive',
+      });
     }
   };
   return (
     <Stack spacing={1.5}>
       <Typography variant="subtitle2">Actions</Typography>
-      <TextField size="small" label="Reason (required to fail or cancel)" value={reason} onChange={(event) => setReason(event.target.value)} />
+      <TextField
+        size="small"
+        label="Reason (required to fail or cancel)"
+        value={reason}
+        onChange={(event) => setReason(event.target.value)}
+      />
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
         {actions.map((action) => (
-          <Button key={action} variant={action === 'fail' || action === 'cancel' ? 'outlined' : 'contained'} color={action === 'fail' || action === 'cancel' ? 'error' : 'primary'} disabled={isLoading} onClick={() => act(action)}>
+          <Button
+            key={action}
+            variant={action === 'fail' || action === 'cancel' ? 'outlined' : 'contained'}
+            color={action === 'fail' || action === 'cancel' ? 'error' : 'primary'}
+            disabled={isLoading}
+            onClick={() => act(action)}
+          >
             {ACTION_LABEL[action]}
           </Button>
         ))}
@@ -55,25 +82,47 @@ function PayoutActions({ payout, onChanged }: { payout: Row; onChanged: (row: Ro
   );
 }
 
-function EventHistory({ streamName, related, highlight }: { streamName: string; related?: string; highlight?: string }) {
+function EventHistory({
+  streamName,
+  related,
+  highlight,
+}: {
+  streamName: string;
+  related?: string;
+  highlight?: string;
+}) {
   const { data, isLoading, error } = useStreamEventsQuery({ streamName, related });
   if (isLoading) return <Skeleton height={120} />;
   if (error) return <Alert severity="error">{serverErrorText(error) ?? 'Could not load the history.'}</Alert>;
   return (
     <Stack spacing={1.5} aria-label="Event history">
       {data?.events.map((event) => (
-        <Box key={event.eventId} sx={{ p: 1.5, borderRadius: 1, border: 1, borderColor: event.eventId === highlight ? 'primary.main' : 'divider' }} data-testid="history-event">
+        <Box
+          key={event.eventId}
+          sx={{
+            p: 1.5,
+            borderRadius: 1,
+            border: 1,
+            borderColor: event.eventId === highlight ? 'primary.main' : 'divider',
+          }}
+          data-testid="history-event"
+        >
           <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 0.5 }}>
             <Typography sx={{ fontWeight: 700 }}>{event.type}</Typography>
             <Chip size="small" label={`#${event.revision}`} />
           </Stack>
           <Typography variant="body2" color="textSecondary">
-            {new Date(String(event.metadata.occurredAt ?? event.createdAt)).toLocaleString()} · by {event.actor ? event.actor.email ?? event.actor.id : 'system'}
+            {new Date(String(event.metadata.occurredAt ?? event.createdAt)).toLocaleString()} · by{' '}
+            {event.actor ? (event.actor.email ?? event.actor.id) : 'system'}
           </Typography>
           <Typography variant="caption" color="textSecondary" component="div">
-            request {String(event.metadata.requestId ?? '-')} · correlation {String(event.metadata.correlationId ?? '-')}
+            request {String(event.metadata.requestId ?? '-')} · correlation{' '}
+            {String(event.metadata.correlationId ?? '-')}
           </Typography>
-          <Box component="pre" sx={{ m: 0, mt: 1, p: 1, fontSize: 12, bgcolor: 'action.hover', borderRadius: 1, overflowX: 'auto' }}>
+          <Box
+            component="pre"
+            sx={{ m: 0, mt: 1, p: 1, fontSize: 12, bgcolor: 'action.hover', borderRadius: 1, overflowX: 'auto' }}
+          >
             {JSON.stringify(event.data, null, 2)}
           </Box>
         </Box>
@@ -83,33 +132,65 @@ function EventHistory({ streamName, related, highlight }: { streamName: string; 
 }
 
 /** A record's fields, its payout actions, and the full event history behind it. */
-export function RecordDrawer({ resource, record, onClose, onChanged }: { resource: AdminResource; record: Row | null; onClose: () => void; onChanged: (row: Row) => void }) {
+export function RecordDrawer({
+  resource,
+  record,
+  onClose,
+  onChanged,
+}: {
+  resource: AdminResource;
+  record: Row | null;
+  onClose: () => void;
+  onChanged: (row: Row) => void;
+}) {
   const streamName = record ? String(record.streamId ?? '') : '';
   const highlight = record && resource === 'ledger' ? String(record.transactionId).split(':')[0] : undefined;
   return (
-    <Drawer anchor="right" open={record !== null} onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', sm: 520 } } } }}>
+    <Drawer
+      anchor="right"
+      open={record !== null}
+      onClose={onClose}
+      slotProps={{ paper: { sx: { width: { xs: '100%', sm: 520 } } } }}
+    >
       {record && (
         <Stack spacing={2} sx={{ p: 3 }} role="region" aria-label="Record details">
           <Stack direction="row" sx={{ alignItems: 'center' }}>
             <Typography variant="h6" sx={{ flex: 1 }}>
-              {resource === 'ledger' ? 'Ledger entry' : `${resource.slice(0, -1).replace(/^./, (c) => c.toUpperCase())} ${String(record.id).slice(0, 8)}`}
+              {resource === 'ledger'
+                ? 'Ledger entry'
+                : `${resource.slice(0, -1).replace(/^./, (c) => c.toUpperCase())} ${String(record.id).slice(0, 8)}`}
             </Typography>
             <IconButton aria-label="Close" onClick={onClose}>
               <Close />
             </IconButton>
           </Stack>
-          <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5 }}>
+          <Box
+            component="dl"
+            sx={{ m: 0, display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5 }}
+          >
             {Object.entries(record).map(([key, value]) => (
               <Box key={key} sx={{ display: 'contents' }}>
-                <Typography component="dt" variant="body2" color="textSecondary">{key}</Typography>
-                <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-all' }}>{value === null || value === undefined ? '-' : String(value)}</Typography>
+                <Typography component="dt" variant="body2" color="textSecondary">
+                  {key}
+                </Typography>
+                <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: 'break-all' }}>
+                  {value === null || value === undefined ? '-' : String(value)}
+                </Typography>
               </Box>
             ))}
           </Box>
           {resource === 'payouts' && <PayoutActions payout={record} onChanged={onChanged} />}
           <Divider />
-          <Typography variant="subtitle1" sx={{ fontWeight: 700 }}>Event history</Typography>
-          {streamName && <EventHistory streamName={streamName} related={resource === 'payouts' ? String(record.id) : undefined} highlight={highlight} />}
+          <Typography variant="subtitle1" sx={{ fontWeight: 700 }}>
+            Event history
+          </Typography>
+          {streamName && (
+            <EventHistory
+              streamName={streamName}
+              related={resource === 'payouts' ? String(record.id) : undefined}
+              highlight={highlight}
+            />
+          )}
         </Stack>
       )}
     </Drawer>

@@ -15,13 +15,21 @@ export function RevenueChart() {
         <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
           Revenue per day
         </Typography>
-        {isLoading ? <Skeleton variant="rectangular" height={260} /> : error || !data ? <Alert severity="error">Could not load revenue.</Alert> : (
+        {isLoading ? (
+          <Skeleton variant="rectangular" height={260} />
+        ) : error || !data ? (
+          <Alert severity="error">Could not load revenue.</Alert>
+        ) : (
           <BarChart
             height={280}
             xAxis={[{ scaleType: 'band', data: data.map((day) => day.date.slice(5)) }]}
             series={[
               { label: 'Platform fees', data: data.map((day) => Number(day.platformFees)), stack: 'revenue' },
-              { label: 'Subscription revenue', data: data.map((day) => Number(day.subscriptionRevenue)), stack: 'revenue' },
+              {
+                label: 'Subscription revenue',
+                data: data.map((day) => Number(day.subscriptionRevenue)),
+                stack: 'revenue',
+              },
               { label: 'Conversion fees', data: data.map((day) => Number(day.conversionFees)), stack: 'revenue' },
               { label: 'Payout fees', data: data.map((day) => Number(day.payoutFees)), stack: 'revenue' },
             ]}

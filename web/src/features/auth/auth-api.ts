@@ -34,4 +34,5 @@ export const authApi = api.injectEndpoints({
   }),
 });
 
-export const { useLoginMutation, useRegisterMutation, useResetPasswordRequestMutation, useResetPasswordMutation } = authApi;
+export const { useLoginMutation, useRegisterMutation, useResetPasswordRequestMutation, useResetPasswordMutation } =
+  authApi;

@@ -8,7 +8,17 @@ import { Logo } from '@/components/logo';
 import { ThemeToggle } from '@/components/theme-toggle';
 
 /** The centred card the sign-in, sign-up and reset screens share. */
-export function AuthCard({ title, subtitle, children, maxWidth = 440 }: { title: string; subtitle?: ReactNode; children: ReactNode; maxWidth?: number }) {
+export function AuthCard({
+  title,
+  subtitle,
+  children,
+  maxWidth = 440,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  maxWidth?: number;
+}) {
   return (
     <Box
       sx={{
@@ -18,11 +28,19 @@ export function AuthCard({ title, subtitle, children, maxWidth = 440 }: { title:
         alignItems: 'center',
         px: 2,
         py: 4,
-        background: 'radial-gradient(circle at 20% 0%, rgba(214,51,108,0.14), transparent 45%), radial-gradient(circle at 90% 100%, rgba(112,72,232,0.14), transparent 45%)',
+        background:
+          'radial-gradient(circle at 20% 0%, rgba(214,51,108,0.14), transparent 45%), radial-gradient(circle at 90% 100%, rgba(112,72,232,0.14), transparent 45%)',
       }}
     >
-      <Box sx={{ width: '100%', maxWidth, display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: 3 }}>
-        <Box component={RouterLink} to="/" aria-label="Lively home" sx={{ color: 'text.primary', textDecoration: 'none' }}>
+      <Box
+        sx={{ width: '100%', maxWidth, display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: 3 }}
+      >
+        <Box
+          component={RouterLink}
+          to="/"
+          aria-label="Lively home"
+          sx={{ color: 'text.primary', textDecoration: 'none' }}
+        >
           <Logo />
         </Box>
         <ThemeToggle />

@@ -27,14 +27,23 @@ describe('forgot password', () => {
     renderWithApp(<ForgotPasswordPage />);
     request('ada@example.com');
     expect(await screen.findByRole('heading', { name: 'Check Your Email' })).toBeTruthy();
-    expect(screen.getByText("If an account exists with that email, we've sent you a password reset link.")).toBeTruthy();
+    expect(
+      screen.getByText("If an account exists with that email, we've sent you a password reset link."),
+    ).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Login' }).getAttribute('href')).toBe('/login');
-    expect(calls[0]).toMatchObject({ url: '/api/auth/reset-password-request', method: 'POST', body: { email: 'ada@example.com' } });
+    expect(calls[0]).toMatchObject({
+      url: '/api/auth/reset-password-request',
+      method: 'POST',
+      body: { email: 'ada@example.com' },
+    });
   });
 
   it.each<[FakeAnswer, string]>([
     [{ status: 400, body: { error: 'Invalid email format' } }, 'Please enter a valid email address.'],
-    [{ status: 429, body: { error: 'Too many requests' } }, 'Too many reset requests. Please wait before trying again.'],
+    [
+      { status: 429, body: { error: 'Too many requests' } },
+      'Too many reset requests. Please wait before trying again.',
+    ],
     [{ status: 500, body: { error: 'Internal server error' } }, 'Unable to process your request. Please try again.'],
   ])('maps a failure to the SPEC §8 text (%j)', async (answer, text) => {
     installFakeFetch(() => answer);

@@ -40,10 +40,22 @@ describe('login form', () => {
   });
 
   it.each<[FakeAnswer, string]>([
-    [{ status: 401, body: { error: 'Invalid email or password', code: 'UNAUTHORIZED' } }, 'Invalid email or password. Please try again.'],
-    [{ status: 423, body: { error: 'Account temporarily locked', code: 'LOCKED' } }, 'Account temporarily locked due to failed login attempts. Please try again later.'],
-    [{ status: 403, body: { error: 'Account has been deactivated' } }, 'Your account has been deactivated. Please contact support.'],
-    [{ status: 429, body: { error: 'Too many requests' } }, 'Too many login attempts. Please wait before trying again.'],
+    [
+      { status: 401, body: { error: 'Invalid email or password', code: 'UNAUTHORIZED' } },
+      'Invalid email or password. Please try again.',
+    ],
+    [
+      { status: 423, body: { error: 'Account temporarily locked', code: 'LOCKED' } },
+      'Account temporarily locked due to failed login attempts. Please try again later.',
+    ],
+    [
+      { status: 403, body: { error: 'Account has been deactivated' } },
+      'Your account has been deactivated. Please contact support.',
+    ],
+    [
+      { status: 429, body: { error: 'Too many requests' } },
+      'Too many login attempts. Please wait before trying again.',
+    ],
     [{ status: 500, body: { error: 'Internal server error' } }, 'Login failed. Please try again.'],
   ])('maps a failed login to the SPEC §8 text (%j)', async (answer, text) => {
     installFakeFetch(() => answer);
@@ -62,7 +74,11 @@ describe('login form', () => {
     expect(await screen.findByText('Welcome back!')).toBeTruthy();
     expect(screen.getByText("You've been logged in successfully.")).toBeTruthy();
     expect(afterLogin).toHaveBeenCalled();
-    expect(calls[0]).toMatchObject({ url: '/api/auth/login', method: 'POST', body: { email: 'Ada@Example.com', password: 'Secret123' } });
+    expect(calls[0]).toMatchObject({
+      url: '/api/auth/login',
+      method: 'POST',
+      body: { email: 'Ada@Example.com', password: 'Secret123' },
+    });
     expect(calls[0]!.headers['X-Client-Id']).toMatch(/^[A-Za-z0-9_-]{21}$/);
   });
 

@@ -18,7 +18,8 @@ const valid = {
 };
 
 function fill(values: Partial<Record<keyof typeof valid, string>>) {
-  for (const [label, value] of Object.entries(values)) fireEvent.change(screen.getByLabelText(label), { target: { value } });
+  for (const [label, value] of Object.entries(values))
+    fireEvent.change(screen.getByLabelText(label), { target: { value } });
 }
 
 function submit() {
@@ -47,7 +48,13 @@ describe('register form', () => {
     const calls = installFakeFetch(() => ({ status: 200, body: {} }));
     renderPage();
     submit();
-    for (const text of ['First name is required', 'Last name is required', 'Email is required', 'Password must be at least 8 characters', 'Please complete all payment fields']) {
+    for (const text of [
+      'First name is required',
+      'Last name is required',
+      'Email is required',
+      'Password must be at least 8 characters',
+      'Please complete all payment fields',
+    ]) {
       expect(await screen.findByText(text)).toBeTruthy();
     }
     expect(calls).toHaveLength(0);
@@ -58,7 +65,11 @@ describe('register form', () => {
     renderPage();
     fill({ ...valid, Password: 'alllowercase1', 'Confirm password': 'different' });
     submit();
-    expect(await screen.findByText('Password must contain at least one lowercase letter, one uppercase letter, and one number')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'Password must contain at least one lowercase letter, one uppercase letter, and one number',
+      ),
+    ).toBeTruthy();
     expect(screen.getByText("Passwords don't match")).toBeTruthy();
   });
 
@@ -81,10 +92,19 @@ describe('register form', () => {
   });
 
   it.each<[FakeAnswer, string]>([
-    [{ status: 409, body: { error: 'An account with this email already exists', code: 'CONFLICT' } }, 'An account with this email already exists. Please use a different email or try logging in.'],
+    [
+      { status: 409, body: { error: 'An account with this email already exists', code: 'CONFLICT' } },
+      'An account with this email already exists. Please use a different email or try logging in.',
+    ],
     [{ status: 400, body: { error: 'Invalid email format' } }, 'Please enter a valid email address.'],
-    [{ status: 429, body: { error: 'Too many requests' } }, 'Too many registration attempts. Please wait before trying again.'],
-    [{ status: 400, body: { error: 'Invalid input', code: 'VALIDATION_ERROR' } }, 'Please check all fields and try again.'],
+    [
+      { status: 429, body: { error: 'Too many requests' } },
+      'Too many registration attempts. Please wait before trying again.',
+    ],
+    [
+      { status: 400, body: { error: 'Invalid input', code: 'VALIDATION_ERROR' } },
+      'Please check all fields and try again.',
+    ],
     [{ status: 500, body: { error: 'Internal server error' } }, 'Registration failed. Please try again.'],
     [{ status: 402, body: { error: 'Your card was declined.', code: 'PAYMENT_DECLINED' } }, 'Your card was declined.'],
   ])('maps a failed registration to the SPEC §8 text (%j)', async (answer, text) => {
@@ -100,7 +120,9 @@ describe('register form', () => {
     installFakeFetch((call: FakeCall) => {
       if (call.url === '/api/auth/register') return { status: 201, body: { message: 'ok' } };
       userCalls += 1;
-      return userCalls < 3 ? { status: 401, body: { error: 'Unauthorized' } } : { status: 200, body: { id: 'u1', subscriptionStatus: 'active' } };
+      return userCalls < 3
+        ? { status: 401, body: { error: 'Unauthorized' } }
+        : { status: 200, body: { id: 'u1', subscriptionStatus: 'active' } };
     });
     renderPage();
     fill(valid);
@@ -114,7 +136,8 @@ describe('register form', () => {
   it('sends a dev_tok_ placeholder, welcomes the user and opens /home after 2 s', async () => {
     let userCalls = 0;
     const calls = installFakeFetch((call: FakeCall) => {
-      if (call.url === '/api/auth/register') return { status: 201, body: { message: 'Your account is ready and your $1.99 membership is active.' } };
+      if (call.url === '/api/auth/register')
+        return { status: 201, body: { message: 'Your account is ready and your $1.99 membership is active.' } };
       userCalls += 1;
       return { status: 200, body: { id: 'u1', subscriptionStatus: 'active' } };
     });
@@ -126,7 +149,13 @@ describe('register form', () => {
     expect(screen.getByText('Your account is ready and your $1.99 membership is active.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Creating Account & Processing Payment...' })).toBeTruthy();
     const sent = calls.find((c) => c.url === '/api/auth/register')!;
-    expect(sent.body).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', email: 'Ada@Example.com', password: 'Secret123', confirmPassword: 'Secret123' });
+    expect(sent.body).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'Ada@Example.com',
+      password: 'Secret123',
+      confirmPassword: 'Secret123',
+    });
     expect((sent.body as { paymentToken: string }).paymentToken).toMatch(/^dev_tok_[A-Za-z0-9_-]{24}$/);
     // The card itself never leaves the browser.
     expect(JSON.stringify(sent.body)).not.toContain('4242');

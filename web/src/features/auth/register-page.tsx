@@ -27,7 +27,16 @@ export const REDIRECT_AFTER_REGISTER_MS = 2000;
 const USER_REFRESH_ATTEMPTS = 10;
 const USER_REFRESH_DELAY_MS = 500;
 
-const empty = { firstName: '', lastName: '', email: '', password: '', confirmPassword: '', cardNumber: '', expiry: '', cvv: '' };
+const empty = {
+  firstName: '',
+  lastName: '',
+  email: '',
+  password: '',
+  confirmPassword: '',
+  cardNumber: '',
+  expiry: '',
+  cvv: '',
+};
 type Form = typeof empty;
 
 /** SPEC §2 Register ('Create Account'): account fields, card fields, the $1.99 charge. */
@@ -47,8 +56,10 @@ export function RegisterPage() {
     if (formError) alertRef.current?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
   }, [formError]);
 
-  const set = (key: keyof Form, format: (v: string) => string = (v) => v) => (event: { target: { value: string } }) =>
-    setForm((f) => ({ ...f, [key]: format(event.target.value) }));
+  const set =
+    (key: keyof Form, format: (v: string) => string = (v) => v) =>
+    (event: { target: { value: string } }) =>
+      setForm((f) => ({ ...f, [key]: format(event.target.value) }));
 
   /**
    * Refreshes the user before moving on, so /home is judged with the new session. The users
@@ -75,7 +86,10 @@ export function RegisterPage() {
     try {
       const answer = await register({ ...account.data, paymentToken: card.token }).unwrap();
       setDone(true);
-      toast({ title: 'Welcome to Lively!', description: answer?.message || 'Your account has been created and subscription is active.' });
+      toast({
+        title: 'Welcome to Lively!',
+        description: answer?.message || 'Your account has been created and subscription is active.',
+      });
       setTimeout(async () => {
         await refreshUntilSignedIn();
         dispatch(api.util.invalidateTags(['SubscriptionStatus']));
@@ -89,10 +103,20 @@ export function RegisterPage() {
   }
 
   const pending = isLoading || done;
-  const field = (key: keyof Form) => ({ name: key, value: form[key], error: !!errors[key], helperText: errors[key], fullWidth: true });
+  const field = (key: keyof Form) => ({
+    name: key,
+    value: form[key],
+    error: !!errors[key],
+    helperText: errors[key],
+    fullWidth: true,
+  });
 
   return (
-    <AuthCard title="Create Account" subtitle="Join Lively: premium creators and live chat for verified adults" maxWidth={520}>
+    <AuthCard
+      title="Create Account"
+      subtitle="Join Lively: premium creators and live chat for verified adults"
+      maxWidth={520}
+    >
       <Box component="form" noValidate onSubmit={onSubmit}>
         <Stack spacing={2}>
           <Alert severity="warning" icon={<VerifiedUserOutlined />}>
@@ -104,26 +128,66 @@ export function RegisterPage() {
             </Alert>
           )}
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField label="First name" autoComplete="given-name" onChange={set('firstName')} {...field('firstName')} />
+            <TextField
+              label="First name"
+              autoComplete="given-name"
+              onChange={set('firstName')}
+              {...field('firstName')}
+            />
             <TextField label="Last name" autoComplete="family-name" onChange={set('lastName')} {...field('lastName')} />
           </Stack>
           <TextField label="Email" type="email" autoComplete="email" onChange={set('email')} {...field('email')} />
-          <PasswordField label="Password" autoComplete="new-password" onChange={set('password')} {...field('password')} />
-          <PasswordField label="Confirm password" autoComplete="new-password" onChange={set('confirmPassword')} {...field('confirmPassword')} />
+          <PasswordField
+            label="Password"
+            autoComplete="new-password"
+            onChange={set('password')}
+            {...field('password')}
+          />
+          <PasswordField
+            label="Confirm password"
+            autoComplete="new-password"
+            onChange={set('confirmPassword')}
+            {...field('confirmPassword')}
+          />
 
           <Divider sx={{ pt: 1 }}>
-            <Typography variant="overline" color="textSecondary" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
+            <Typography
+              variant="overline"
+              color="textSecondary"
+              sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}
+            >
               <CreditCard fontSize="small" /> Payment information
             </Typography>
           </Divider>
-          <TextField label="Card number" placeholder="1234 5678 9012 3456" autoComplete="cc-number" slotProps={{ htmlInput: { inputMode: 'numeric' } }} onChange={set('cardNumber', formatCardNumber)} {...field('cardNumber')} />
+          <TextField
+            label="Card number"
+            placeholder="1234 5678 9012 3456"
+            autoComplete="cc-number"
+            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+            onChange={set('cardNumber', formatCardNumber)}
+            {...field('cardNumber')}
+          />
           <Stack direction="row" spacing={2}>
-            <TextField label="Expiration (MM/YY)" placeholder="MM/YY" autoComplete="cc-exp" slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 5 } }} onChange={set('expiry', formatExpiry)} {...field('expiry')} />
-            <TextField label="CVV" placeholder="123" autoComplete="cc-csc" slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 4 } }} onChange={set('cvv', (v) => v.replace(/\D/g, ''))} {...field('cvv')} />
+            <TextField
+              label="Expiration (MM/YY)"
+              placeholder="MM/YY"
+              autoComplete="cc-exp"
+              slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 5 } }}
+              onChange={set('expiry', formatExpiry)}
+              {...field('expiry')}
+            />
+            <TextField
+              label="CVV"
+              placeholder="123"
+              autoComplete="cc-csc"
+              slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: 4 } }}
+              onChange={set('cvv', (v) => v.replace(/\D/g, ''))}
+              {...field('cvv')}
+            />
           </Stack>
           <Alert severity="info">
-            Your card will be charged $1.99 today and every month until you cancel. The charge appears on your statement as an official Lively membership
-            subscription. Cancel at any time.
+            Your card will be charged $1.99 today and every month until you cancel. The charge appears on your statement
+            as an official Lively membership subscription. Cancel at any time.
           </Alert>
           <Button type="submit" variant="contained" size="large" disabled={pending} fullWidth>
             {pending ? 'Creating Account & Processing Payment...' : 'Create Account & Subscribe ($1.99/month)'}

@@ -35,7 +35,11 @@ describe('reset password', () => {
     renderWithApp(<ResetPasswordPage />, { path: '/reset-password?token=abc' });
     submit('NewSecret1', 'NewSecret1');
     expect(await screen.findByRole('heading', { name: 'Password Updated' })).toBeTruthy();
-    expect(calls[0]).toMatchObject({ url: '/api/auth/reset-password', method: 'POST', body: { token: 'abc', password: 'NewSecret1', confirmPassword: 'NewSecret1' } });
+    expect(calls[0]).toMatchObject({
+      url: '/api/auth/reset-password',
+      method: 'POST',
+      body: { token: 'abc', password: 'NewSecret1', confirmPassword: 'NewSecret1' },
+    });
   });
 
   it('says so when the link has expired', async () => {

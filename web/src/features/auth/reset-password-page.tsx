@@ -70,9 +70,22 @@ export function ResetPasswordPage() {
     <AuthCard title="Choose a New Password" subtitle="Enter a new password for your Lively account.">
       <Box component="form" noValidate onSubmit={onSubmit}>
         <Stack spacing={2}>
-          {!token && <Alert severity="warning">This reset link is incomplete. Please use the link from your email, or request a new one.</Alert>}
+          {!token && (
+            <Alert severity="warning">
+              This reset link is incomplete. Please use the link from your email, or request a new one.
+            </Alert>
+          )}
           {formError && <Alert severity="error">{formError}</Alert>}
-          <PasswordField label="New password" name="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={!!errors.password} helperText={errors.password} fullWidth />
+          <PasswordField
+            label="New password"
+            name="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={!!errors.password}
+            helperText={errors.password}
+            fullWidth
+          />
           <PasswordField
             label="Confirm new password"
             name="confirmPassword"

@@ -16,7 +16,15 @@ import type { ChatMatch } from './use-lively-chat';
  * the chat it was opened for, even when the partner ends that chat meanwhile.
  * SPEC quotes no texts for this dialog; these are the product's own.
  */
-export function BlockReportDialog({ match, onClose, onBlocked }: { match: ChatMatch; onClose: () => void; onBlocked: () => void }) {
+export function BlockReportDialog({
+  match,
+  onClose,
+  onBlocked,
+}: {
+  match: ChatMatch;
+  onClose: () => void;
+  onBlocked: () => void;
+}) {
   const [reason, setReason] = useState('');
   const [missingReason, setMissingReason] = useState(false);
   const [block, blocking] = useBlockChatPartnerMutation();
@@ -55,7 +63,9 @@ export function BlockReportDialog({ match, onClose, onBlocked }: { match: ChatMa
     <Dialog open onClose={busy ? undefined : close} fullWidth maxWidth="xs" aria-labelledby="block-report-title">
       <DialogTitle id="block-report-title">Block or report {name}</DialogTitle>
       <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>Blocking ends this chat and you will never be matched again. A report is reviewed by our team.</DialogContentText>
+        <DialogContentText sx={{ mb: 2 }}>
+          Blocking ends this chat and you will never be matched again. A report is reviewed by our team.
+        </DialogContentText>
         <TextField
           label="Reason"
           value={reason}

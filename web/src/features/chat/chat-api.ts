@@ -4,10 +4,18 @@ import { api } from '@/lib/api';
 export const chatApi = api.injectEndpoints({
   endpoints: (build) => ({
     blockChatPartner: build.mutation<{ message: string }, { roomId: string; reason?: string }>({
-      query: ({ roomId, reason }) => ({ url: `/api/chat/sessions/${encodeURIComponent(roomId)}/block`, method: 'POST', body: reason ? { reason } : {} }),
+      query: ({ roomId, reason }) => ({
+        url: `/api/chat/sessions/${encodeURIComponent(roomId)}/block`,
+        method: 'POST',
+        body: reason ? { reason } : {},
+      }),
     }),
     reportChatSession: build.mutation<{ message: string }, { roomId: string; reason: string }>({
-      query: ({ roomId, reason }) => ({ url: `/api/chat/sessions/${encodeURIComponent(roomId)}/report`, method: 'POST', body: { reason } }),
+      query: ({ roomId, reason }) => ({
+        url: `/api/chat/sessions/${encodeURIComponent(roomId)}/report`,
+        method: 'POST',
+        body: { reason },
+      }),
     }),
   }),
 });

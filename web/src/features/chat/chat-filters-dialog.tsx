@@ -17,15 +17,51 @@ import type { ChatSettings } from './use-lively-chat';
 export const DEFAULT_SETTINGS: ChatSettings = { mode: 'standard', ageRange: [18, 65], orientation: 'any' };
 
 /** The Filters dialog ('Chat Preferences', SPEC §2): mode, age range 18-65, orientation in standard mode. */
-export function ChatFiltersDialog({ open, settings, onChange, onClose }: { open: boolean; settings: ChatSettings; onChange: (next: ChatSettings) => void; onClose: () => void }) {
+export function ChatFiltersDialog({
+  open,
+  settings,
+  onChange,
+  onClose,
+}: {
+  open: boolean;
+  settings: ChatSettings;
+  onChange: (next: ChatSettings) => void;
+  onClose: () => void;
+}) {
   return (
     <Dialog open={open} onClose={onClose} fullWidth maxWidth="xs">
       <DialogTitle>Chat Preferences</DialogTitle>
       <DialogContent>
         <Stack spacing={3} sx={{ pt: 1 }}>
-          <RadioGroup value={settings.mode} onChange={(e) => onChange({ ...settings, mode: e.target.value as ChatMode })} aria-label="Chat mode">
-            <FormControlLabel value="standard" control={<Radio />} label={<Typography>Smart Matching <Typography component="span" variant="body2" color="textSecondary">(compatibility-based)</Typography></Typography>} />
-            <FormControlLabel value="random" control={<Radio />} label={<Typography>Random Chat <Typography component="span" variant="body2" color="textSecondary">(anyone)</Typography></Typography>} />
+          <RadioGroup
+            value={settings.mode}
+            onChange={(e) => onChange({ ...settings, mode: e.target.value as ChatMode })}
+            aria-label="Chat mode"
+          >
+            <FormControlLabel
+              value="standard"
+              control={<Radio />}
+              label={
+                <Typography>
+                  Smart Matching{' '}
+                  <Typography component="span" variant="body2" color="textSecondary">
+                    (compatibility-based)
+                  </Typography>
+                </Typography>
+              }
+            />
+            <FormControlLabel
+              value="random"
+              control={<Radio />}
+              label={
+                <Typography>
+                  Random Chat{' '}
+                  <Typography component="span" variant="body2" color="textSecondary">
+                    (anyone)
+                  </Typography>
+                </Typography>
+              }
+            />
           </RadioGroup>
           <Stack spacing={1}>
             <Typography variant="subtitle2" id="age-range-label">
@@ -42,7 +78,12 @@ export function ChatFiltersDialog({ open, settings, onChange, onClose }: { open:
             />
           </Stack>
           {settings.mode === 'standard' && (
-            <TextField select label="Sexual Orientation" value={settings.orientation} onChange={(e) => onChange({ ...settings, orientation: e.target.value })}>
+            <TextField
+              select
+              label="Sexual Orientation"
+              value={settings.orientation}
+              onChange={(e) => onChange({ ...settings, orientation: e.target.value })}
+            >
               {FILTER_ORIENTATIONS.map((o) => (
                 <MenuItem key={o} value={o}>
                   {o === 'any' ? 'Any orientation' : o}

@@ -27,9 +27,15 @@ import { useLivelyChat, type ChatMatch, type ChatStatus } from './use-lively-cha
 import { VideoPanel } from './video-panel';
 
 /** SPEC §4 status titles and descriptions. */
-function statusText(socketOpen: boolean, status: ChatStatus, match: ChatMatch | null): { title: string; description: string } {
-  if (status === 'error') return { title: 'Connection Error', description: 'Something went wrong with the chat connection.' };
-  if (status === 'connected') return { title: 'Connected', description: `Chatting with ${match?.peerName || 'Anonymous'}` };
+function statusText(
+  socketOpen: boolean,
+  status: ChatStatus,
+  match: ChatMatch | null,
+): { title: string; description: string } {
+  if (status === 'error')
+    return { title: 'Connection Error', description: 'Something went wrong with the chat connection.' };
+  if (status === 'connected')
+    return { title: 'Connected', description: `Chatting with ${match?.peerName || 'Anonymous'}` };
   if (status === 'matched') return { title: 'Match Found', description: 'Connecting to your match...' };
   if (status === 'finding_match') return { title: 'Finding Match', description: 'Searching for compatible matches...' };
   if (socketOpen) return { title: 'Ready to Connect', description: 'Ready to connect' };
@@ -38,14 +44,18 @@ function statusText(socketOpen: boolean, status: ChatStatus, match: ChatMatch | 
 
 /** SPEC §2 footer texts. */
 function footerText(socketOpen: boolean, status: ChatStatus, match: ChatMatch | null): string {
-  if (status === 'connected' && match) return `Connected to ${match.peerName} (${Math.round(match.score * 100)}% compatibility)`;
+  if (status === 'connected' && match)
+    return `Connected to ${match.peerName} (${Math.round(match.score * 100)}% compatibility)`;
   if (status === 'matched') return 'Found someone! Connecting...';
   if (status === 'finding_match') return 'Searching for compatible matches...';
   return socketOpen ? 'Ready to connect' : 'Connecting to chat service...';
 }
 
 const STEPS = [
-  { title: 'Set Preferences', text: 'Choose Smart Matching or Random Chat, an age range and an orientation in Filters.' },
+  {
+    title: 'Set Preferences',
+    text: 'Choose Smart Matching or Random Chat, an age range and an orientation in Filters.',
+  },
   { title: 'Find Matches', text: 'We look for someone compatible who is online right now.' },
   { title: 'Start Chatting', text: 'Talk face to face. Press Next for someone new, or leave at any time.' },
 ];
@@ -86,12 +96,22 @@ export function ChatPage() {
 
         <Card>
           <CardContent>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}>
+            <Stack
+              direction={{ xs: 'column', sm: 'row' }}
+              spacing={2}
+              sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between' }}
+            >
               <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
                 <Box
                   data-testid="connection-dot"
                   aria-label={socketOpen ? 'Connected to chat service' : 'Not connected to chat service'}
-                  sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: socketOpen ? 'success.main' : 'error.main', flexShrink: 0 }}
+                  sx={{
+                    width: 12,
+                    height: 12,
+                    borderRadius: '50%',
+                    bgcolor: socketOpen ? 'success.main' : 'error.main',
+                    flexShrink: 0,
+                  }}
                 />
                 <Box>
                   <Typography variant="h6" component="h2" data-testid="chat-status-title">
@@ -103,7 +123,13 @@ export function ChatPage() {
                 </Box>
               </Stack>
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                {match && <Chip color="secondary" data-testid="match-percentage" label={`${Math.round(match.score * 100)}% Match`} />}
+                {match && (
+                  <Chip
+                    color="secondary"
+                    data-testid="match-percentage"
+                    label={`${Math.round(match.score * 100)}% Match`}
+                  />
+                )}
                 <Button variant="outlined" startIcon={<Tune />} onClick={() => setFiltersOpen(true)}>
                   Filters
                 </Button>
@@ -114,10 +140,21 @@ export function ChatPage() {
 
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: 6 }}>
-            <VideoPanel testId="local-video" stream={chat.localStream} muted label="You" placeholder={!chat.localStream ? 'Loading camera...' : !chat.videoEnabled ? 'Video Off' : null} />
+            <VideoPanel
+              testId="local-video"
+              stream={chat.localStream}
+              muted
+              label="You"
+              placeholder={!chat.localStream ? 'Loading camera...' : !chat.videoEnabled ? 'Video Off' : null}
+            />
           </Grid>
           <Grid size={{ xs: 12, md: 6 }}>
-            <VideoPanel testId="remote-video" stream={chat.remoteStream} label={match?.peerName || 'Waiting for match...'} placeholder={chat.remoteStream ? null : 'No one connected'} />
+            <VideoPanel
+              testId="remote-video"
+              stream={chat.remoteStream}
+              label={match?.peerName || 'Waiting for match...'}
+              placeholder={chat.remoteStream ? null : 'No one connected'}
+            />
           </Grid>
         </Grid>
 
@@ -130,15 +167,28 @@ export function ChatPage() {
             <>
               {connected && (
                 <>
-                  <IconButton aria-label={chat.videoEnabled ? 'Turn video off' : 'Turn video on'} onClick={chat.toggleVideo} color={chat.videoEnabled ? 'primary' : 'error'}>
+                  <IconButton
+                    aria-label={chat.videoEnabled ? 'Turn video off' : 'Turn video on'}
+                    onClick={chat.toggleVideo}
+                    color={chat.videoEnabled ? 'primary' : 'error'}
+                  >
                     {chat.videoEnabled ? <Videocam /> : <VideocamOff />}
                   </IconButton>
-                  <IconButton aria-label={chat.audioEnabled ? 'Mute microphone' : 'Unmute microphone'} onClick={chat.toggleAudio} color={chat.audioEnabled ? 'primary' : 'error'}>
+                  <IconButton
+                    aria-label={chat.audioEnabled ? 'Mute microphone' : 'Unmute microphone'}
+                    onClick={chat.toggleAudio}
+                    color={chat.audioEnabled ? 'primary' : 'error'}
+                  >
                     {chat.audioEnabled ? <Mic /> : <MicOff />}
                   </IconButton>
                 </>
               )}
-              <Button variant="outlined" startIcon={<SkipNext />} disabled={!(connected || status === 'finding_match')} onClick={() => chat.next(settings)}>
+              <Button
+                variant="outlined"
+                startIcon={<SkipNext />}
+                disabled={!(connected || status === 'finding_match')}
+                onClick={() => chat.next(settings)}
+              >
                 Next
               </Button>
               {match && (
@@ -167,7 +217,19 @@ export function ChatPage() {
                 {STEPS.map((step, index) => (
                   <Grid key={step.title} size={{ xs: 12, md: 4 }}>
                     <Stack direction="row" spacing={1.5}>
-                      <Box sx={{ width: 28, height: 28, borderRadius: '50%', bgcolor: 'primary.main', color: 'primary.contrastText', display: 'grid', placeItems: 'center', fontWeight: 700, flexShrink: 0 }}>
+                      <Box
+                        sx={{
+                          width: 28,
+                          height: 28,
+                          borderRadius: '50%',
+                          bgcolor: 'primary.main',
+                          color: 'primary.contrastText',
+                          display: 'grid',
+                          placeItems: 'center',
+                          fontWeight: 700,
+                          flexShrink: 0,
+                        }}
+                      >
                         {index + 1}
                       </Box>
                       <Box>
@@ -192,7 +254,12 @@ export function ChatPage() {
           onBlocked={() => match?.sessionId === safetyTarget.sessionId && chat.next(settings)}
         />
       )}
-      <ChatFiltersDialog open={filtersOpen} settings={settings} onChange={setSettings} onClose={() => setFiltersOpen(false)} />
+      <ChatFiltersDialog
+        open={filtersOpen}
+        settings={settings}
+        onChange={setSettings}
+        onClose={() => setFiltersOpen(false)}
+      />
     </Container>
   );
 }

@@ -18,7 +18,11 @@ export interface ChatSettings {
   orientation: string;
 }
 
-export const ICE_SERVERS: RTCIceServer[] = [{ urls: 'stun:stun.l.google.com:19302' }, { urls: 'stun:stun1.l.google.com:19302' }, { urls: 'stun:stun2.l.google.com:19302' }];
+export const ICE_SERVERS: RTCIceServer[] = [
+  { urls: 'stun:stun.l.google.com:19302' },
+  { urls: 'stun:stun1.l.google.com:19302' },
+  { urls: 'stun:stun2.l.google.com:19302' },
+];
 export const HEARTBEAT_MS = 30_000;
 export const OFFER_DELAY_MS = 1000;
 export const REQUEUE_DELAY_MS = 1000;
@@ -86,7 +90,8 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
       pc.current = connection;
       for (const track of local.current?.getTracks() ?? []) connection.addTrack(track, local.current!);
       connection.onicecandidate = (event) => {
-        if (event.candidate) send({ type: 'ice_candidate', sessionId: current.sessionId, data: event.candidate.toJSON() });
+        if (event.candidate)
+          send({ type: 'ice_candidate', sessionId: current.sessionId, data: event.candidate.toJSON() });
       };
       connection.ontrack = (event) => setRemoteStream(event.streams[0] ?? new MediaStream([event.track]));
       connection.onconnectionstatechange = () => {
@@ -118,7 +123,12 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
           return;
         case 'matched': {
           endPeer();
-          const current: ChatMatch = { sessionId: message.sessionId, peerName: message.data.peer.displayName, score: message.data.compatibilityScore, isInitiator: message.data.isInitiator };
+          const current: ChatMatch = {
+            sessionId: message.sessionId,
+            peerName: message.data.peer.displayName,
+            score: message.data.compatibilityScore,
+            isInitiator: message.data.isInitiator,
+          };
           matchRef.current = current;
           setMatch(current);
           setStatus('matched');
@@ -153,7 +163,8 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
               await connection.setRemoteDescription(message.data as RTCSessionDescriptionInit);
               await flushCandidates(connection);
               setStatus('connected');
-            } else if (connection.remoteDescription) await connection.addIceCandidate(message.data as RTCIceCandidateInit);
+            } else if (connection.remoteDescription)
+              await connection.addIceCandidate(message.data as RTCIceCandidateInit);
             else pendingCandidates.current.push(message.data as RTCIceCandidateInit);
           } catch {
             chatError('Failed to process signaling message.');
@@ -262,7 +273,10 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
 
   const join = useCallback(
     (settings: ChatSettings, mode: ChatMode = settings.mode) => {
-      const filters = mode === 'standard' ? { ageRange: settings.ageRange, orientation: settings.orientation } : { ageRange: settings.ageRange };
+      const filters =
+        mode === 'standard'
+          ? { ageRange: settings.ageRange, orientation: settings.orientation }
+          : { ageRange: settings.ageRange };
       if (!send({ type: 'join_queue', mode, filters })) {
         chatError('Not connected to chat service.');
         return false;
@@ -276,7 +290,11 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
   const start = useCallback(
     (settings: ChatSettings) => {
       if (!ageVerified) {
-        toast({ title: 'Age Verification Required', description: 'You must verify your age before using the chat feature.', variant: 'destructive' });
+        toast({
+          title: 'Age Verification Required',
+          description: 'You must verify your age before using the chat feature.',
+          variant: 'destructive',
+        });
         return;
       }
       if (join(settings)) setChatting(true);
@@ -292,7 +310,9 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
       setStatus('finding_match');
       toast({ title: 'Finding Next Match', description: 'Looking for someone new to chat with...' });
       // SPEC §4: rejoin about 1 s later, standard if this side was the initiator, else random.
-      later(REQUEUE_DELAY_MS, () => join(settings, current ? (current.isInitiator ? 'standard' : 'random') : settings.mode));
+      later(REQUEUE_DELAY_MS, () =>
+        join(settings, current ? (current.isInitiator ? 'standard' : 'random') : settings.mode),
+      );
     },
     [endPeer, join, send],
   );

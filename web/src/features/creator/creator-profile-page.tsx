@@ -67,10 +67,23 @@ export function CreatorProfilePage() {
 
   return (
     <Box sx={{ pb: 6 }}>
-      <Box data-testid="creator-cover" sx={{ height: { xs: 160, md: 240 }, background: coverBackground(profile.coverImageUrl) }} />
+      <Box
+        data-testid="creator-cover"
+        sx={{ height: { xs: 160, md: 240 }, background: coverBackground(profile.coverImageUrl) }}
+      />
       <Container maxWidth="md">
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-end' }, mt: -7 }}>
-          <Avatar src={profile.profileImageUrl ?? undefined} sx={{ width: 112, height: 112, border: 4, borderColor: 'background.paper', bgcolor: 'secondary.main', fontSize: 40 }}>
+          <Avatar
+            src={profile.profileImageUrl ?? undefined}
+            sx={{
+              width: 112,
+              height: 112,
+              border: 4,
+              borderColor: 'background.paper',
+              bgcolor: 'secondary.main',
+              fontSize: 40,
+            }}
+          >
             {profile.name[0]?.toUpperCase()}
           </Avatar>
           <Box sx={{ flex: 1, pb: 1 }}>
@@ -78,7 +91,8 @@ export function CreatorProfilePage() {
               {profile.name}
             </Typography>
             <Typography color="textSecondary">
-              {profile.postCount} {profile.postCount === 1 ? 'post' : 'posts'} · {profile.subscriberCount} subscribers · from {usd(profile.price)}/month
+              {profile.postCount} {profile.postCount === 1 ? 'post' : 'posts'} · {profile.subscriberCount} subscribers ·
+              from {usd(profile.price)}/month
             </Typography>
           </Box>
           <Stack direction="row" spacing={1} sx={{ pb: 1 }}>
@@ -87,11 +101,22 @@ export function CreatorProfilePage() {
                 Edit Profile
               </Button>
             ) : subscribed ? (
-              <Button variant="contained" startIcon={<Message />} component={RouterLink} to={`/messages?user=${profile.id}`}>
+              <Button
+                variant="contained"
+                startIcon={<Message />}
+                component={RouterLink}
+                to={`/messages?user=${profile.id}`}
+              >
                 Message
               </Button>
             ) : (
-              <Button variant="contained" color="secondary" startIcon={<Star />} disabled={check.isLoading} onClick={() => setDialogOpen(true)}>
+              <Button
+                variant="contained"
+                color="secondary"
+                startIcon={<Star />}
+                disabled={check.isLoading}
+                onClick={() => setDialogOpen(true)}
+              >
                 Subscribe
               </Button>
             )}
@@ -109,9 +134,17 @@ export function CreatorProfilePage() {
           </Stack>
         ) : list.length === 0 ? (
           <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
-            <Typography color="textSecondary">{isOwner ? 'You have not posted anything yet.' : 'No posts yet.'}</Typography>
+            <Typography color="textSecondary">
+              {isOwner ? 'You have not posted anything yet.' : 'No posts yet.'}
+            </Typography>
             {isOwner && (
-              <Button sx={{ mt: 2 }} variant="contained" startIcon={<Add />} component={RouterLink} to="/dashboard?newPost=1">
+              <Button
+                sx={{ mt: 2 }}
+                variant="contained"
+                startIcon={<Add />}
+                component={RouterLink}
+                to="/dashboard?newPost=1"
+              >
                 Create First Post
               </Button>
             )}
@@ -119,7 +152,12 @@ export function CreatorProfilePage() {
         ) : (
           <Stack spacing={2}>
             {list.map((post) => (
-              <PostCard key={post.id} post={post} showAuthor={false} onSubscribe={isOwner ? undefined : () => setDialogOpen(true)} />
+              <PostCard
+                key={post.id}
+                post={post}
+                showAuthor={false}
+                onSubscribe={isOwner ? undefined : () => setDialogOpen(true)}
+              />
             ))}
           </Stack>
         )}

@@ -32,10 +32,21 @@ export function CreatorJourney() {
     }
     setErrors({});
     try {
-      await register({ bio: parsed.data.bio, ...(parsed.data.coverImageUrl ? { coverImageUrl: parsed.data.coverImageUrl } : {}) }).unwrap();
-      toast({ title: 'Welcome, Creator!', description: 'Your creator profile is live. Create your first post to get started.' });
+      await register({
+        bio: parsed.data.bio,
+        ...(parsed.data.coverImageUrl ? { coverImageUrl: parsed.data.coverImageUrl } : {}),
+      }).unwrap();
+      toast({
+        title: 'Welcome, Creator!',
+        description: 'Your creator profile is live. Create your first post to get started.',
+      });
     } catch (error) {
-      if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to register as creator. Please try again.', variant: 'destructive' });
+      if (!isUnauthorized(error))
+        toast({
+          title: 'Error',
+          description: 'Failed to register as creator. Please try again.',
+          variant: 'destructive',
+        });
     }
   };
 
@@ -49,7 +60,8 @@ export function CreatorJourney() {
               Become a Creator
             </Typography>
             <Typography color="textSecondary">
-              Publish public and subscriber-only posts, offer subscription tiers, send paid messages and keep 90% of everything you earn.
+              Publish public and subscriber-only posts, offer subscription tiers, send paid messages and keep 90% of
+              everything you earn.
             </Typography>
           </Stack>
           {!open ? (

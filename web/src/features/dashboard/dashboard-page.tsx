@@ -27,7 +27,21 @@ import { CreatorJourney } from './creator-journey';
 import { NewPostDialog } from './new-post-dialog';
 import { TierManager } from './tier-manager';
 
-function StatCard({ label, value, trend, icon, note, loading }: { label: string; value: string; trend: string; icon: ReactNode; note?: string; loading: boolean }) {
+function StatCard({
+  label,
+  value,
+  trend,
+  icon,
+  note,
+  loading,
+}: {
+  label: string;
+  value: string;
+  trend: string;
+  icon: ReactNode;
+  note?: string;
+  loading: boolean;
+}) {
   return (
     <Card variant="outlined" data-testid={`stat-${label}`} sx={{ height: '100%' }}>
       <CardContent>
@@ -66,7 +80,9 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
 
   return (
     <Container maxWidth="lg" sx={{ py: 4 }}>
-      <Paper sx={{ p: 3, mb: 3, color: 'common.white', background: 'linear-gradient(135deg, #ec4899 0%, #7c3aed 100%)' }}>
+      <Paper
+        sx={{ p: 3, mb: 3, color: 'common.white', background: 'linear-gradient(135deg, #ec4899 0%, #7c3aed 100%)' }}
+      >
         <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
           Welcome back, {name}!
         </Typography>
@@ -75,16 +91,42 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
 
       <Grid container spacing={2} sx={{ mb: 3 }}>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-          <StatCard label="Total Earnings" value={usd(stats?.totalEarnings ?? 0)} trend="+20.1% from last month" icon={<AttachMoney color="action" />} note="Your 90% share" loading={isLoading} />
+          <StatCard
+            label="Total Earnings"
+            value={usd(stats?.totalEarnings ?? 0)}
+            trend="+20.1% from last month"
+            icon={<AttachMoney color="action" />}
+            note="Your 90% share"
+            loading={isLoading}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-          <StatCard label="Subscribers" value={String(stats?.subscriberCount ?? 0)} trend="+180 from last month" icon={<People color="action" />} loading={isLoading} />
+          <StatCard
+            label="Subscribers"
+            value={String(stats?.subscriberCount ?? 0)}
+            trend="+180 from last month"
+            icon={<People color="action" />}
+            loading={isLoading}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-          <StatCard label="Posts" value={String(stats?.postCount ?? 0)} trend="+19 from last month" icon={<Article color="action" />} loading={isLoading} />
+          <StatCard
+            label="Posts"
+            value={String(stats?.postCount ?? 0)}
+            trend="+19 from last month"
+            icon={<Article color="action" />}
+            loading={isLoading}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-          <StatCard label="Engagement" value={`${stats?.engagementRate ?? 0}%`} trend="+4.3% from last month" icon={<TrendingUp color="action" />} note={ENGAGEMENT_RATE_DEFINITION} loading={isLoading} />
+          <StatCard
+            label="Engagement"
+            value={`${stats?.engagementRate ?? 0}%`}
+            trend="+4.3% from last month"
+            icon={<TrendingUp color="action" />}
+            note={ENGAGEMENT_RATE_DEFINITION}
+            loading={isLoading}
+          />
         </Grid>
       </Grid>
 

@@ -37,17 +37,24 @@ export function NewPostDialog({ open, onClose }: { open: boolean; onClose: () =>
       return;
     }
     try {
-      await create({ title: parsed.data.title, content: parsed.data.content, isPublic: parsed.data.isPublic, ...(parsed.data.mediaUrl ? { mediaUrl: parsed.data.mediaUrl } : {}) }).unwrap();
+      await create({
+        title: parsed.data.title,
+        content: parsed.data.content,
+        isPublic: parsed.data.isPublic,
+        ...(parsed.data.mediaUrl ? { mediaUrl: parsed.data.mediaUrl } : {}),
+      }).unwrap();
       toast({ title: 'Post created!', description: 'Your post has been published.' });
       close();
     } catch (error) {
-      if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to create post. Please try again.', variant: 'destructive' });
+      if (!isUnauthorized(error))
+        toast({ title: 'Error', description: 'Failed to create post. Please try again.', variant: 'destructive' });
     }
   };
 
   const field = (name: 'title' | 'content' | 'mediaUrl') => ({
     value: form[name],
-    onChange: (event: React.ChangeEvent<HTMLInputElement>) => setForm((current) => ({ ...current, [name]: event.target.value })),
+    onChange: (event: React.ChangeEvent<HTMLInputElement>) =>
+      setForm((current) => ({ ...current, [name]: event.target.value })),
     error: Boolean(errors[name]),
     helperText: errors[name],
   });
@@ -60,9 +67,18 @@ export function NewPostDialog({ open, onClose }: { open: boolean; onClose: () =>
           <Stack spacing={2} sx={{ mt: 1 }}>
             <TextField label="Title" required {...field('title')} />
             <TextField label="Content" required multiline minRows={4} {...field('content')} />
-            <TextField label="Media URL (optional)" placeholder="https://example.com/photo.jpg" {...field('mediaUrl')} />
+            <TextField
+              label="Media URL (optional)"
+              placeholder="https://example.com/photo.jpg"
+              {...field('mediaUrl')}
+            />
             <FormControlLabel
-              control={<Checkbox checked={form.isPublic} onChange={(event) => setForm((current) => ({ ...current, isPublic: event.target.checked }))} />}
+              control={
+                <Checkbox
+                  checked={form.isPublic}
+                  onChange={(event) => setForm((current) => ({ ...current, isPublic: event.target.checked }))}
+                />
+              }
               label="Make public (visible to all users)"
             />
           </Stack>

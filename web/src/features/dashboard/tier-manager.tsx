@@ -43,11 +43,23 @@ export function TierManager({ creatorId }: { creatorId: string }) {
   const open = (tier: Tier | 'new') => {
     setEditing(tier);
     setErrors({});
-    setForm(tier === 'new' ? EMPTY : { name: tier.name, description: tier.description, price: tier.price, features: tier.features.join('\n') });
+    setForm(
+      tier === 'new'
+        ? EMPTY
+        : { name: tier.name, description: tier.description, price: tier.price, features: tier.features.join('\n') },
+    );
   };
 
   const save = async () => {
-    const input = { name: form.name, description: form.description, price: form.price, features: form.features.split('\n').map((line) => line.trim()).filter(Boolean) };
+    const input = {
+      name: form.name,
+      description: form.description,
+      price: form.price,
+      features: form.features
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
+    };
     const parsed = tierSchema.safeParse(input);
     if (!parsed.success) {
       const fields: Record<string, string> = {};
@@ -61,7 +73,8 @@ export function TierManager({ creatorId }: { creatorId: string }) {
       toast({ title: 'Tier saved', description: `${input.name} is available to your subscribers.` });
       setEditing(null);
     } catch (error) {
-      if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to save tier. Please try again.', variant: 'destructive' });
+      if (!isUnauthorized(error))
+        toast({ title: 'Error', description: 'Failed to save tier. Please try again.', variant: 'destructive' });
     }
   };
 
@@ -94,7 +107,8 @@ export function TierManager({ creatorId }: { creatorId: string }) {
               <ListItemText
                 primary={
                   <>
-                    {tier.name} · {usd(tier.price)}/month {tier.isDefault && <Chip size="small" label="Default" sx={{ ml: 1 }} />}
+                    {tier.name} · {usd(tier.price)}/month{' '}
+                    {tier.isDefault && <Chip size="small" label="Default" sx={{ ml: 1 }} />}
                   </>
                 }
                 secondary={tier.features.join(' · ')}
@@ -107,10 +121,36 @@ export function TierManager({ creatorId }: { creatorId: string }) {
         <DialogTitle>{editing === 'new' ? 'New Tier' : 'Edit Tier'}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ mt: 1 }}>
-            <TextField label="Name" required value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} error={Boolean(errors.name)} helperText={errors.name} />
-            <TextField label="Description" value={form.description} onChange={(e) => setForm({ ...form, description: e.target.value })} />
-            <TextField label="Price (USD per month)" required value={form.price} onChange={(e) => setForm({ ...form, price: e.target.value })} error={Boolean(errors.price)} helperText={errors.price ?? 'e.g. 14.99'} />
-            <TextField label="Features (one per line)" multiline minRows={3} value={form.features} onChange={(e) => setForm({ ...form, features: e.target.value })} error={Boolean(errors.features)} helperText={errors.features} />
+            <TextField
+              label="Name"
+              required
+              value={form.name}
+              onChange={(e) => setForm({ ...form, name: e.target.value })}
+              error={Boolean(errors.name)}
+              helperText={errors.name}
+            />
+            <TextField
+              label="Description"
+              value={form.description}
+              onChange={(e) => setForm({ ...form, description: e.target.value })}
+            />
+            <TextField
+              label="Price (USD per month)"
+              required
+              value={form.price}
+              onChange={(e) => setForm({ ...form, price: e.target.value })}
+              error={Boolean(errors.price)}
+              helperText={errors.price ?? 'e.g. 14.99'}
+            />
+            <TextField
+              label="Features (one per line)"
+              multiline
+              minRows={3}
+              value={form.features}
+              onChange={(e) => setForm({ ...form, features: e.target.value })}
+              error={Boolean(errors.features)}
+              helperText={errors.features}
+            />
           </Stack>
         </DialogContent>
         <DialogActions>

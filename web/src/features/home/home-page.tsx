@@ -19,7 +19,15 @@ import { SubscribeDialog } from '@/components/subscribe-dialog';
 const FEATURED = 6;
 
 /** One page of the feed; the last page shown offers the next one. */
-function FeedPageList({ cursor, isLast, onMore }: { cursor: string | null; isLast: boolean; onMore: (next: string) => void }) {
+function FeedPageList({
+  cursor,
+  isLast,
+  onMore,
+}: {
+  cursor: string | null;
+  isLast: boolean;
+  onMore: (next: string) => void;
+}) {
   const { data, isLoading } = useFeedQuery(cursor ? { cursor } : undefined);
   if (isLoading || !data) return <Skeleton variant="rounded" height={160} />;
   return (
@@ -56,12 +64,21 @@ export function HomePage() {
         <Box
           data-testid="home-background"
           aria-hidden
-          sx={{ position: 'fixed', inset: 0, zIndex: 0, background: coverBackground(background), opacity: 0.15, pointerEvents: 'none' }}
+          sx={{
+            position: 'fixed',
+            inset: 0,
+            zIndex: 0,
+            background: coverBackground(background),
+            opacity: 0.15,
+            pointerEvents: 'none',
+          }}
         />
       )}
       <Container maxWidth="lg" sx={{ position: 'relative', zIndex: 1, py: 4 }}>
         {user && !user.isCreator && (
-          <Paper sx={{ p: 3, mb: 4, color: 'common.white', background: 'linear-gradient(135deg, #ec4899 0%, #7c3aed 100%)' }}>
+          <Paper
+            sx={{ p: 3, mb: 4, color: 'common.white', background: 'linear-gradient(135deg, #ec4899 0%, #7c3aed 100%)' }}
+          >
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
               <AutoAwesome fontSize="large" />
               <Box sx={{ flex: 1 }}>
@@ -70,7 +87,13 @@ export function HomePage() {
                 </Typography>
                 <Typography>Share exclusive content with your subscribers and keep 90% of your earnings.</Typography>
               </Box>
-              <Button variant="contained" color="inherit" sx={{ color: '#7c3aed' }} component={RouterLink} to="/dashboard">
+              <Button
+                variant="contained"
+                color="inherit"
+                sx={{ color: '#7c3aed' }}
+                component={RouterLink}
+                to="/dashboard"
+              >
                 Become a Creator
               </Button>
             </Stack>
@@ -107,14 +130,26 @@ export function HomePage() {
             <Skeleton variant="rounded" height={160} />
           ) : (firstPage.data?.posts.length ?? 0) === 0 ? (
             <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
-              <Typography color="textSecondary">No posts in your feed yet. Subscribe to creators to see their content!</Typography>
-              <Button sx={{ mt: 2 }} variant="contained" disabled={list.length === 0} onClick={() => setDialogOpen(true)}>
+              <Typography color="textSecondary">
+                No posts in your feed yet. Subscribe to creators to see their content!
+              </Typography>
+              <Button
+                sx={{ mt: 2 }}
+                variant="contained"
+                disabled={list.length === 0}
+                onClick={() => setDialogOpen(true)}
+              >
                 Explore Creators
               </Button>
             </Paper>
           ) : (
             [null, ...cursors].map((cursor, index) => (
-              <FeedPageList key={cursor ?? 'first'} cursor={cursor} isLast={index === cursors.length} onMore={(next) => setCursors((all) => [...all, next])} />
+              <FeedPageList
+                key={cursor ?? 'first'}
+                cursor={cursor}
+                isLast={index === cursors.length}
+                onMore={(next) => setCursors((all) => [...all, next])}
+              />
             ))
           )}
         </Stack>

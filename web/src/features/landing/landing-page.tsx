@@ -88,20 +88,35 @@ export function LandingPage() {
         </Toolbar>
       </AppBar>
 
-      <Box component="section" sx={{ py: { xs: 8, md: 14 }, textAlign: 'center', background: 'radial-gradient(circle at 50% 0%, rgba(214,51,108,0.18), transparent 60%)' }}>
+      <Box
+        component="section"
+        sx={{
+          py: { xs: 8, md: 14 },
+          textAlign: 'center',
+          background: 'radial-gradient(circle at 50% 0%, rgba(214,51,108,0.18), transparent 60%)',
+        }}
+      >
         <Container maxWidth="md">
           <Typography variant="overline" color="primary" sx={{ fontWeight: 700, letterSpacing: 2 }}>
             For adults 18+ only
           </Typography>
-          <Typography variant="h2" component="h1" sx={{ fontWeight: 800, letterSpacing: '-0.03em', mt: 1, fontSize: { xs: '2.4rem', md: '3.6rem' } }}>
+          <Typography
+            variant="h2"
+            component="h1"
+            sx={{ fontWeight: 800, letterSpacing: '-0.03em', mt: 1, fontSize: { xs: '2.4rem', md: '3.6rem' } }}
+          >
             Where creators and fans{' '}
-            <Box component="span" sx={{ background: gradient, backgroundClip: 'text', WebkitBackgroundClip: 'text', color: 'transparent' }}>
+            <Box
+              component="span"
+              sx={{ background: gradient, backgroundClip: 'text', WebkitBackgroundClip: 'text', color: 'transparent' }}
+            >
               come alive
             </Box>
           </Typography>
           <Typography variant="h6" component="p" color="textSecondary" sx={{ mt: 3, fontWeight: 400 }}>
-            Lively is the premium platform for exclusive creator content and live 1:1 video chat. Creators keep 90% of what they earn. Credit card
-            verification is required for age verification, so everyone here is a verified adult.
+            Lively is the premium platform for exclusive creator content and live 1:1 video chat. Creators keep 90% of
+            what they earn. Credit card verification is required for age verification, so everyone here is a verified
+            adult.
           </Typography>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'center', mt: 5 }}>
             <Button component={RouterLink} to="/login" variant="contained" size="large">
@@ -148,7 +163,13 @@ export function LandingPage() {
           <Typography sx={{ mt: 2, opacity: 0.9 }}>
             Create your account in a minute. $1.99 per month, billed automatically, cancel at any time.
           </Typography>
-          <Button component={RouterLink} to="/login" variant="contained" size="large" sx={{ mt: 4, bgcolor: '#fff', color: '#d6336c', '&:hover': { bgcolor: '#f1f3f5' } }}>
+          <Button
+            component={RouterLink}
+            to="/login"
+            variant="contained"
+            size="large"
+            sx={{ mt: 4, bgcolor: '#fff', color: '#d6336c', '&:hover': { bgcolor: '#f1f3f5' } }}
+          >
             Get Started Today
           </Button>
           <Typography variant="body2" sx={{ mt: 3, opacity: 0.85 }}>
@@ -181,7 +202,14 @@ export function LandingPage() {
                 </Typography>
                 <Stack spacing={0.75}>
                   {column.links.map(([label, to]) => (
-                    <Link key={label} component={RouterLink} to={to} color="textSecondary" underline="hover" variant="body2">
+                    <Link
+                      key={label}
+                      component={RouterLink}
+                      to={to}
+                      color="textSecondary"
+                      underline="hover"
+                      variant="body2"
+                    >
                       {label}
                     </Link>
                   ))}

@@ -113,7 +113,9 @@ export const LEGAL_DOCUMENTS: Record<LegalDocumentId, LegalDocument> = {
       },
       {
         heading: 'Children',
-        paragraphs: ['Lively is for adults only. We do not knowingly collect information from anyone under 18 and delete any such account we discover.'],
+        paragraphs: [
+          'Lively is for adults only. We do not knowingly collect information from anyone under 18 and delete any such account we discover.',
+        ],
       },
       {
         heading: 'Changes',

@@ -26,4 +26,10 @@ export const messagesApi = api.enhanceEndpoints({ addTagTypes: ['Conversations',
   }),
 });
 
-export const { useConversationsQuery, useConversationUserQuery, useThreadQuery, useSendMessageMutation, useUnlockMessageMutation } = messagesApi;
+export const {
+  useConversationsQuery,
+  useConversationUserQuery,
+  useThreadQuery,
+  useSendMessageMutation,
+  useUnlockMessageMutation,
+} = messagesApi;

@@ -21,7 +21,13 @@ import { isUnauthorized, serverErrorText } from '@/lib/api';
 import { useCurrentUser } from '@/lib/current-user';
 import { toast } from '@/components/toast';
 import { usd } from '@/lib/format';
-import { useConversationsQuery, useConversationUserQuery, useSendMessageMutation, useThreadQuery, useUnlockMessageMutation } from './messages-api';
+import {
+  useConversationsQuery,
+  useConversationUserQuery,
+  useSendMessageMutation,
+  useThreadQuery,
+  useUnlockMessageMutation,
+} from './messages-api';
 
 function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolean; otherUserId: string }) {
   const [unlock, { isLoading }] = useUnlockMessageMutation();
@@ -31,12 +37,24 @@ function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolea
       toast({ title: 'Message unlocked!', description: 'The message was paid from your balance.' });
     } catch (error) {
       if (isUnauthorized(error)) return;
-      toast({ title: 'Error', description: `Failed to unlock message. ${serverErrorText(error) ?? ''}`.trim(), variant: 'destructive' });
+      toast({
+        title: 'Error',
+        description: `Failed to unlock message. ${serverErrorText(error) ?? ''}`.trim(),
+        variant: 'destructive',
+      });
     }
   };
   return (
     <Box data-testid="message" sx={{ alignSelf: mine ? 'flex-end' : 'flex-start', maxWidth: '75%' }}>
-      <Paper sx={{ px: 1.5, py: 1, bgcolor: mine ? 'primary.main' : 'action.hover', color: mine ? 'primary.contrastText' : 'text.primary' }} elevation={0}>
+      <Paper
+        sx={{
+          px: 1.5,
+          py: 1,
+          bgcolor: mine ? 'primary.main' : 'action.hover',
+          color: mine ? 'primary.contrastText' : 'text.primary',
+        }}
+        elevation={0}
+      >
         {message.locked ? (
           <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
@@ -45,7 +63,14 @@ function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolea
                 Paid message · {usd(message.price ?? 0)}
               </Typography>
             </Stack>
-            <Button size="small" variant="contained" color="secondary" startIcon={<LockOpen />} disabled={isLoading} onClick={doUnlock}>
+            <Button
+              size="small"
+              variant="contained"
+              color="secondary"
+              startIcon={<LockOpen />}
+              disabled={isLoading}
+              onClick={doUnlock}
+            >
               {isLoading ? 'Unlocking...' : `Unlock for ${usd(message.price ?? 0)}`}
             </Button>
           </Stack>
@@ -89,7 +114,8 @@ function Thread({ otherUserId, otherName }: { otherUserId: string; otherName: st
       setText('');
       setPrice('');
     } catch (error) {
-      if (!isUnauthorized(error)) toast({ title: 'Error', description: 'Failed to send message.', variant: 'destructive' });
+      if (!isUnauthorized(error))
+        toast({ title: 'Error', description: 'Failed to send message.', variant: 'destructive' });
     }
   };
 
@@ -109,8 +135,21 @@ function Thread({ otherUserId, otherName }: { otherUserId: string; otherName: st
         ))}
         <div ref={end} />
       </Stack>
-      <Stack component="form" onSubmit={submit} direction="row" spacing={1} sx={{ p: 2, borderTop: 1, borderColor: 'divider' }}>
-        <TextField size="small" fullWidth placeholder="Type a message..." value={text} onChange={(event) => setText(event.target.value)} slotProps={{ htmlInput: { 'aria-label': 'Message' } }} />
+      <Stack
+        component="form"
+        onSubmit={submit}
+        direction="row"
+        spacing={1}
+        sx={{ p: 2, borderTop: 1, borderColor: 'divider' }}
+      >
+        <TextField
+          size="small"
+          fullWidth
+          placeholder="Type a message..."
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          slotProps={{ htmlInput: { 'aria-label': 'Message' } }}
+        />
         {user?.isCreator && (
           <TextField
             size="small"
@@ -118,7 +157,10 @@ function Thread({ otherUserId, otherName }: { otherUserId: string; otherName: st
             value={price}
             onChange={(event) => setPrice(event.target.value)}
             sx={{ width: 120 }}
-            slotProps={{ htmlInput: { 'aria-label': 'Price (optional, makes it a paid message)', inputMode: 'decimal' }, input: { startAdornment: <InputAdornment position="start">$</InputAdornment> } }}
+            slotProps={{
+              htmlInput: { 'aria-label': 'Price (optional, makes it a paid message)', inputMode: 'decimal' },
+              input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
+            }}
           />
         )}
         <Button type="submit" variant="contained" endIcon={<Send />} disabled={!text.trim() || sending}>
@@ -153,15 +195,24 @@ export function MessagesPage() {
           )}
           <List disablePadding>
             {conversations.map((conversation) => (
-              <ListItemButton key={conversation.user.id} selected={conversation.user.id === selected} onClick={() => setParams({ user: conversation.user.id })}>
+              <ListItemButton
+                key={conversation.user.id}
+                selected={conversation.user.id === selected}
+                onClick={() => setParams({ user: conversation.user.id })}
+              >
                 <ListItemAvatar>
-                  <Avatar src={conversation.user.profileImageUrl ?? undefined}>{conversation.user.name[0]?.toUpperCase()}</Avatar>
+                  <Avatar src={conversation.user.profileImageUrl ?? undefined}>
+                    {conversation.user.name[0]?.toUpperCase()}
+                  </Avatar>
                 </ListItemAvatar>
                 <ListItemText
                   primary={conversation.user.name}
                   secondary={
                     <>
-                      <Box component="span" sx={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                      <Box
+                        component="span"
+                        sx={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                      >
                         {conversation.lastMessage}
                       </Box>
                       <Box component="span" sx={{ fontSize: 12 }}>

@@ -31,7 +31,10 @@ export function AddPaymentAccountDialog({ open, onClose }: { open: boolean; onCl
   };
 
   const submit = async () => {
-    const body = type === 'bank_account' ? { type, accountHolderName, bankAccountLast4, routingNumber } : { type, accountHolderName };
+    const body =
+      type === 'bank_account'
+        ? { type, accountHolderName, bankAccountLast4, routingNumber }
+        : { type, accountHolderName };
     const parsed = paymentAccountSchema.safeParse(body);
     if (!parsed.success) {
       const fields: Record<string, string> = {};
@@ -46,7 +49,11 @@ export function AddPaymentAccountDialog({ open, onClose }: { open: boolean; onCl
       reset();
       onClose();
     } catch {
-      toast({ title: 'Error', description: 'Failed to add payment account. Please try again.', variant: 'destructive' });
+      toast({
+        title: 'Error',
+        description: 'Failed to add payment account. Please try again.',
+        variant: 'destructive',
+      });
     }
   };
 
@@ -55,7 +62,13 @@ export function AddPaymentAccountDialog({ open, onClose }: { open: boolean; onCl
       <DialogTitle id="add-payment-account-title">Add Payment Account</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField select label="Account Type" value={type} onChange={(event) => setType(event.target.value as AccountType)} slotProps={{ htmlInput: { 'data-testid': 'account-type' } }}>
+          <TextField
+            select
+            label="Account Type"
+            value={type}
+            onChange={(event) => setType(event.target.value as AccountType)}
+            slotProps={{ htmlInput: { 'data-testid': 'account-type' } }}
+          >
             <MenuItem value="stripe">Stripe</MenuItem>
             <MenuItem value="bank_account">Bank Account</MenuItem>
           </TextField>

@@ -8,23 +8,59 @@ jest.setTimeout(30_000);
 afterEach(cleanup);
 
 const user = (isCreator: boolean) => ({
-  id: 'u1', email: 'c@example.com', firstName: 'C', lastName: 'R', profileImageUrl: null, role: isCreator ? 'creator' : 'subscriber', isCreator,
-  ageVerified: true, subscriptionStatus: 'active', lastPaymentDate: null, subscriptionEndDate: null,
+  id: 'u1',
+  email: 'c@example.com',
+  firstName: 'C',
+  lastName: 'R',
+  profileImageUrl: null,
+  role: isCreator ? 'creator' : 'subscriber',
+  isCreator,
+  ageVerified: true,
+  subscriptionStatus: 'active',
+  lastPaymentDate: null,
+  subscriptionEndDate: null,
 });
-const payout = (i: number, status: string | null = 'completed') => ({ id: `p${i}`, amount: `${i}.00`, netAmount: `${i - 1}.99`, status, createdAt: '2026-01-0' + (i % 9 || 1) + 'T00:00:00.000Z' });
+const payout = (i: number, status: string | null = 'completed') => ({
+  id: `p${i}`,
+  amount: `${i}.00`,
+  netAmount: `${i - 1}.99`,
+  status,
+  createdAt: '2026-01-0' + (i % 9 || 1) + 'T00:00:00.000Z',
+});
 
 const bankAccount = (verificationStatus: 'verified' | 'pending' | 'failed') => ({
-  id: 'a1', type: 'bank_account', accountHolderName: 'C R', bankAccountLast4: '6789', routingNumber: '*****0000', stripeAccountId: null, isDefault: true,
-  isVerified: verificationStatus === 'verified', verificationStatus, verificationFailureReason: null, createdAt: '2026-01-01T00:00:00.000Z',
+  id: 'a1',
+  type: 'bank_account',
+  accountHolderName: 'C R',
+  bankAccountLast4: '6789',
+  routingNumber: '*****0000',
+  stripeAccountId: null,
+  isDefault: true,
+  isVerified: verificationStatus === 'verified',
+  verificationStatus,
+  verificationFailureReason: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
 });
 
 function serve(overrides: Partial<Record<string, unknown>> = {}, isCreator = true) {
   return installFakeFetch((call: FakeCall) => {
     if (call.url === '/api/auth/user') return { status: 200, body: user(isCreator) };
-    if (call.url === '/api/payouts/u1/dashboard') return { status: 200, body: overrides.dashboard ?? { availableBalance: '17.99', pendingBalance: '9.00', totalEarnings: '26.99', nextPayoutDate: '2026-03-05T12:00:00.000Z' } };
+    if (call.url === '/api/payouts/u1/dashboard')
+      return {
+        status: 200,
+        body: overrides.dashboard ?? {
+          availableBalance: '17.99',
+          pendingBalance: '9.00',
+          totalEarnings: '26.99',
+          nextPayoutDate: '2026-03-05T12:00:00.000Z',
+        },
+      };
     if (call.url === '/api/payment-accounts/u1') return { status: 200, body: overrides.accounts ?? [] };
     if (call.url === '/api/payouts/u1') return { status: 200, body: overrides.payouts ?? [] };
-    if (call.url === '/api/payouts' && call.method === 'POST') return (overrides.payoutAnswer as { status: number; body?: unknown }) ?? { status: 201, body: payout(1, 'pending') };
+    if (call.url === '/api/payouts' && call.method === 'POST')
+      return (
+        (overrides.payoutAnswer as { status: number; body?: unknown }) ?? { status: 201, body: payout(1, 'pending') }
+      );
     return { status: 404, body: { error: 'no' } };
   });
 }
@@ -51,7 +87,10 @@ describe('payouts page', () => {
   });
 
   it('Next Payout is N/A without pending earnings; history shows 5 and View All Payouts; unknown status shows pending', async () => {
-    serve({ dashboard: { availableBalance: '0.00', pendingBalance: '0.00', totalEarnings: '0.00', nextPayoutDate: null }, payouts: [payout(1, null), ...[2, 3, 4, 5, 6, 7].map((i) => payout(i))] });
+    serve({
+      dashboard: { availableBalance: '0.00', pendingBalance: '0.00', totalEarnings: '0.00', nextPayoutDate: null },
+      payouts: [payout(1, null), ...[2, 3, 4, 5, 6, 7].map((i) => payout(i))],
+    });
     renderWithApp(<PayoutsPage />, { path: '/payouts' });
     expect((await screen.findByTestId('stat-next-payout')).textContent).toBe('N/A');
     await waitFor(() => expect(screen.getAllByTestId('payout-row')).toHaveLength(5));
@@ -62,10 +101,15 @@ describe('payouts page', () => {
 
   it('withdraws the whole available balance to the default account; a failure shows the SPEC toast', async () => {
     const account = bankAccount('verified');
-    const calls = serve({ accounts: [account], payoutAnswer: { status: 400, body: { error: 'No available balance to withdraw' } } });
+    const calls = serve({
+      accounts: [account],
+      payoutAnswer: { status: 400, body: { error: 'No available balance to withdraw' } },
+    });
     renderWithApp(<PayoutsPage />, { path: '/payouts' });
     await screen.findByText('Bank Account ••••6789 (C R)');
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Withdraw Earnings' }) as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Withdraw Earnings' }) as HTMLButtonElement).disabled).toBe(false),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Withdraw Earnings' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Request Payout' }));
     expect(await screen.findByText('Failed to request payout. Please try again.')).toBeTruthy();
@@ -78,25 +122,37 @@ describe('payouts page', () => {
     let status: 'pending' | 'verified' = 'pending';
     installFakeFetch((call: FakeCall) => {
       if (call.url === '/api/auth/user') return { status: 200, body: user(true) };
-      if (call.url === '/api/payouts/u1/dashboard') return { status: 200, body: { availableBalance: '17.99', pendingBalance: '0.00', totalEarnings: '17.99', nextPayoutDate: null } };
+      if (call.url === '/api/payouts/u1/dashboard')
+        return {
+          status: 200,
+          body: { availableBalance: '17.99', pendingBalance: '0.00', totalEarnings: '17.99', nextPayoutDate: null },
+        };
       if (call.url === '/api/payment-accounts/u1') return { status: 200, body: [bankAccount(status)] };
       if (call.url === '/api/payouts/u1') return { status: 200, body: [] };
       return { status: 404, body: { error: 'no' } };
     });
     renderWithApp(<PayoutsPage />, { path: '/payouts' });
     expect((await screen.findByTestId('verification-status')).textContent).toBe('Pending Verification');
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Withdraw Earnings' }) as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Withdraw Earnings' }) as HTMLButtonElement).disabled).toBe(false),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Withdraw Earnings' }));
-    expect((await screen.findByTestId('account-unverified')).textContent).toBe('This payment account is pending verification');
+    expect((await screen.findByTestId('account-unverified')).textContent).toBe(
+      'This payment account is pending verification',
+    );
     expect((screen.getByRole('button', { name: 'Request Payout' }) as HTMLButtonElement).disabled).toBe(true);
     status = 'verified'; // the page re-reads pending accounts until the processor has decided
-    await waitFor(() => expect(screen.getByTestId('verification-status').textContent).toBe('Verified'), { timeout: 10_000 });
+    await waitFor(() => expect(screen.getByTestId('verification-status').textContent).toBe('Verified'), {
+      timeout: 10_000,
+    });
     expect(screen.queryByTestId('account-unverified')).toBeNull();
     expect((screen.getByRole('button', { name: 'Request Payout' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('an account the processor refused shows Verification Failed', async () => {
-    serve({ accounts: [{ ...bankAccount('failed'), verificationFailureReason: 'Bank account could not be verified' }] });
+    serve({
+      accounts: [{ ...bankAccount('failed'), verificationFailureReason: 'Bank account could not be verified' }],
+    });
     renderWithApp(<PayoutsPage />, { path: '/payouts' });
     const chip = await screen.findByTestId('verification-status');
     expect(chip.textContent).toBe('Verification Failed');

@@ -23,12 +23,34 @@ import { PAYOUT_HISTORY_SHOWN, type PaymentAccountView, type PayoutView } from '
 import { useCurrentUser } from '@/lib/current-user';
 import { AddPaymentAccountDialog } from './add-payment-account-dialog';
 import { usd } from '@/lib/format';
-import { monthDay, payoutStatus, usePaymentAccountsQuery, usePayoutDashboardQuery, usePayoutsQuery } from './payouts-api';
+import {
+  monthDay,
+  payoutStatus,
+  usePaymentAccountsQuery,
+  usePayoutDashboardQuery,
+  usePayoutsQuery,
+} from './payouts-api';
 import { accountLabel, WithdrawDialog } from './withdraw-dialog';
 
-const STATUS_COLOR = { pending: 'warning', processing: 'info', completed: 'success', failed: 'error', cancelled: 'default' } as const;
+const STATUS_COLOR = {
+  pending: 'warning',
+  processing: 'info',
+  completed: 'success',
+  failed: 'error',
+  cancelled: 'default',
+} as const;
 
-function StatCard({ title, value, icon, loading }: { title: string; value: string; icon: ReactNode; loading: boolean }) {
+function StatCard({
+  title,
+  value,
+  icon,
+  loading,
+}: {
+  title: string;
+  value: string;
+  icon: ReactNode;
+  loading: boolean;
+}) {
   return (
     <Card sx={{ height: '100%' }}>
       <CardContent>
@@ -38,8 +60,14 @@ function StatCard({ title, value, icon, loading }: { title: string; value: strin
           </Typography>
           <Box sx={{ color: 'text.secondary', display: 'flex' }}>{icon}</Box>
         </Stack>
-        {loading ? <Skeleton width={90} height={40} /> : (
-          <Typography variant="h5" sx={{ fontWeight: 800 }} data-testid={`stat-${title.toLowerCase().replace(/ /g, '-')}`}>
+        {loading ? (
+          <Skeleton width={90} height={40} />
+        ) : (
+          <Typography
+            variant="h5"
+            sx={{ fontWeight: 800 }}
+            data-testid={`stat-${title.toLowerCase().replace(/ /g, '-')}`}
+          >
             {value}
           </Typography>
         )}
@@ -50,11 +78,20 @@ function StatCard({ title, value, icon, loading }: { title: string; value: strin
 
 function AccountRow({ account }: { account: PaymentAccountView }) {
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', py: 1.5, flexWrap: 'wrap', rowGap: 1 }} data-testid="payment-account">
+    <Stack
+      direction="row"
+      spacing={1}
+      sx={{ alignItems: 'center', py: 1.5, flexWrap: 'wrap', rowGap: 1 }}
+      data-testid="payment-account"
+    >
       <AccountBalance color="action" />
       <Box sx={{ flex: 1, minWidth: 160 }}>
         <Typography sx={{ fontWeight: 600 }}>{accountLabel(account)}</Typography>
-        {account.routingNumber && <Typography variant="body2" color="textSecondary">Routing {account.routingNumber}</Typography>}
+        {account.routingNumber && (
+          <Typography variant="body2" color="textSecondary">
+            Routing {account.routingNumber}
+          </Typography>
+        )}
       </Box>
       {account.isDefault && <Chip size="small" color="primary" label="Default" />}
       <VerificationChip account={account} />
@@ -65,10 +102,27 @@ function AccountRow({ account }: { account: PaymentAccountView }) {
 /** SPEC §4: verified or pending verification; an account the payout processor refused says so. */
 function VerificationChip({ account }: { account: PaymentAccountView }) {
   if (account.verificationStatus === 'failed') {
-    return <Chip size="small" variant="outlined" color="error" label="Verification Failed" title={account.verificationFailureReason ?? undefined} data-testid="verification-status" />;
+    return (
+      <Chip
+        size="small"
+        variant="outlined"
+        color="error"
+        label="Verification Failed"
+        title={account.verificationFailureReason ?? undefined}
+        data-testid="verification-status"
+      />
+    );
   }
   const verified = account.verificationStatus === 'verified';
-  return <Chip size="small" variant="outlined" color={verified ? 'success' : 'warning'} label={verified ? 'Verified' : 'Pending Verification'} data-testid="verification-status" />;
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      color={verified ? 'success' : 'warning'}
+      label={verified ? 'Verified' : 'Pending Verification'}
+      data-testid="verification-status"
+    />
+  );
 }
 
 /** While an account waits for the payout processor, its status is re-read this often. */
@@ -81,10 +135,17 @@ function PayoutRow({ payout }: { payout: PayoutView }) {
       <Box sx={{ flex: 1 }}>
         <Typography sx={{ fontWeight: 600 }}>{usd(payout.amount)}</Typography>
         <Typography variant="body2" color="textSecondary">
-          Net {usd(payout.netAmount)} · {new Date(payout.createdAt).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}
+          Net {usd(payout.netAmount)} ·{' '}
+          {new Date(payout.createdAt).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}
         </Typography>
       </Box>
-      <Chip size="small" color={STATUS_COLOR[status]} label={status} sx={{ textTransform: 'capitalize' }} data-testid="payout-status" />
+      <Chip
+        size="small"
+        color={STATUS_COLOR[status]}
+        label={status}
+        sx={{ textTransform: 'capitalize' }}
+        data-testid="payout-status"
+      />
     </Stack>
   );
 }
@@ -134,7 +195,11 @@ function CreatorPayouts({ userId }: { userId: string }) {
 
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' }, mb: 4 }}>
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' }, mb: 4 }}
+      >
         <Box>
           <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
             Payouts
@@ -145,7 +210,12 @@ function CreatorPayouts({ userId }: { userId: string }) {
           <Button variant="outlined" startIcon={<Add />} onClick={() => setAdding(true)}>
             Add Payment Account
           </Button>
-          <Button variant="contained" startIcon={<Payments />} onClick={() => setWithdrawing(true)} disabled={!(Number(available) > 0) || accountList.length === 0}>
+          <Button
+            variant="contained"
+            startIcon={<Payments />}
+            onClick={() => setWithdrawing(true)}
+            disabled={!(Number(available) > 0) || accountList.length === 0}
+          >
             Withdraw Earnings
           </Button>
         </Stack>
@@ -153,16 +223,36 @@ function CreatorPayouts({ userId }: { userId: string }) {
 
       <Grid container spacing={2} sx={{ mb: 4 }}>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-          <StatCard title="Available Balance" value={usd(dashboard.data?.availableBalance)} icon={<AccountBalance />} loading={dashboard.isLoading} />
+          <StatCard
+            title="Available Balance"
+            value={usd(dashboard.data?.availableBalance)}
+            icon={<AccountBalance />}
+            loading={dashboard.isLoading}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-          <StatCard title="Pending Balance" value={usd(dashboard.data?.pendingBalance)} icon={<AccessTime />} loading={dashboard.isLoading} />
+          <StatCard
+            title="Pending Balance"
+            value={usd(dashboard.data?.pendingBalance)}
+            icon={<AccessTime />}
+            loading={dashboard.isLoading}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-          <StatCard title="Total Earnings" value={usd(dashboard.data?.totalEarnings)} icon={<TrendingUp />} loading={dashboard.isLoading} />
+          <StatCard
+            title="Total Earnings"
+            value={usd(dashboard.data?.totalEarnings)}
+            icon={<TrendingUp />}
+            loading={dashboard.isLoading}
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>
-          <StatCard title="Next Payout" value={monthDay(dashboard.data?.nextPayoutDate)} icon={<CalendarMonth />} loading={dashboard.isLoading} />
+          <StatCard
+            title="Next Payout"
+            value={monthDay(dashboard.data?.nextPayoutDate)}
+            icon={<CalendarMonth />}
+            loading={dashboard.isLoading}
+          />
         </Grid>
       </Grid>
 
@@ -172,10 +262,18 @@ function CreatorPayouts({ userId }: { userId: string }) {
             <CardHeader title="Payment Accounts" slotProps={{ title: { variant: 'h6', component: 'h2' } }} />
             <Divider />
             <CardContent>
-              {accounts.isLoading ? <Skeleton height={60} /> : accountList.length === 0 ? (
-                <Typography color="textSecondary" sx={{ py: 2, textAlign: 'center' }}>No payment accounts added yet</Typography>
+              {accounts.isLoading ? (
+                <Skeleton height={60} />
+              ) : accountList.length === 0 ? (
+                <Typography color="textSecondary" sx={{ py: 2, textAlign: 'center' }}>
+                  No payment accounts added yet
+                </Typography>
               ) : (
-                <Stack divider={<Divider flexItem />}>{accountList.map((account) => <AccountRow key={account.id} account={account} />)}</Stack>
+                <Stack divider={<Divider flexItem />}>
+                  {accountList.map((account) => (
+                    <AccountRow key={account.id} account={account} />
+                  ))}
+                </Stack>
               )}
             </CardContent>
           </Card>
@@ -185,10 +283,18 @@ function CreatorPayouts({ userId }: { userId: string }) {
             <CardHeader title="Payout History" slotProps={{ title: { variant: 'h6', component: 'h2' } }} />
             <Divider />
             <CardContent>
-              {payouts.isLoading ? <Skeleton height={60} /> : history.length === 0 ? (
-                <Typography color="textSecondary" sx={{ py: 2, textAlign: 'center' }}>No payouts requested yet</Typography>
+              {payouts.isLoading ? (
+                <Skeleton height={60} />
+              ) : history.length === 0 ? (
+                <Typography color="textSecondary" sx={{ py: 2, textAlign: 'center' }}>
+                  No payouts requested yet
+                </Typography>
               ) : (
-                <Stack divider={<Divider flexItem />}>{shown.map((payout) => <PayoutRow key={payout.id} payout={payout} />)}</Stack>
+                <Stack divider={<Divider flexItem />}>
+                  {shown.map((payout) => (
+                    <PayoutRow key={payout.id} payout={payout} />
+                  ))}
+                </Stack>
               )}
               {history.length > PAYOUT_HISTORY_SHOWN && (
                 <Button fullWidth sx={{ mt: 1 }} onClick={() => setShowAll((all) => !all)}>
@@ -201,7 +307,14 @@ function CreatorPayouts({ userId }: { userId: string }) {
       </Grid>
 
       <AddPaymentAccountDialog open={adding} onClose={() => setAdding(false)} />
-      {withdrawing && <WithdrawDialog open onClose={() => setWithdrawing(false)} accounts={accountList} availableBalance={available} />}
+      {withdrawing && (
+        <WithdrawDialog
+          open
+          onClose={() => setWithdrawing(false)}
+          accounts={accountList}
+          availableBalance={available}
+        />
+      )}
     </Container>
   );
 }

@@ -15,7 +15,9 @@ import { usd } from '@/lib/format';
 import { useRequestPayoutMutation } from './payouts-api';
 
 export const accountLabel = (account: PaymentAccountView) =>
-  account.type === 'bank_account' ? `Bank Account${account.bankAccountLast4 ? ` ••••${account.bankAccountLast4}` : ''} (${account.accountHolderName})` : `Stripe (${account.accountHolderName})`;
+  account.type === 'bank_account'
+    ? `Bank Account${account.bankAccountLast4 ? ` ••••${account.bankAccountLast4}` : ''} (${account.accountHolderName})`
+    : `Stripe (${account.accountHolderName})`;
 
 /** The API's refusals for a payout to an account that is not verified. */
 const UNVERIFIED = {
@@ -24,7 +26,17 @@ const UNVERIFIED = {
 } as const;
 
 /** SPEC §5 Withdraw: a selected payment account, a balance above 0, and always the whole available balance. */
-export function WithdrawDialog({ open, onClose, accounts, availableBalance }: { open: boolean; onClose: () => void; accounts: PaymentAccountView[]; availableBalance: string }) {
+export function WithdrawDialog({
+  open,
+  onClose,
+  accounts,
+  availableBalance,
+}: {
+  open: boolean;
+  onClose: () => void;
+  accounts: PaymentAccountView[];
+  availableBalance: string;
+}) {
   const defaultAccount = accounts.find((account) => account.isDefault) ?? accounts[0];
   const [chosen, setChosen] = useState<string>('');
   const accountId = chosen || defaultAccount?.id || '';
@@ -33,7 +45,8 @@ export function WithdrawDialog({ open, onClose, accounts, availableBalance }: { 
   const [requestPayout, { isLoading }] = useRequestPayoutMutation();
   const account = accounts.find((candidate) => candidate.id === accountId);
   // The server refuses payouts to accounts the payout processor has not verified: say so here.
-  const unverified = account && account.verificationStatus !== 'verified' ? UNVERIFIED[account.verificationStatus] : null;
+  const unverified =
+    account && account.verificationStatus !== 'verified' ? UNVERIFIED[account.verificationStatus] : null;
   const canWithdraw = !!accountId && !unverified && Number(availableBalance) > 0;
   const fee = payoutFee(Math.round(Number(availableBalance) * 100) || 0);
 
@@ -55,17 +68,35 @@ export function WithdrawDialog({ open, onClose, accounts, availableBalance }: { 
           {accounts.length === 0 ? (
             <Alert severity="info">Add a payment account before withdrawing.</Alert>
           ) : (
-            <TextField select label="Payment Account" value={accountId} onChange={(event) => setChosen(event.target.value)}>
+            <TextField
+              select
+              label="Payment Account"
+              value={accountId}
+              onChange={(event) => setChosen(event.target.value)}
+            >
               {accounts.map((account) => (
                 <MenuItem key={account.id} value={account.id}>
                   {accountLabel(account)}
-                  {account.verificationStatus === 'verified' ? '' : account.verificationStatus === 'failed' ? ' (verification failed)' : ' (pending verification)'}
+                  {account.verificationStatus === 'verified'
+                    ? ''
+                    : account.verificationStatus === 'failed'
+                      ? ' (verification failed)'
+                      : ' (pending verification)'}
                 </MenuItem>
               ))}
             </TextField>
           )}
-          {unverified && <Alert severity="warning" data-testid="account-unverified">{unverified}</Alert>}
-          <TextField label="Amount" value={usd(availableBalance)} slotProps={{ input: { readOnly: true } }} helperText="The entire available balance is withdrawn." />
+          {unverified && (
+            <Alert severity="warning" data-testid="account-unverified">
+              {unverified}
+            </Alert>
+          )}
+          <TextField
+            label="Amount"
+            value={usd(availableBalance)}
+            slotProps={{ input: { readOnly: true } }}
+            helperText="The entire available balance is withdrawn."
+          />
           {Number(availableBalance) > 0 && (
             <Typography variant="body2" color="textSecondary">
               Processing fee {usd(fee.processingFeeCents / 100)}: you receive {usd(fee.netAmountCents / 100)}.

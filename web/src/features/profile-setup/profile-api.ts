@@ -12,7 +12,10 @@ export const profileApi = api.enhanceEndpoints({ addTagTypes: ['ChatProfile', 'C
       },
       providesTags: ['ChatProfile'],
     }),
-    chatPreferences: build.query<ChatPreferences, void>({ query: () => '/api/preferences', providesTags: ['ChatPreferences'] }),
+    chatPreferences: build.query<ChatPreferences, void>({
+      query: () => '/api/preferences',
+      providesTags: ['ChatPreferences'],
+    }),
     saveProfile: build.mutation<{ message: string; profile: ChatProfile }, ProfileRequest>({
       query: (body) => ({ url: '/api/profile', method: 'POST', body }),
       invalidatesTags: ['ChatProfile'],
@@ -24,4 +27,5 @@ export const profileApi = api.enhanceEndpoints({ addTagTypes: ['ChatProfile', 'C
   }),
 });
 
-export const { useChatProfileQuery, useChatPreferencesQuery, useSaveProfileMutation, useSavePreferencesMutation } = profileApi;
+export const { useChatProfileQuery, useChatPreferencesQuery, useSaveProfileMutation, useSavePreferencesMutation } =
+  profileApi;

@@ -46,10 +46,25 @@ type Errors = Partial<Record<keyof Form, string>>;
 const STEPS = ['Basic Profile', 'Interests & Relationship Types', 'Sexual Preferences', 'Matching Preferences'];
 /** Which step shows each field, to open the first step with an error after a failed submit. */
 const STEP_OF: Record<keyof Form, number> = {
-  displayName: 1, age: 1, location: 1, genderIdentity: 1, sexualOrientation: 1, bio: 1,
-  relationshipType: 2, interests: 2,
-  experienceLevel: 3, sexualActivities: 3, kinks: 3, rolePreferences: 3,
-  ageRangeMin: 4, ageRangeMax: 4, maxDistance: 4, lookingForGenders: 4, dealBreakers: 4, mustHaves: 4, isPrivate: 4,
+  displayName: 1,
+  age: 1,
+  location: 1,
+  genderIdentity: 1,
+  sexualOrientation: 1,
+  bio: 1,
+  relationshipType: 2,
+  interests: 2,
+  experienceLevel: 3,
+  sexualActivities: 3,
+  kinks: 3,
+  rolePreferences: 3,
+  ageRangeMin: 4,
+  ageRangeMax: 4,
+  maxDistance: 4,
+  lookingForGenders: 4,
+  dealBreakers: 4,
+  mustHaves: 4,
+  isPrivate: 4,
 };
 
 /** 'non_binary' → 'Non binary'. */
@@ -102,7 +117,10 @@ export function ProfileSetupPage() {
       return;
     }
     dispatch(api.util.invalidateTags(['CurrentUser']));
-    toast({ title: 'Profile Created!', description: 'Your lively chat profile is ready. You can now start matching with others!' });
+    toast({
+      title: 'Profile Created!',
+      description: 'Your lively chat profile is ready. You can now start matching with others!',
+    });
     navigate('/chat');
   };
 
@@ -117,7 +135,14 @@ export function ProfileSetupPage() {
             control={
               <Checkbox
                 checked={(form[field] as string[]).includes(option)}
-                onChange={(event) => set(field, (event.target.checked ? [...form[field], option] : form[field].filter((v) => v !== option)) as never)}
+                onChange={(event) =>
+                  set(
+                    field,
+                    (event.target.checked
+                      ? [...form[field], option]
+                      : form[field].filter((v) => v !== option)) as never,
+                  )
+                }
               />
             }
           />
@@ -164,7 +189,13 @@ export function ProfileSetupPage() {
 
               {step === 1 && (
                 <>
-                  <TextField label="Display Name" value={form.displayName} onChange={(e) => set('displayName', e.target.value)} error={!!errors.displayName} helperText={errors.displayName} />
+                  <TextField
+                    label="Display Name"
+                    value={form.displayName}
+                    onChange={(e) => set('displayName', e.target.value)}
+                    error={!!errors.displayName}
+                    helperText={errors.displayName}
+                  />
                   <TextField
                     label="Age"
                     type="number"
@@ -174,64 +205,152 @@ export function ProfileSetupPage() {
                     error={!!errors.age}
                     helperText={errors.age}
                   />
-                  <TextField label="Location" placeholder="City, State" value={form.location} onChange={(e) => set('location', e.target.value)} error={!!errors.location} helperText={errors.location} />
-                  <TextField select label="Gender Identity" value={form.genderIdentity} onChange={(e) => set('genderIdentity', e.target.value as Form['genderIdentity'])} error={!!errors.genderIdentity} helperText={errors.genderIdentity}>
+                  <TextField
+                    label="Location"
+                    placeholder="City, State"
+                    value={form.location}
+                    onChange={(e) => set('location', e.target.value)}
+                    error={!!errors.location}
+                    helperText={errors.location}
+                  />
+                  <TextField
+                    select
+                    label="Gender Identity"
+                    value={form.genderIdentity}
+                    onChange={(e) => set('genderIdentity', e.target.value as Form['genderIdentity'])}
+                    error={!!errors.genderIdentity}
+                    helperText={errors.genderIdentity}
+                  >
                     {GENDER_IDENTITIES.map((g) => (
                       <MenuItem key={g} value={g}>
                         {humanize(g)}
                       </MenuItem>
                     ))}
                   </TextField>
-                  <TextField select label="Sexual Orientation" value={form.sexualOrientation} onChange={(e) => set('sexualOrientation', e.target.value as Form['sexualOrientation'])} error={!!errors.sexualOrientation} helperText={errors.sexualOrientation}>
+                  <TextField
+                    select
+                    label="Sexual Orientation"
+                    value={form.sexualOrientation}
+                    onChange={(e) => set('sexualOrientation', e.target.value as Form['sexualOrientation'])}
+                    error={!!errors.sexualOrientation}
+                    helperText={errors.sexualOrientation}
+                  >
                     {SEXUAL_ORIENTATIONS.map((o) => (
                       <MenuItem key={o} value={o}>
                         {humanize(o)}
                       </MenuItem>
                     ))}
                   </TextField>
-                  <TextField label="Bio (optional)" multiline minRows={3} value={form.bio} onChange={(e) => set('bio', e.target.value)} error={!!errors.bio} helperText={errors.bio} />
+                  <TextField
+                    label="Bio (optional)"
+                    multiline
+                    minRows={3}
+                    value={form.bio}
+                    onChange={(e) => set('bio', e.target.value)}
+                    error={!!errors.bio}
+                    helperText={errors.bio}
+                  />
                 </>
               )}
 
               {step === 2 && (
                 <>
                   {checkboxes('relationshipType', RELATIONSHIP_TYPES, 'Relationship Types')}
-                  <TagPicker label="Interests" options={INTERESTS} value={form.interests} onChange={(v) => set('interests', v)} />
+                  <TagPicker
+                    label="Interests"
+                    options={INTERESTS}
+                    value={form.interests}
+                    onChange={(v) => set('interests', v)}
+                  />
                 </>
               )}
 
               {step === 3 && (
                 <>
-                  <TextField select label="Experience Level" value={form.experienceLevel} onChange={(e) => set('experienceLevel', e.target.value as Form['experienceLevel'])}>
+                  <TextField
+                    select
+                    label="Experience Level"
+                    value={form.experienceLevel}
+                    onChange={(e) => set('experienceLevel', e.target.value as Form['experienceLevel'])}
+                  >
                     {EXPERIENCE_LEVELS.map((level) => (
                       <MenuItem key={level} value={level}>
                         {humanize(level)}
                       </MenuItem>
                     ))}
                   </TextField>
-                  <TagPicker label="Activities" options={ACTIVITIES} value={form.sexualActivities} onChange={(v) => set('sexualActivities', v)} />
+                  <TagPicker
+                    label="Activities"
+                    options={ACTIVITIES}
+                    value={form.sexualActivities}
+                    onChange={(v) => set('sexualActivities', v)}
+                  />
                   <TagPicker label="Kinks" options={KINKS} value={form.kinks} onChange={(v) => set('kinks', v)} />
-                  <TagPicker label="Roles" options={ROLES} value={form.rolePreferences} onChange={(v) => set('rolePreferences', v)} />
+                  <TagPicker
+                    label="Roles"
+                    options={ROLES}
+                    value={form.rolePreferences}
+                    onChange={(v) => set('rolePreferences', v)}
+                  />
                 </>
               )}
 
               {step === 4 && (
                 <>
                   <Stack direction="row" spacing={2}>
-                    <TextField label="Minimum Age" type="number" slotProps={{ htmlInput: { min: 18, max: 99 } }} value={form.ageRangeMin} onChange={(e) => set('ageRangeMin', Number(e.target.value))} error={!!errors.ageRangeMin} helperText={errors.ageRangeMin} fullWidth />
-                    <TextField label="Maximum Age" type="number" slotProps={{ htmlInput: { min: 18, max: 99 } }} value={form.ageRangeMax} onChange={(e) => set('ageRangeMax', Number(e.target.value))} error={!!errors.ageRangeMax} helperText={errors.ageRangeMax} fullWidth />
+                    <TextField
+                      label="Minimum Age"
+                      type="number"
+                      slotProps={{ htmlInput: { min: 18, max: 99 } }}
+                      value={form.ageRangeMin}
+                      onChange={(e) => set('ageRangeMin', Number(e.target.value))}
+                      error={!!errors.ageRangeMin}
+                      helperText={errors.ageRangeMin}
+                      fullWidth
+                    />
+                    <TextField
+                      label="Maximum Age"
+                      type="number"
+                      slotProps={{ htmlInput: { min: 18, max: 99 } }}
+                      value={form.ageRangeMax}
+                      onChange={(e) => set('ageRangeMax', Number(e.target.value))}
+                      error={!!errors.ageRangeMax}
+                      helperText={errors.ageRangeMax}
+                      fullWidth
+                    />
                   </Stack>
                   <Box>
                     <Typography variant="subtitle2" id="max-distance-label">
                       Maximum Distance: {form.maxDistance} miles
                     </Typography>
-                    <Slider aria-labelledby="max-distance-label" min={1} max={500} step={5} value={form.maxDistance} onChange={(_e, v) => set('maxDistance', v as number)} />
+                    <Slider
+                      aria-labelledby="max-distance-label"
+                      min={1}
+                      max={500}
+                      step={5}
+                      value={form.maxDistance}
+                      onChange={(_e, v) => set('maxDistance', v as number)}
+                    />
                     {errors.maxDistance && <FormHelperText error>{errors.maxDistance}</FormHelperText>}
                   </Box>
                   {checkboxes('lookingForGenders', LOOKING_FOR_GENDERS, 'Looking For')}
-                  <TagPicker label="Deal Breakers" options={DEAL_BREAKERS} value={form.dealBreakers} onChange={(v) => set('dealBreakers', v)} destructive />
-                  <TagPicker label="Must Haves" options={MUST_HAVES} value={form.mustHaves} onChange={(v) => set('mustHaves', v)} />
-                  <FormControlLabel control={<Switch checked={form.isPrivate} onChange={(e) => set('isPrivate', e.target.checked)} />} label="Private Profile" />
+                  <TagPicker
+                    label="Deal Breakers"
+                    options={DEAL_BREAKERS}
+                    value={form.dealBreakers}
+                    onChange={(v) => set('dealBreakers', v)}
+                    destructive
+                  />
+                  <TagPicker
+                    label="Must Haves"
+                    options={MUST_HAVES}
+                    value={form.mustHaves}
+                    onChange={(v) => set('mustHaves', v)}
+                  />
+                  <FormControlLabel
+                    control={<Switch checked={form.isPrivate} onChange={(e) => set('isPrivate', e.target.checked)} />}
+                    label="Private Profile"
+                  />
                   <Typography variant="body2" color="textSecondary" sx={{ mt: -2 }}>
                     Hide some of your preferences from public view.
                   </Typography>
@@ -247,7 +366,12 @@ export function ProfileSetupPage() {
                     Next
                   </Button>
                 ) : (
-                  <Button variant="contained" disabled={saving} onClick={submit} startIcon={saving ? <CircularProgress size={18} color="inherit" /> : undefined}>
+                  <Button
+                    variant="contained"
+                    disabled={saving}
+                    onClick={submit}
+                    startIcon={saving ? <CircularProgress size={18} color="inherit" /> : undefined}
+                  >
                     Create Profile
                   </Button>
                 )}

@@ -3,8 +3,21 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 
 /** Clickable tags; chosen ones are filled (or red, `destructive`, for deal-breakers). */
-export function TagPicker({ label, options, value, onChange, destructive = false }: { label: string; options: readonly string[]; value: string[]; onChange: (next: string[]) => void; destructive?: boolean }) {
-  const toggle = (option: string) => onChange(value.includes(option) ? value.filter((v) => v !== option) : [...value, option]);
+export function TagPicker({
+  label,
+  options,
+  value,
+  onChange,
+  destructive = false,
+}: {
+  label: string;
+  options: readonly string[];
+  value: string[];
+  onChange: (next: string[]) => void;
+  destructive?: boolean;
+}) {
+  const toggle = (option: string) =>
+    onChange(value.includes(option) ? value.filter((v) => v !== option) : [...value, option]);
   return (
     <Stack spacing={1}>
       <Typography variant="subtitle2">{label}</Typography>

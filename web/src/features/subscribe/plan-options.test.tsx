@@ -12,7 +12,11 @@ const future = new Date(Date.now() + 20 * 86_400_000).toISOString();
 
 function serve(status: string, totalUsd: string, actions: Record<string, FakeAnswer>) {
   return installFakeFetch((call: FakeCall) => {
-    if (call.url === '/api/subscription-status') return { status: 200, body: { subscriptionStatus: status, ageVerified: true, lastPaymentDate: null, subscriptionEndDate: future } };
+    if (call.url === '/api/subscription-status')
+      return {
+        status: 200,
+        body: { subscriptionStatus: status, ageVerified: true, lastPaymentDate: null, subscriptionEndDate: future },
+      };
     if (call.url === '/api/crypto/balance') return { status: 200, body: { totalUsd, conversions: [] } };
     return actions[`${call.method} ${call.url}`] ?? { status: 404, body: { error: 'no route' } };
   });
@@ -20,7 +24,12 @@ function serve(status: string, totalUsd: string, actions: Record<string, FakeAns
 
 describe('subscribe page plan options (SPEC §8 messages)', () => {
   it('asks for age verification and goes to /verify-age on a 403 requiresAgeVerification', async () => {
-    serve('none', '0.00', { 'POST /api/subscribe': { status: 403, body: { error: 'Age verification required', requiresAgeVerification: true } } });
+    serve('none', '0.00', {
+      'POST /api/subscribe': {
+        status: 403,
+        body: { error: 'Age verification required', requiresAgeVerification: true },
+      },
+    });
     renderWithApp(<PlanOptions />, { path: '/subscribe' });
     fireEvent.click(await screen.findByRole('button', { name: 'Subscribe for $1.99/month' }));
     expect(await screen.findByText('Age Verification Required')).toBeTruthy();
@@ -29,7 +38,16 @@ describe('subscribe page plan options (SPEC §8 messages)', () => {
   });
 
   it('shows Subscription Failed with the server message when the card is declined', async () => {
-    serve('expired', '0.00', { 'POST /api/subscribe': { status: 402, body: { success: false, message: 'Payment declined: Insufficient funds', error: 'Payment declined: Insufficient funds' } } });
+    serve('expired', '0.00', {
+      'POST /api/subscribe': {
+        status: 402,
+        body: {
+          success: false,
+          message: 'Payment declined: Insufficient funds',
+          error: 'Payment declined: Insufficient funds',
+        },
+      },
+    });
     renderWithApp(<PlanOptions />);
     fireEvent.click(await screen.findByRole('button', { name: 'Subscribe for $1.99/month' }));
     expect(await screen.findByText('Subscription Failed')).toBeTruthy();
@@ -45,7 +63,9 @@ describe('subscribe page plan options (SPEC §8 messages)', () => {
   });
 
   it("only logs a 409 'already subscribed' (no toast)", async () => {
-    const calls = serve('none', '0.00', { 'POST /api/subscribe': { status: 409, body: { error: 'You are already subscribed' } } });
+    const calls = serve('none', '0.00', {
+      'POST /api/subscribe': { status: 409, body: { error: 'You are already subscribed' } },
+    });
     renderWithApp(<PlanOptions />);
     const before = getToasts()[0]?.id;
     fireEvent.click(await screen.findByRole('button', { name: 'Subscribe for $1.99/month' }));
@@ -59,10 +79,17 @@ describe('subscribe page plan options (SPEC §8 messages)', () => {
     renderWithApp(<PlanOptions />);
     fireEvent.click(await screen.findByRole('tab', { name: /6-Month/ }));
     await screen.findByText('Crypto Balance: $11.93');
-    expect((screen.getByRole('button', { name: 'Pay $11.94 from Crypto Balance' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Pay $11.94 from Crypto Balance' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
     cleanup();
 
-    serve('active', '19.40', { 'POST /api/subscribe/crypto': { status: 422, body: { success: false, message: 'Insufficient crypto balance', error: 'Insufficient crypto balance' } } });
+    serve('active', '19.40', {
+      'POST /api/subscribe/crypto': {
+        status: 422,
+        body: { success: false, message: 'Insufficient crypto balance', error: 'Insufficient crypto balance' },
+      },
+    });
     renderWithApp(<PlanOptions />);
     fireEvent.click(await screen.findByRole('tab', { name: /6-Month/ }));
     await screen.findByText('Crypto Balance: $19.40');
@@ -82,7 +109,9 @@ describe('subscribe page plan options (SPEC §8 messages)', () => {
     expect(screen.getByText('Failed to create crypto subscription. Please try again.')).toBeTruthy();
     cleanup();
 
-    const calls = serve('active', '19.40', { 'POST /api/subscribe/crypto': { status: 200, body: { success: true, message: '6-month plan activated' } } });
+    const calls = serve('active', '19.40', {
+      'POST /api/subscribe/crypto': { status: 200, body: { success: true, message: '6-month plan activated' } },
+    });
     renderWithApp(<PlanOptions />);
     fireEvent.click(await screen.findByRole('tab', { name: /6-Month/ }));
     await screen.findByText('Crypto Balance: $19.40');
@@ -92,7 +121,12 @@ describe('subscribe page plan options (SPEC §8 messages)', () => {
   });
 
   it('cancels: Subscription Canceled, or Cancellation Error', async () => {
-    serve('active', '0.00', { 'POST /api/cancel-subscription': { status: 200, body: { success: true, message: 'You keep access until 2026-12-01.' } } });
+    serve('active', '0.00', {
+      'POST /api/cancel-subscription': {
+        status: 200,
+        body: { success: true, message: 'You keep access until 2026-12-01.' },
+      },
+    });
     renderWithApp(<PlanOptions />);
     fireEvent.click(await screen.findByRole('button', { name: 'Cancel Subscription' }));
     expect(await screen.findByText('Subscription Canceled')).toBeTruthy();

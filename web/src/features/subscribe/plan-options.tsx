@@ -16,12 +16,19 @@ import { isApiError, serverErrorText } from '@/lib/api';
 import { logger } from '@/lib/logger';
 import { toast } from '@/components/toast';
 import { useCryptoBalanceQuery } from '@/lib/crypto-balance-api';
-import { failedAnswer, requiresAgeVerification, useCancelSubscriptionMutation, useSubscribeMutation, useSubscribeWithCryptoMutation } from './membership-api';
+import {
+  failedAnswer,
+  requiresAgeVerification,
+  useCancelSubscriptionMutation,
+  useSubscribeMutation,
+  useSubscribeWithCryptoMutation,
+} from './membership-api';
 import { useSubscriptionStatusQuery } from './subscribe-api';
 
 type Plan = 'monthly' | 'six-months';
 
-const dateOf = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }) : null);
+const dateOf = (iso: string | null | undefined) =>
+  iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }) : null;
 
 /**
  * The plan tabs (Monthly / 6-Month '+1 Free'), the crypto balance box and the subscribe and
@@ -42,7 +49,11 @@ export function PlanOptions() {
   const enoughBalance = balanceCents >= SIX_MONTH_PLAN.priceCents;
 
   const askForAgeVerification = () => {
-    toast({ title: 'Age Verification Required', description: 'Please verify your age before subscribing.', variant: 'destructive' });
+    toast({
+      title: 'Age Verification Required',
+      description: 'Please verify your age before subscribing.',
+      variant: 'destructive',
+    });
     navigate('/verify-age');
   };
 
@@ -55,11 +66,19 @@ export function PlanOptions() {
       if (requiresAgeVerification(error)) return askForAgeVerification();
       const failed = failedAnswer(error);
       if (failed) return void toast({ title: 'Subscription Failed', description: failed, variant: 'destructive' });
-      if (isApiError(error) && (error.status === 400 || error.status === 409) && /already subscribed/i.test(error.bodyText)) {
+      if (
+        isApiError(error) &&
+        (error.status === 400 || error.status === 409) &&
+        /already subscribed/i.test(error.bodyText)
+      ) {
         logger.info('subscribe: already subscribed', { status: error.status });
         return;
       }
-      toast({ title: 'Subscription Error', description: serverErrorText(error) ?? 'Failed to create subscription. Please try again.', variant: 'destructive' });
+      toast({
+        title: 'Subscription Error',
+        description: serverErrorText(error) ?? 'Failed to create subscription. Please try again.',
+        variant: 'destructive',
+      });
     }
   };
 
@@ -71,8 +90,13 @@ export function PlanOptions() {
     } catch (error) {
       if (requiresAgeVerification(error)) return askForAgeVerification();
       const failed = failedAnswer(error);
-      if (failed) return void toast({ title: 'Crypto Subscription Failed', description: failed, variant: 'destructive' });
-      toast({ title: 'Crypto Subscription Error', description: serverErrorText(error) ?? 'Failed to create crypto subscription. Please try again.', variant: 'destructive' });
+      if (failed)
+        return void toast({ title: 'Crypto Subscription Failed', description: failed, variant: 'destructive' });
+      toast({
+        title: 'Crypto Subscription Error',
+        description: serverErrorText(error) ?? 'Failed to create crypto subscription. Please try again.',
+        variant: 'destructive',
+      });
     }
   };
 
@@ -84,22 +108,35 @@ export function PlanOptions() {
     } catch (error) {
       const failed = failedAnswer(error);
       if (failed) return void toast({ title: 'Cancellation Failed', description: failed, variant: 'destructive' });
-      toast({ title: 'Cancellation Error', description: serverErrorText(error) ?? 'Failed to cancel subscription. Please try again.', variant: 'destructive' });
+      toast({
+        title: 'Cancellation Error',
+        description: serverErrorText(error) ?? 'Failed to cancel subscription. Please try again.',
+        variant: 'destructive',
+      });
     }
   };
 
   return (
     <Stack spacing={2}>
       {status?.subscriptionStatus === 'past_due' && (
-        <Alert severity="warning">Your last renewal payment was declined. Subscribe again to keep your access{status.subscriptionEndDate ? ` after ${dateOf(status.subscriptionEndDate)}` : ''}.</Alert>
+        <Alert severity="warning">
+          Your last renewal payment was declined. Subscribe again to keep your access
+          {status.subscriptionEndDate ? ` after ${dateOf(status.subscriptionEndDate)}` : ''}.
+        </Alert>
       )}
 
-      <Paper variant="outlined" data-testid="crypto-balance-box" sx={{ p: 2, display: 'flex', alignItems: 'center', gap: 2 }}>
+      <Paper
+        variant="outlined"
+        data-testid="crypto-balance-box"
+        sx={{ p: 2, display: 'flex', alignItems: 'center', gap: 2 }}
+      >
         <AccountBalanceWallet color={enoughBalance ? 'success' : 'action'} />
         <Box sx={{ flex: 1 }}>
           <Typography sx={{ fontWeight: 700 }}>Crypto Balance: ${balance.data?.totalUsd ?? '0.00'}</Typography>
           <Typography variant="body2" color="textSecondary">
-            {enoughBalance ? 'Enough for the 6-month plan.' : `The 6-month plan needs $${formatCents(SIX_MONTH_PLAN.priceCents)}.`}{' '}
+            {enoughBalance
+              ? 'Enough for the 6-month plan.'
+              : `The 6-month plan needs $${formatCents(SIX_MONTH_PLAN.priceCents)}.`}{' '}
             <Link component={RouterLink} to="/wallet">
               Convert crypto in your wallet
             </Link>
@@ -108,7 +145,12 @@ export function PlanOptions() {
       </Paper>
 
       <Paper variant="outlined">
-        <Tabs value={plan} onChange={(_event, value: Plan) => setPlan(value)} variant="fullWidth" sx={{ borderBottom: 1, borderColor: 'divider' }}>
+        <Tabs
+          value={plan}
+          onChange={(_event, value: Plan) => setPlan(value)}
+          variant="fullWidth"
+          sx={{ borderBottom: 1, borderColor: 'divider' }}
+        >
           <Tab value="monthly" label="Monthly" />
           <Tab
             value="six-months"
@@ -124,10 +166,14 @@ export function PlanOptions() {
           {plan === 'monthly' ? (
             <Stack spacing={1.5}>
               <Typography variant="h5" sx={{ fontWeight: 800 }}>
-                $1.99 <Typography component="span" color="textSecondary">/ month</Typography>
+                $1.99{' '}
+                <Typography component="span" color="textSecondary">
+                  / month
+                </Typography>
               </Typography>
               <Typography variant="body2" color="textSecondary">
-                Charged to your card on file, renewed automatically every month. Appears on statements as an official membership subscription.
+                Charged to your card on file, renewed automatically every month. Appears on statements as an official
+                membership subscription.
               </Typography>
               {active ? (
                 <Typography variant="body2" color="success.main" sx={{ fontWeight: 600 }}>
@@ -135,20 +181,36 @@ export function PlanOptions() {
                 </Typography>
               ) : (
                 <Button variant="contained" size="large" onClick={onSubscribe} disabled={subscribing.isLoading}>
-                  {subscribing.isLoading ? 'Processing...' : canceled ? 'Resume Subscription' : 'Subscribe for $1.99/month'}
+                  {subscribing.isLoading
+                    ? 'Processing...'
+                    : canceled
+                      ? 'Resume Subscription'
+                      : 'Subscribe for $1.99/month'}
                 </Button>
               )}
             </Stack>
           ) : (
             <Stack spacing={1.5}>
               <Typography variant="h5" sx={{ fontWeight: 800 }}>
-                ${formatCents(SIX_MONTH_PLAN.priceCents)} <Typography component="span" color="textSecondary">for 7 months</Typography>
+                ${formatCents(SIX_MONTH_PLAN.priceCents)}{' '}
+                <Typography component="span" color="textSecondary">
+                  for 7 months
+                </Typography>
               </Typography>
               <Typography variant="body2" color="textSecondary">
-                6 × $1.99 paid from your crypto balance, plus one month free.{active ? ' Added after your current period.' : ''}
+                6 × $1.99 paid from your crypto balance, plus one month free.
+                {active ? ' Added after your current period.' : ''}
               </Typography>
-              <Button variant="contained" color="success" size="large" onClick={onSubscribeWithCrypto} disabled={!enoughBalance || buying.isLoading}>
-                {buying.isLoading ? 'Processing...' : `Pay $${formatCents(SIX_MONTH_PLAN.priceCents)} from Crypto Balance`}
+              <Button
+                variant="contained"
+                color="success"
+                size="large"
+                onClick={onSubscribeWithCrypto}
+                disabled={!enoughBalance || buying.isLoading}
+              >
+                {buying.isLoading
+                  ? 'Processing...'
+                  : `Pay $${formatCents(SIX_MONTH_PLAN.priceCents)} from Crypto Balance`}
               </Button>
             </Stack>
           )}

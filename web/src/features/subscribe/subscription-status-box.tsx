@@ -10,14 +10,17 @@ import { useSubscriptionStatusQuery } from './subscribe-api';
 function formatDate(iso: string | null | undefined): string | null {
   if (!iso) return null;
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+  return Number.isNaN(date.getTime())
+    ? null
+    : date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 }
 
 /** SPEC §4: 'active' shows Active Subscription, anything else No Active Subscription. */
 export function SubscriptionStatusBox() {
   const { data, isLoading, isError } = useSubscriptionStatusQuery();
   if (isLoading) return <Skeleton variant="rounded" height={88} />;
-  if (isError || !data) return <Alert severity="error">Unable to load your subscription status. Please try again later.</Alert>;
+  if (isError || !data)
+    return <Alert severity="error">Unable to load your subscription status. Please try again later.</Alert>;
 
   const active = data.subscriptionStatus === 'active';
   const lastPayment = formatDate(data.lastPaymentDate);
@@ -33,14 +36,22 @@ export function SubscriptionStatusBox() {
     <Paper
       variant="outlined"
       data-testid="subscription-status"
-      sx={{ p: 2.5, display: 'flex', gap: 2, alignItems: 'flex-start', borderColor: active ? 'success.main' : 'warning.main' }}
+      sx={{
+        p: 2.5,
+        display: 'flex',
+        gap: 2,
+        alignItems: 'flex-start',
+        borderColor: active ? 'success.main' : 'warning.main',
+      }}
     >
       {active ? <CheckCircle color="success" /> : <ErrorOutline color="warning" />}
       <Box>
         <Typography sx={{ fontWeight: 700 }}>{active ? 'Active Subscription' : 'No Active Subscription'}</Typography>
         <Typography variant="body2" color="textSecondary">
           {active
-            ? [lastPayment && `Last payment: ${lastPayment}`, renews && `Renews: ${renews}`].filter(Boolean).join(' · ') || 'Your membership is active.'
+            ? [lastPayment && `Last payment: ${lastPayment}`, renews && `Renews: ${renews}`]
+                .filter(Boolean)
+                .join(' · ') || 'Your membership is active.'
             : inactiveText}
         </Typography>
         {!data.ageVerified && (

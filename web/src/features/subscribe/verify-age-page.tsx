@@ -65,7 +65,8 @@ export function VerifyAgePage() {
               </Typography>
             </Stack>
             <Typography color="textSecondary">
-              Lively is for adults only. A card authorization confirms you are an adult card holder. It is a $0.00 authorization: nothing is charged.
+              Lively is for adults only. A card authorization confirms you are an adult card holder. It is a $0.00
+              authorization: nothing is charged.
             </Typography>
             {failure && <Alert severity="error">{failure}</Alert>}
             <Button variant="contained" size="large" onClick={() => run()} disabled={isLoading}>
@@ -73,10 +74,33 @@ export function VerifyAgePage() {
             </Button>
             <Divider>or use another card</Divider>
             <Stack component="form" spacing={2} onSubmit={submitCard} noValidate>
-              <TextField label="Card number" value={card.cardNumber} onChange={(e) => setCard({ ...card, cardNumber: e.target.value })} error={!!errors.cardNumber} helperText={errors.cardNumber ?? errors.card} autoComplete="cc-number" />
+              <TextField
+                label="Card number"
+                value={card.cardNumber}
+                onChange={(e) => setCard({ ...card, cardNumber: e.target.value })}
+                error={!!errors.cardNumber}
+                helperText={errors.cardNumber ?? errors.card}
+                autoComplete="cc-number"
+              />
               <Stack direction="row" spacing={2}>
-                <TextField label="Expiration (MM/YY)" value={card.expiry} onChange={(e) => setCard({ ...card, expiry: e.target.value })} error={!!errors.expiry} helperText={errors.expiry} autoComplete="cc-exp" fullWidth />
-                <TextField label="CVV" value={card.cvv} onChange={(e) => setCard({ ...card, cvv: e.target.value })} error={!!errors.cvv} helperText={errors.cvv} autoComplete="cc-csc" fullWidth />
+                <TextField
+                  label="Expiration (MM/YY)"
+                  value={card.expiry}
+                  onChange={(e) => setCard({ ...card, expiry: e.target.value })}
+                  error={!!errors.expiry}
+                  helperText={errors.expiry}
+                  autoComplete="cc-exp"
+                  fullWidth
+                />
+                <TextField
+                  label="CVV"
+                  value={card.cvv}
+                  onChange={(e) => setCard({ ...card, cvv: e.target.value })}
+                  error={!!errors.cvv}
+                  helperText={errors.cvv}
+                  autoComplete="cc-csc"
+                  fullWidth
+                />
               </Stack>
               <Button type="submit" variant="outlined" disabled={isLoading}>
                 Verify with this card

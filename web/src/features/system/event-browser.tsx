@@ -67,13 +67,29 @@ export function EventBrowser() {
   return (
     <Card>
       <CardContent>
-        <Typography variant="h6" component="h2" sx={{ fontWeight: 700, mb: 2 }}>Event log</Typography>
+        <Typography variant="h6" component="h2" sx={{ fontWeight: 700, mb: 2 }}>
+          Event log
+        </Typography>
         <Stack component="form" onSubmit={apply} direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2 }}>
           <TextField size="small" label="Type" placeholder="UserRegistered" {...field('type')} />
           <TextField size="small" label="Stream or category" placeholder="user-… or user" {...field('stream')} />
-          <TextField size="small" label="From" type="datetime-local" slotProps={{ inputLabel: { shrink: true } }} {...field('from')} />
-          <TextField size="small" label="To" type="datetime-local" slotProps={{ inputLabel: { shrink: true } }} {...field('to')} />
-          <Button type="submit" variant="outlined">Filter</Button>
+          <TextField
+            size="small"
+            label="From"
+            type="datetime-local"
+            slotProps={{ inputLabel: { shrink: true } }}
+            {...field('from')}
+          />
+          <TextField
+            size="small"
+            label="To"
+            type="datetime-local"
+            slotProps={{ inputLabel: { shrink: true } }}
+            {...field('to')}
+          />
+          <Button type="submit" variant="outlined">
+            Filter
+          </Button>
         </Stack>
         {isFetching && <LinearProgress sx={{ mb: 1 }} />}
         {error ? (
@@ -108,8 +124,12 @@ export function EventBrowser() {
           </Table>
         )}
         <Stack direction="row" spacing={1} sx={{ mt: 2, justifyContent: 'flex-end' }}>
-          <Button disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>Newer</Button>
-          <Button disabled={!data?.next} onClick={() => data?.next && setCursors([...cursors, data.next])}>Older</Button>
+          <Button disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+            Newer
+          </Button>
+          <Button disabled={!data?.next} onClick={() => data?.next && setCursors([...cursors, data.next])}>
+            Older
+          </Button>
         </Stack>
         <EventDialog event={open} onClose={() => setOpen(null)} />
       </CardContent>

@@ -11,7 +11,11 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { SystemStatusView } from '@contracts/system';
 
-const STATE_COLOR: Record<string, 'success' | 'warning' | 'default' | 'info'> = { 'caught up': 'success', behind: 'warning', rebuilding: 'info' };
+const STATE_COLOR: Record<string, 'success' | 'warning' | 'default' | 'info'> = {
+  'caught up': 'success',
+  behind: 'warning',
+  rebuilding: 'info',
+};
 
 /** Projections with checkpoint, lag and state (refreshed every 2 s by the page). */
 export function ProjectionsCard({ status }: { status: SystemStatusView | undefined }) {
@@ -19,12 +23,24 @@ export function ProjectionsCard({ status }: { status: SystemStatusView | undefin
     <Card>
       <CardContent>
         <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap' }} useFlexGap>
-          <Typography variant="h6" component="h2" sx={{ fontWeight: 700, flexGrow: 1 }}>Projections</Typography>
+          <Typography variant="h6" component="h2" sx={{ fontWeight: 700, flexGrow: 1 }}>
+            Projections
+          </Typography>
           {status && (
             <>
-              <Chip size="small" label={`Database ${status.database}`} color={status.database === 'ok' ? 'success' : 'error'} />
-              <Chip size="small" label={`Event store ${status.eventStore.kind} ${status.eventStore.status}`} color={status.eventStore.status === 'ok' ? 'success' : 'error'} />
-              <Typography variant="body2" color="textSecondary">head {status.eventStore.head ?? '(empty)'}</Typography>
+              <Chip
+                size="small"
+                label={`Database ${status.database}`}
+                color={status.database === 'ok' ? 'success' : 'error'}
+              />
+              <Chip
+                size="small"
+                label={`Event store ${status.eventStore.kind} ${status.eventStore.status}`}
+                color={status.eventStore.status === 'ok' ? 'success' : 'error'}
+              />
+              <Typography variant="body2" color="textSecondary">
+                head {status.eventStore.head ?? '(empty)'}
+              </Typography>
             </>
           )}
         </Stack>

@@ -32,21 +32,37 @@ export function RebuildCard({ projections, job }: { projections: string[]; job: 
     try {
       await start({ projection: target }).unwrap();
     } catch (error) {
-      toast({ title: 'Rebuild not started', description: serverErrorText(error) ?? 'Please try again.', variant: 'destructive' });
+      toast({
+        title: 'Rebuild not started',
+        description: serverErrorText(error) ?? 'Please try again.',
+        variant: 'destructive',
+      });
     }
   };
   return (
     <Card>
       <CardContent>
-        <Typography variant="h6" component="h2" sx={{ fontWeight: 700, mb: 1 }}>Rebuild read models</Typography>
+        <Typography variant="h6" component="h2" sx={{ fontWeight: 700, mb: 1 }}>
+          Rebuild read models
+        </Typography>
         <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
-          Builds a fresh copy from the whole event log beside the live tables, then switches it in. The site keeps answering from the old tables meanwhile.
+          Builds a fresh copy from the whole event log beside the live tables, then switches it in. The site keeps
+          answering from the old tables meanwhile.
         </Typography>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
-          <TextField select size="small" label="Projection" value={target} onChange={(event) => setTarget(event.target.value)} sx={{ minWidth: 260 }}>
+          <TextField
+            select
+            size="small"
+            label="Projection"
+            value={target}
+            onChange={(event) => setTarget(event.target.value)}
+            sx={{ minWidth: 260 }}
+          >
             <MenuItem value="all">All read models</MenuItem>
             {projections.map((name) => (
-              <MenuItem key={name} value={name}>{name}</MenuItem>
+              <MenuItem key={name} value={name}>
+                {name}
+              </MenuItem>
             ))}
           </TextField>
           <Button variant="contained" onClick={rebuild} disabled={running || isLoading}>
@@ -60,9 +76,13 @@ export function RebuildCard({ projections, job }: { projections: string[]; job: 
               {job.projection && job.phase !== 'done' ? ` (${job.projection})` : ''}
               {job.completed.length > 0 ? ` · done: ${job.completed.length}` : ''}
             </Typography>
-            <LinearProgress variant={running && job.eventsTotal === 0 ? 'indeterminate' : 'determinate'} value={job.phase === 'done' ? 100 : percent} />
+            <LinearProgress
+              variant={running && job.eventsTotal === 0 ? 'indeterminate' : 'determinate'}
+              value={job.phase === 'done' ? 100 : percent}
+            />
             <Typography variant="caption" color="textSecondary">
-              {job.eventsRead.toLocaleString('en-US')} / {job.eventsTotal.toLocaleString('en-US')} events · {job.eventsPerSecond.toLocaleString('en-US')} events/s · ETA {running ? eta(job.etaSeconds) : '--'}
+              {job.eventsRead.toLocaleString('en-US')} / {job.eventsTotal.toLocaleString('en-US')} events ·{' '}
+              {job.eventsPerSecond.toLocaleString('en-US')} events/s · ETA {running ? eta(job.etaSeconds) : '--'}
             </Typography>
             {job.error && <Alert severity="error">{job.error}</Alert>}
           </Stack>

@@ -22,20 +22,28 @@ export function SystemPage() {
       <Container maxWidth="sm" sx={{ py: 8 }}>
         <Card>
           <CardContent sx={{ textAlign: 'center', py: 6 }}>
-            <Typography variant="h5" component="h1" sx={{ fontWeight: 700, mb: 1 }}>Staff Only</Typography>
+            <Typography variant="h5" component="h1" sx={{ fontWeight: 700, mb: 1 }}>
+              Staff Only
+            </Typography>
             <Typography color="textSecondary">The System page is for the people who run Lively.</Typography>
           </CardContent>
         </Card>
       </Container>
     );
   }
-  const names = (status?.projections ?? []).map((p) => p.name).filter((name) => !name.startsWith('pm:') && !name.endsWith('@rebuild'));
+  const names = (status?.projections ?? [])
+    .map((p) => p.name)
+    .filter((name) => !name.startsWith('pm:') && !name.endsWith('@rebuild'));
   return (
     <Container maxWidth="xl" sx={{ py: { xs: 3, md: 4 } }}>
       <Stack spacing={3}>
         <div>
-          <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>System</Typography>
-          <Typography color="textSecondary">Read models, their lag behind the event log, rebuilds, and the log itself.</Typography>
+          <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
+            System
+          </Typography>
+          <Typography color="textSecondary">
+            Read models, their lag behind the event log, rebuilds, and the log itself.
+          </Typography>
         </div>
         <ProjectionsCard status={status} />
         <RebuildCard projections={names} job={rebuild?.job} />

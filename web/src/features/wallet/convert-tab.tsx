@@ -15,7 +15,12 @@ import { useState } from 'react';
 import { CRYPTO_TYPES, type ConversionPreview, type CryptoType } from '@contracts/crypto';
 import { serverErrorText } from '@/lib/api';
 import { toast } from '@/components/toast';
-import { shortAddress, useCalculateConversionMutation, useConvertCryptoMutation, useCryptoWalletsQuery } from './wallet-api';
+import {
+  shortAddress,
+  useCalculateConversionMutation,
+  useConvertCryptoMutation,
+  useCryptoWalletsQuery,
+} from './wallet-api';
 
 export const MINIMUM_WARNING = 'Minimum conversion is $10 USD after fees. Please increase your crypto amount';
 
@@ -53,24 +58,41 @@ export function ConvertTab({ onInitiated }: { onInitiated?: (conversionId: numbe
       setPreview({ ...result, key: nanoid() });
     } catch (error) {
       setPreview(null);
-      toast({ title: 'Calculation Error', description: serverErrorText(error) ?? 'Failed to calculate conversion', variant: 'destructive' });
+      toast({
+        title: 'Calculation Error',
+        description: serverErrorText(error) ?? 'Failed to calculate conversion',
+        variant: 'destructive',
+      });
     }
   };
 
   const onConfirm = async () => {
     if (!preview || !walletAddress.trim()) {
-      toast({ title: 'Incomplete Information', description: 'Please calculate preview and enter wallet address', variant: 'destructive' });
+      toast({
+        title: 'Incomplete Information',
+        description: 'Please calculate preview and enter wallet address',
+        variant: 'destructive',
+      });
       return;
     }
     try {
-      const result = await convert({ cryptoAmount: preview.cryptoAmount, cryptoType: preview.cryptoType, walletAddress: walletAddress.trim(), idempotencyKey: preview.key }).unwrap();
+      const result = await convert({
+        cryptoAmount: preview.cryptoAmount,
+        cryptoType: preview.cryptoType,
+        walletAddress: walletAddress.trim(),
+        idempotencyKey: preview.key,
+      }).unwrap();
       setAmount('');
       setPreview(null);
       setInitiated(result.message);
       onInitiated?.(result.conversionId);
       toast({ title: 'Conversion Initiated', description: result.message });
     } catch (error) {
-      toast({ title: 'Conversion Failed', description: serverErrorText(error) ?? 'Failed to process conversion', variant: 'destructive' });
+      toast({
+        title: 'Conversion Failed',
+        description: serverErrorText(error) ?? 'Failed to process conversion',
+        variant: 'destructive',
+      });
     }
   };
 
@@ -124,7 +146,12 @@ export function ConvertTab({ onInitiated }: { onInitiated?: (conversionId: numbe
             Registered:
           </Typography>
           {wallets.map((wallet) => (
-            <Chip key={wallet.id} label={`${wallet.cryptoType} ${shortAddress(wallet.walletAddress)}`} onClick={() => setWalletAddress(wallet.walletAddress)} size="small" />
+            <Chip
+              key={wallet.id}
+              label={`${wallet.cryptoType} ${shortAddress(wallet.walletAddress)}`}
+              onClick={() => setWalletAddress(wallet.walletAddress)}
+              size="small"
+            />
           ))}
         </Stack>
       )}
@@ -144,7 +171,14 @@ export function ConvertTab({ onInitiated }: { onInitiated?: (conversionId: numbe
           <Divider sx={{ my: 1 }} />
           <PreviewRow label="You receive" value={`$${preview.netUsdAmount}`} strong />
           {preview.isValidMinimum ? (
-            <Button variant="contained" size="large" fullWidth sx={{ mt: 2 }} onClick={onConfirm} disabled={converting.isLoading}>
+            <Button
+              variant="contained"
+              size="large"
+              fullWidth
+              sx={{ mt: 2 }}
+              onClick={onConfirm}
+              disabled={converting.isLoading}
+            >
               {converting.isLoading ? 'Processing...' : 'Confirm Conversion'}
             </Button>
           ) : (

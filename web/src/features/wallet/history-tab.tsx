@@ -12,16 +12,34 @@ import type { ConversionRecord } from '@contracts/crypto';
 
 /** SPEC §4: a conversion shows as Used (with months) or Available; unsettled ones show their status. */
 function ConversionState({ record }: { record: ConversionRecord }) {
-  if (record.usedForSubscription) return <Chip size="small" label={`Used (${record.subscriptionMonths ?? 6} months)`} />;
+  if (record.usedForSubscription)
+    return <Chip size="small" label={`Used (${record.subscriptionMonths ?? 6} months)`} />;
   if (record.status === 'completed') return <Chip size="small" color="success" label="Available" />;
-  if (record.status === 'failed' || record.status === 'cancelled') return <Chip size="small" color="error" label={record.status === 'failed' ? 'Failed' : 'Cancelled'} />;
-  return <Chip size="small" color="warning" variant="outlined" label={record.status === 'processing' ? 'Processing' : 'Pending'} />;
+  if (record.status === 'failed' || record.status === 'cancelled')
+    return <Chip size="small" color="error" label={record.status === 'failed' ? 'Failed' : 'Cancelled'} />;
+  return (
+    <Chip
+      size="small"
+      color="warning"
+      variant="outlined"
+      label={record.status === 'processing' ? 'Processing' : 'Pending'}
+    />
+  );
 }
 
 /** History (SPEC §2): the member's conversions, newest first. */
-export function HistoryTab({ conversions, isLoading, isError }: { conversions: ConversionRecord[] | undefined; isLoading: boolean; isError: boolean }) {
+export function HistoryTab({
+  conversions,
+  isLoading,
+  isError,
+}: {
+  conversions: ConversionRecord[] | undefined;
+  isLoading: boolean;
+  isError: boolean;
+}) {
   if (isLoading) return <Skeleton variant="rounded" height={120} />;
-  if (isError || !conversions) return <Alert severity="error">Unable to load your conversion history. Please try again later.</Alert>;
+  if (isError || !conversions)
+    return <Alert severity="error">Unable to load your conversion history. Please try again later.</Alert>;
   if (conversions.length === 0) {
     return (
       <Typography color="textSecondary" sx={{ textAlign: 'center', py: 3 }}>
@@ -48,7 +66,9 @@ export function HistoryTab({ conversions, isLoading, isError }: { conversions: C
             <TableRow key={record.transactionId} data-testid="conversion-row">
               {/* The conversion's number (SPEC: its id); conversions from before numbers have none. */}
               <TableCell data-testid="conversion-id">{record.id === null ? '—' : `#${record.id}`}</TableCell>
-              <TableCell>{new Date(record.createdAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}</TableCell>
+              <TableCell>
+                {new Date(record.createdAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}
+              </TableCell>
               <TableCell>
                 {record.cryptoAmount} {record.cryptoType}
               </TableCell>

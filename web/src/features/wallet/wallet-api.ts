@@ -1,25 +1,47 @@
-import type { CalculateConversionRequest, ConversionPreview, ConversionRecord, ConvertRequest, ConvertResponse, CryptoRates, CryptoWallet, RegisterWalletRequest } from '@contracts/crypto';
+import type {
+  CalculateConversionRequest,
+  ConversionPreview,
+  ConversionRecord,
+  ConvertRequest,
+  ConvertResponse,
+  CryptoRates,
+  CryptoWallet,
+  RegisterWalletRequest,
+} from '@contracts/crypto';
 import { api } from '@/lib/api';
 
 /** SPEC §7 crypto calls. */
-export const walletApi = api.enhanceEndpoints({ addTagTypes: ['CryptoWallets', 'CryptoBalance', 'CryptoConversions'] }).injectEndpoints({
-  endpoints: (build) => ({
-    cryptoRates: build.query<CryptoRates, void>({ query: () => '/api/crypto/rates' }),
-    cryptoWallets: build.query<CryptoWallet[], void>({ query: () => '/api/crypto/wallets', providesTags: ['CryptoWallets'] }),
-    registerWallet: build.mutation<CryptoWallet, RegisterWalletRequest>({
-      query: (body) => ({ url: '/api/crypto/wallets', method: 'POST', body }),
-      invalidatesTags: ['CryptoWallets'],
+export const walletApi = api
+  .enhanceEndpoints({ addTagTypes: ['CryptoWallets', 'CryptoBalance', 'CryptoConversions'] })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      cryptoRates: build.query<CryptoRates, void>({ query: () => '/api/crypto/rates' }),
+      cryptoWallets: build.query<CryptoWallet[], void>({
+        query: () => '/api/crypto/wallets',
+        providesTags: ['CryptoWallets'],
+      }),
+      registerWallet: build.mutation<CryptoWallet, RegisterWalletRequest>({
+        query: (body) => ({ url: '/api/crypto/wallets', method: 'POST', body }),
+        invalidatesTags: ['CryptoWallets'],
+      }),
+      calculateConversion: build.mutation<ConversionPreview, CalculateConversionRequest>({
+        query: (body) => ({ url: '/api/crypto/calculate', method: 'POST', body }),
+      }),
+      convertCrypto: build.mutation<ConvertResponse, ConvertRequest & { idempotencyKey: string }>({
+        query: ({ idempotencyKey, ...body }) => ({
+          url: '/api/crypto/convert',
+          method: 'POST',
+          body,
+          headers: { 'Idempotency-Key': idempotencyKey },
+        }),
+        invalidatesTags: ['CryptoBalance', 'CryptoConversions', 'CryptoWallets'],
+      }),
+      cryptoConversions: build.query<ConversionRecord[], void>({
+        query: () => '/api/crypto/conversions',
+        providesTags: ['CryptoConversions'],
+      }),
     }),
-    calculateConversion: build.mutation<ConversionPreview, CalculateConversionRequest>({
-      query: (body) => ({ url: '/api/crypto/calculate', method: 'POST', body }),
-    }),
-    convertCrypto: build.mutation<ConvertResponse, ConvertRequest & { idempotencyKey: string }>({
-      query: ({ idempotencyKey, ...body }) => ({ url: '/api/crypto/convert', method: 'POST', body, headers: { 'Idempotency-Key': idempotencyKey } }),
-      invalidatesTags: ['CryptoBalance', 'CryptoConversions', 'CryptoWallets'],
-    }),
-    cryptoConversions: build.query<ConversionRecord[], void>({ query: () => '/api/crypto/conversions', providesTags: ['CryptoConversions'] }),
-  }),
-});
+  });
 
 export const {
   useCryptoRatesQuery,

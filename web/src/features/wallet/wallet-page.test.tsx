@@ -21,7 +21,10 @@ const preview = (net: string, valid: boolean) => ({
 
 function serve(routes: Record<string, FakeAnswer | ((call: FakeCall) => FakeAnswer)>) {
   const defaults: Record<string, FakeAnswer> = {
-    'GET /api/crypto/rates': { status: 200, body: { USDC: '1.0001', USDT: '0.9998', updatedAt: new Date().toISOString() } },
+    'GET /api/crypto/rates': {
+      status: 200,
+      body: { USDC: '1.0001', USDT: '0.9998', updatedAt: new Date().toISOString() },
+    },
     'GET /api/crypto/balance': { status: 200, body: { totalUsd: '0.00', conversions: [] } },
     'GET /api/crypto/conversions': { status: 200, body: [] },
     'GET /api/crypto/wallets': { status: 200, body: [] },
@@ -49,11 +52,27 @@ describe('wallet page', () => {
   });
 
   it('shows the rates error and the green balance card with the number of conversions', async () => {
-    const record = { id: 7, transactionId: 't1', cryptoType: 'USDC', cryptoAmount: '20.00000000', usdAmount: '20.00', netAmount: '19.40', exchangeRate: '1.0000', feeAmount: '0.60', status: 'completed', createdAt: new Date().toISOString(), usedForSubscription: false, subscriptionMonths: null };
+    const record = {
+      id: 7,
+      transactionId: 't1',
+      cryptoType: 'USDC',
+      cryptoAmount: '20.00000000',
+      usdAmount: '20.00',
+      netAmount: '19.40',
+      exchangeRate: '1.0000',
+      feeAmount: '0.60',
+      status: 'completed',
+      createdAt: new Date().toISOString(),
+      usedForSubscription: false,
+      subscriptionMonths: null,
+    };
     serve({
       'GET /api/crypto/rates': { status: 500, body: '' },
       'GET /api/crypto/balance': { status: 200, body: { totalUsd: '19.40', conversions: [record] } },
-      'GET /api/crypto/conversions': { status: 200, body: [record, { ...record, id: null, transactionId: 't0', status: 'failed' }] },
+      'GET /api/crypto/conversions': {
+        status: 200,
+        body: [record, { ...record, id: null, transactionId: 't0', status: 'failed' }],
+      },
     });
     renderWithApp(<WalletPage />);
     expect(await screen.findByText('Unable to load exchange rates. Please try again later.')).toBeTruthy();
@@ -69,7 +88,16 @@ describe('wallet page', () => {
     let valid = false;
     const calls = serve({
       'POST /api/crypto/calculate': () => ({ status: 200, body: preview(valid ? '19.40' : '9.70', valid) }),
-      'POST /api/crypto/convert': { status: 202, body: { message: 'Conversion initiated: 20.00000000 USDC to $19.40 USD after fees', conversionId: 7, transactionId: 't1', status: 'pending', preview: preview('19.40', true) } },
+      'POST /api/crypto/convert': {
+        status: 202,
+        body: {
+          message: 'Conversion initiated: 20.00000000 USDC to $19.40 USD after fees',
+          conversionId: 7,
+          transactionId: 't1',
+          status: 'pending',
+          preview: preview('19.40', true),
+        },
+      },
     });
     renderWithApp(<WalletPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Calculate Conversion' }));
@@ -78,7 +106,9 @@ describe('wallet page', () => {
 
     fill('crypto-amount', '10');
     fireEvent.click(screen.getByRole('button', { name: 'Calculate Conversion' }));
-    expect(await screen.findByText('Minimum conversion is $10 USD after fees. Please increase your crypto amount')).toBeTruthy();
+    expect(
+      await screen.findByText('Minimum conversion is $10 USD after fees. Please increase your crypto amount'),
+    ).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Confirm Conversion' })).toBeNull();
 
     valid = true;
@@ -100,7 +130,10 @@ describe('wallet page', () => {
 
   it('reports calculation and conversion errors with the server message or the fallback', async () => {
     serve({
-      'POST /api/crypto/calculate': { status: 400, body: { error: 'Invalid crypto amount format', code: 'VALIDATION_ERROR' } },
+      'POST /api/crypto/calculate': {
+        status: 400,
+        body: { error: 'Invalid crypto amount format', code: 'VALIDATION_ERROR' },
+      },
     });
     renderWithApp(<WalletPage />);
     fill('crypto-amount', '1.123456789');
@@ -123,7 +156,9 @@ describe('wallet page', () => {
   });
 
   it('registers wallets with the SPEC messages', async () => {
-    serve({ 'POST /api/crypto/wallets': { status: 409, body: { error: 'This wallet address is already registered' } } });
+    serve({
+      'POST /api/crypto/wallets': { status: 409, body: { error: 'This wallet address is already registered' } },
+    });
     renderWithApp(<WalletPage />);
     fireEvent.click(await screen.findByRole('tab', { name: 'Wallets' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Register Wallet' }));

@@ -33,7 +33,8 @@ export function WalletPage() {
   const credited = !!balance.data?.conversions.some((record) => record.id === awaited);
   const awaitedSettled = awaitedRecord?.status === 'failed' || (awaitedRecord?.status === 'completed' && credited);
   if (awaited && awaitedSettled) setAwaited(null);
-  const unsettled = !!awaited || !!conversions.data?.some((record) => record.status === 'pending' || record.status === 'processing');
+  const unsettled =
+    !!awaited || !!conversions.data?.some((record) => record.status === 'pending' || record.status === 'processing');
   if (unsettled !== settling) setSettling(unsettled);
 
   return (
@@ -59,7 +60,12 @@ export function WalletPage() {
           <RatesCard />
           <BalanceCard balance={balance.data} />
           <Card>
-            <Tabs value={tab} onChange={(_event, value: WalletTab) => setTab(value)} variant="fullWidth" sx={{ borderBottom: 1, borderColor: 'divider' }}>
+            <Tabs
+              value={tab}
+              onChange={(_event, value: WalletTab) => setTab(value)}
+              variant="fullWidth"
+              sx={{ borderBottom: 1, borderColor: 'divider' }}
+            >
               <Tab value="convert" label="Convert" />
               <Tab value="wallets" label="Wallets" />
               <Tab value="history" label="History" />
@@ -67,7 +73,13 @@ export function WalletPage() {
             <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
               {tab === 'convert' && <ConvertTab onInitiated={setAwaited} />}
               {tab === 'wallets' && <WalletsTab />}
-              {tab === 'history' && <HistoryTab conversions={conversions.data} isLoading={conversions.isLoading} isError={conversions.isError} />}
+              {tab === 'history' && (
+                <HistoryTab
+                  conversions={conversions.data}
+                  isLoading={conversions.isLoading}
+                  isError={conversions.isError}
+                />
+              )}
             </CardContent>
           </Card>
         </Stack>

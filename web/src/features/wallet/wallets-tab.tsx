@@ -49,11 +49,18 @@ function RegisterWalletForm({ onDone }: { onDone?: () => void }) {
     }
     try {
       const wallet = await register({ cryptoType, walletAddress: walletAddress.trim() }).unwrap();
-      toast({ title: 'Wallet Created', description: `Your ${wallet.cryptoType} wallet ${shortAddress(wallet.walletAddress)} is registered.` });
+      toast({
+        title: 'Wallet Created',
+        description: `Your ${wallet.cryptoType} wallet ${shortAddress(wallet.walletAddress)} is registered.`,
+      });
       setWalletAddress('');
       onDone?.();
     } catch (error) {
-      toast({ title: 'Wallet Creation Failed', description: serverErrorText(error) ?? 'Failed to create wallet', variant: 'destructive' });
+      toast({
+        title: 'Wallet Creation Failed',
+        description: serverErrorText(error) ?? 'Failed to create wallet',
+        variant: 'destructive',
+      });
     }
   };
 
@@ -63,14 +70,26 @@ function RegisterWalletForm({ onDone }: { onDone?: () => void }) {
         Register a Wallet
       </Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <TextField select label="Type" value={cryptoType} onChange={(event) => setCryptoType(event.target.value as CryptoType)} sx={{ minWidth: 120 }}>
+        <TextField
+          select
+          label="Type"
+          value={cryptoType}
+          onChange={(event) => setCryptoType(event.target.value as CryptoType)}
+          sx={{ minWidth: 120 }}
+        >
           {CRYPTO_TYPES.map((type) => (
             <MenuItem key={type} value={type}>
               {type}
             </MenuItem>
           ))}
         </TextField>
-        <TextField label="Wallet address" value={walletAddress} onChange={(event) => setWalletAddress(event.target.value)} fullWidth slotProps={{ htmlInput: { 'data-testid': 'new-wallet-address' } }} />
+        <TextField
+          label="Wallet address"
+          value={walletAddress}
+          onChange={(event) => setWalletAddress(event.target.value)}
+          fullWidth
+          slotProps={{ htmlInput: { 'data-testid': 'new-wallet-address' } }}
+        />
       </Stack>
       <Button type="submit" variant="contained" sx={{ mt: 2 }} disabled={isLoading}>
         {isLoading ? 'Registering...' : 'Register Wallet'}
@@ -110,7 +129,11 @@ export function WalletsTab() {
             divider
             secondaryAction={
               <Tooltip title="Copy address">
-                <IconButton edge="end" aria-label={`Copy address ${shortAddress(wallet.walletAddress)}`} onClick={() => copy(wallet.walletAddress)}>
+                <IconButton
+                  edge="end"
+                  aria-label={`Copy address ${shortAddress(wallet.walletAddress)}`}
+                  onClick={() => copy(wallet.walletAddress)}
+                >
                   <ContentCopy fontSize="small" />
                 </IconButton>
               </Tooltip>
