@@ -6,28 +6,32 @@ import { text } from './text';
 export const ADMIN_RESOURCES = ['payouts', 'conversions', 'payments', 'ledger'] as const;
 export type AdminResource = (typeof ADMIN_RESOURCES)[number];
 
+/** The kinds of ledger transaction: one per money movement the ledger posts. */
+export const LEDGER_KINDS = [
+  'site_plan_charge',
+  'card_charge',
+  'refund',
+  'tier_charge',
+  'message_unlock',
+  'balance_spend',
+  'conversion',
+  'conversion_credit',
+  'balance_credit',
+  'earnings',
+  'earnings_release',
+  'earnings_reversal',
+  'payout_request',
+  'payout_completion',
+  'payout_return',
+] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
 /** Status values each table can be filtered by (the ledger filters by transaction kind). */
 export const ADMIN_STATUSES: Record<AdminResource, readonly string[]> = {
   payouts: ['pending', 'processing', 'completed', 'failed', 'cancelled'],
   conversions: ['pending', 'processing', 'completed', 'failed', 'cancelled'],
   payments: ['succeeded', 'failed', 'refunded'],
-  ledger: [
-    'site_plan_charge',
-    'card_charge',
-    'refund',
-    'tier_charge',
-    'message_unlock',
-    'balance_spend',
-    'conversion',
-    'conversion_credit',
-    'balance_credit',
-    'earnings',
-    'earnings_release',
-    'earnings_reversal',
-    'payout_request',
-    'payout_completion',
-    'payout_return',
-  ],
+  ledger: LEDGER_KINDS,
 };
 
 export const ADMIN_SORT_FIELDS: Record<AdminResource, readonly [string, ...string[]]> = {

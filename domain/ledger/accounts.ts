@@ -40,21 +40,5 @@ export const CLEARING_ACCOUNTS: LedgerAccount[] = [
   LEDGER_ACCOUNTS.creatorSalesClearing,
 ];
 
-export const LEDGER_KINDS = [
-  'site_plan_charge',
-  'card_charge',
-  'refund',
-  'tier_charge',
-  'message_unlock',
-  'balance_spend',
-  'conversion',
-  'conversion_credit',
-  'balance_credit',
-  'earnings',
-  'earnings_release',
-  'earnings_reversal',
-  'payout_request',
-  'payout_completion',
-  'payout_return',
-] as const;
-export type LedgerKind = (typeof LEDGER_KINDS)[number];
+// The kinds are part of the finance console's contract (its ledger filter), so they are defined there.
+export type { LedgerKind } from '../contracts/admin';
