@@ -70,22 +70,22 @@ export interface MemberRoute {
 export const memberRoutes: MemberRoute[] = [
   {
     path: '/wallet',
-    element: lazyPage(() => import('@/features/wallet/wallet-page'), 'WalletPage'),
+    element: lazyPage(() => import('@/features/crypto/wallet-page'), 'WalletPage'),
     withoutSubscription: true,
   },
   {
     path: '/verify-age',
-    element: lazyPage(() => import('@/features/subscribe/verify-age-page'), 'VerifyAgePage'),
+    element: lazyPage(() => import('@/features/membership/verify-age-page'), 'VerifyAgePage'),
     withoutSubscription: true,
   },
   { path: '/', element: lazyPage(() => import('@/features/home/home-page'), 'HomePage') },
   { path: '/home', element: lazyPage(() => import('@/features/home/home-page'), 'HomePage') },
   {
     path: '/creator/:id',
-    element: lazyPage(() => import('@/features/creator/creator-profile-page'), 'CreatorProfilePage'),
+    element: lazyPage(() => import('@/features/creators/creator-profile-page'), 'CreatorProfilePage'),
   },
   { path: '/dashboard', element: lazyPage(() => import('@/features/dashboard/dashboard-page'), 'DashboardPage') },
-  { path: '/messages', element: lazyPage(() => import('@/features/messages/messages-page'), 'MessagesPage') },
+  { path: '/messages', element: lazyPage(() => import('@/features/messaging/messages-page'), 'MessagesPage') },
   { path: '/search', element: lazyPage(() => import('@/features/search/search-page'), 'SearchPage') },
   { path: '/payouts', element: lazyPage(() => import('@/features/payouts/payouts-page'), 'PayoutsPage') },
   // Finance staff may have no site membership: the console checks the role itself, the API enforces it.
@@ -97,7 +97,7 @@ export const memberRoutes: MemberRoute[] = [
   { path: '/chat', element: lazyPage(() => import('@/features/chat/chat-page'), 'ChatPage') },
   {
     path: '/profile-setup',
-    element: lazyPage(() => import('@/features/profile-setup/profile-setup-page'), 'ProfileSetupPage'),
+    element: lazyPage(() => import('@/features/chat-profile/profile-setup-page'), 'ProfileSetupPage'),
   },
   {
     path: '/system',
@@ -125,11 +125,11 @@ const legal = (document: string) => lazyPage(() => import('@/features/legal/lega
 
 export const shellPages: ShellPages = {
   landing: lazyPage(() => import('@/features/landing/landing-page'), 'LandingPage'),
-  login: lazyPage(() => import('@/features/auth/login-page'), 'LoginPage'),
-  register: lazyPage(() => import('@/features/auth/register-page'), 'RegisterPage'),
-  forgotPassword: lazyPage(() => import('@/features/auth/forgot-password-page'), 'ForgotPasswordPage'),
-  resetPassword: lazyPage(() => import('@/features/auth/reset-password-page'), 'ResetPasswordPage'),
-  subscribe: lazyPage(() => import('@/features/subscribe/subscribe-page'), 'SubscribePage'),
+  login: lazyPage(() => import('@/features/accounts/login-page'), 'LoginPage'),
+  register: lazyPage(() => import('@/features/accounts/register-page'), 'RegisterPage'),
+  forgotPassword: lazyPage(() => import('@/features/accounts/forgot-password-page'), 'ForgotPasswordPage'),
+  resetPassword: lazyPage(() => import('@/features/accounts/reset-password-page'), 'ResetPasswordPage'),
+  subscribe: lazyPage(() => import('@/features/membership/subscribe-page'), 'SubscribePage'),
   notFound: lazyPage(() => import('@/components/not-found'), 'NotFoundPage'),
   communityGuidelines: legal('community-guidelines'),
   copyrightPolicy: legal('copyright-policy'),

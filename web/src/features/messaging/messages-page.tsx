@@ -27,7 +27,7 @@ import {
   useSendMessageMutation,
   useThreadQuery,
   useUnlockMessageMutation,
-} from './messages-api';
+} from './messaging-api';
 
 function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolean; otherUserId: string }) {
   const [unlock, { isLoading }] = useUnlockMessageMutation();

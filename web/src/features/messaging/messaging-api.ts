@@ -2,7 +2,7 @@ import type { ChatUser, Conversation, Message } from '@contracts/messaging';
 import { api } from '@/lib/api';
 
 /** Conversations, threads, sending and unlocking paid messages (SPEC §7). */
-export const messagesApi = api.enhanceEndpoints({ addTagTypes: ['Conversations', 'Thread'] }).injectEndpoints({
+export const messagingApi = api.enhanceEndpoints({ addTagTypes: ['Conversations', 'Thread'] }).injectEndpoints({
   endpoints: (build) => ({
     conversations: build.query<Conversation[], void>({
       query: () => '/api/conversations',
@@ -32,4 +32,4 @@ export const {
   useThreadQuery,
   useSendMessageMutation,
   useUnlockMessageMutation,
-} = messagesApi;
+} = messagingApi;

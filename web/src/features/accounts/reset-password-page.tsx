@@ -10,7 +10,7 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { resetPasswordSchema } from '@contracts/accounts';
 import { errorMessage, serverErrorText } from '@/lib/api';
 import { AuthCard } from './auth-card';
-import { useResetPasswordMutation } from './auth-api';
+import { useResetPasswordMutation } from './accounts-api';
 import { resetErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';

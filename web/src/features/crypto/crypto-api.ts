@@ -11,7 +11,7 @@ import type {
 import { api } from '@/lib/api';
 
 /** SPEC §7 crypto calls. */
-export const walletApi = api
+export const cryptoApi = api
   .enhanceEndpoints({ addTagTypes: ['CryptoWallets', 'CryptoBalance', 'CryptoConversions'] })
   .injectEndpoints({
     endpoints: (build) => ({
@@ -50,7 +50,7 @@ export const {
   useCalculateConversionMutation,
   useConvertCryptoMutation,
   useCryptoConversionsQuery,
-} = walletApi;
+} = cryptoApi;
 
 /** SPEC §9: wallet addresses are shown as their first 6 and last 4 characters. */
 export function shortAddress(address: string): string {

@@ -6,7 +6,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { CRYPTO_TYPES, RATES_REFRESH_MS } from '@contracts/crypto';
-import { useCryptoRatesQuery } from './wallet-api';
+import { useCryptoRatesQuery } from './crypto-api';
 
 /** Current Exchange Rates (SPEC §2): USDC and USDT to 4 decimals, refreshed every 30 s. */
 export function RatesCard() {

@@ -2,7 +2,7 @@ import '@/test-support/jsdom-setup';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { installFakeFetch, type FakeAnswer, type FakeCall } from '@/test-support/fake-fetch';
 import { renderWithApp } from '@/test-support/render';
-import { shortAddress } from './wallet-api';
+import { shortAddress } from './crypto-api';
 import { WalletPage } from './wallet-page';
 
 jest.setTimeout(30_000);

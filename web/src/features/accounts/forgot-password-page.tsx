@@ -10,7 +10,7 @@ import { Link as RouterLink } from 'react-router';
 import { resetRequestSchema } from '@contracts/accounts';
 import { errorMessage } from '@/lib/api';
 import { AuthCard } from './auth-card';
-import { useResetPasswordRequestMutation } from './auth-api';
+import { useResetPasswordRequestMutation } from './accounts-api';
 import { resetErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { useDocumentTitle } from '@/components/use-document-title';

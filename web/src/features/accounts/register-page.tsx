@@ -16,7 +16,7 @@ import { api, errorMessage, isApiError, serverErrorText, type ApiDispatch } from
 import { currentUserApi } from '@/lib/current-user';
 import { toast } from '@/components/toast';
 import { AuthCard } from './auth-card';
-import { useRegisterMutation } from './auth-api';
+import { useRegisterMutation } from './accounts-api';
 import { formatCardNumber, formatExpiry, tokenizeCard } from './card-token';
 import { registerErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';

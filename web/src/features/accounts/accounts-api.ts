@@ -11,7 +11,7 @@ export interface RegisterPayload {
 }
 
 /** The accounts calls of SPEC §7. Their errors are handled by the forms (no central 401). */
-export const authApi = api.injectEndpoints({
+export const accountsApi = api.injectEndpoints({
   endpoints: (build) => ({
     login: build.mutation<unknown, LoginRequest>({
       query: (body) => ({ url: '/api/auth/login', method: 'POST', body }),
@@ -35,4 +35,4 @@ export const authApi = api.injectEndpoints({
 });
 
 export const { useLoginMutation, useRegisterMutation, useResetPasswordRequestMutation, useResetPasswordMutation } =
-  authApi;
+  accountsApi;

@@ -12,7 +12,7 @@ import { BalanceCard } from './balance-card';
 import { ConvertTab } from './convert-tab';
 import { HistoryTab } from './history-tab';
 import { RatesCard } from './rates-card';
-import { useCryptoConversionsQuery } from './wallet-api';
+import { useCryptoConversionsQuery } from './crypto-api';
 import { WalletsTab } from './wallets-tab';
 
 type WalletTab = 'convert' | 'wallets' | 'history';

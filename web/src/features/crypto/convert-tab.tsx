@@ -20,7 +20,7 @@ import {
   useCalculateConversionMutation,
   useConvertCryptoMutation,
   useCryptoWalletsQuery,
-} from './wallet-api';
+} from './crypto-api';
 
 export const MINIMUM_WARNING = 'Minimum conversion is $10 USD after fees. Please increase your crypto amount';
 

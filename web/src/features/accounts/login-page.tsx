@@ -10,7 +10,7 @@ import { loginSchema } from '@contracts/accounts';
 import { browser, errorMessage } from '@/lib/api';
 import { toast } from '@/components/toast';
 import { AuthCard } from './auth-card';
-import { useLoginMutation } from './auth-api';
+import { useLoginMutation } from './accounts-api';
 import { loginErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';

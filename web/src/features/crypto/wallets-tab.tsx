@@ -18,7 +18,7 @@ import { useState, type FormEvent } from 'react';
 import { CRYPTO_TYPES, type CryptoType } from '@contracts/crypto';
 import { serverErrorText } from '@/lib/api';
 import { toast } from '@/components/toast';
-import { shortAddress, useCryptoWalletsQuery, useRegisterWalletMutation } from './wallet-api';
+import { shortAddress, useCryptoWalletsQuery, useRegisterWalletMutation } from './crypto-api';
 
 /** Copies text; falls back to a hidden textarea where the Clipboard API is unavailable. */
 async function copyText(text: string): Promise<void> {
