@@ -1,5 +1,5 @@
-import type { EventStore, Position } from '../event-store/port';
-import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
+import { WrongExpectedRevisionError, type EventStore, type Position } from '../event-store/port';
+import { loadState, metadataFor, type CommandContext } from '../shared/command-handler';
 import { accountDecider, afterLoginFailure, invalidCredentials, isLocked, lockedError, type LoginFailures } from './decider';
 import { userStream } from './events';
 import { userIdForEmail } from './lookup';
@@ -16,12 +16,16 @@ export interface UnknownEmailFailures {
   write(email: string, next: LoginFailures, version: number, now: Date): Promise<boolean>;
 }
 
+/** Conflicts with concurrent writers of the stream: read again and decide again, this many times at most. */
+const MAX_ATTEMPTS = 10;
+
 /**
  * Sign-in: the password is checked against the stored argon2id hash here, the decider records
  * the attempt (LoginSucceeded, or LoginFailed and on the 5th in a row an AccountLocked). A lock
  * does not stop the account's trusted clients (`trustedAccounts`: the accounts the client signed
  * in to before). An unknown email gets the same answers as an account, lock included, after the
- * same work (a dummy hash check). A recorded failure resolves with `succeeded: false`.
+ * same work: one read of its counts, a hash check, one conditional write of the counts (read
+ * again only on a conflict). A recorded failure resolves with `succeeded: false`.
  */
 export async function login(
   store: EventStore,
@@ -33,12 +37,33 @@ export async function login(
   if (!userId) return refuseUnknownEmail(unknownEmails, input, context.now);
   const trustedClient = input.trustedAccounts?.includes(userId) ?? false;
   const stream = userStream(userId);
-  const { state } = await loadState(store, stream, accountDecider);
+  let { state, revision } = await loadState(store, stream, accountDecider);
   // A locked account is refused before spending a hash check on it (as a locked unknown email is).
   if (isLocked(state, context.now) && !trustedClient) throw lockedError();
-  const passwordMatched = await verifyPassword(state.passwordHash, input.password);
-  const result = await handleCommand(store, stream, accountDecider, { type: 'RecordLoginAttempt', passwordMatched, trustedClient, now: context.now }, context);
-  return { userId, position: result.position, succeeded: result.events.some((event) => event.type === 'LoginSucceeded') };
+  let passwordMatched = await verifyPassword(state.passwordHash, input.password);
+  // The attempt is decided on the state just read and appended at its revision: no second read of
+  // the stream (an unknown email's counts are not read twice either). A concurrent writer came
+  // first: decide again on the fresh stream (as handleCommand does), checking the password again
+  // only if it changed meanwhile.
+  for (let attempt = 1; ; attempt++) {
+    const events = accountDecider.decide({ type: 'RecordLoginAttempt', passwordMatched, trustedClient, now: context.now }, state);
+    const succeeded = events.some((event) => event.type === 'LoginSucceeded');
+    if (events.length === 0) return { userId, position: null, succeeded };
+    const metadata = metadataFor(context);
+    try {
+      const written = await store.append(
+        stream,
+        events.map((event) => ({ type: event.type, data: event.data, metadata })),
+        { expectedRevision: revision ?? 'no_stream' },
+      );
+      return { userId, position: written.position, succeeded };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+    }
+    const checkedHash = state.passwordHash;
+    ({ state, revision } = await loadState(store, stream, accountDecider));
+    if (state.passwordHash !== checkedHash) passwordMatched = await verifyPassword(state.passwordHash, input.password);
+  }
 }
 
 /** Fails like a wrong password, counts towards a lock like an account, and takes as long. */
