@@ -17,6 +17,10 @@ jest.setTimeout(120_000);
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startTestStack();
+  // The runner starts the read models after the stack is up, and settle() waits only for those
+  // with a checkpoint: one started after it would still be catching up when reconcile reads.
+  const started = await eventually(() => stack.db('projection_checkpoints').pluck('name'), (names: string[]) => stack.deps.projectionNames.every((name) => names.includes(name)));
+  expect(stack.deps.projectionNames.filter((name) => !started.includes(name))).toEqual([]);
 });
 afterAll(() => stack.close());
 
