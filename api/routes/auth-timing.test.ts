@@ -14,7 +14,10 @@ let stack: TestStack;
 beforeAll(async () => {
   // Reset requests are limited per account (5 an hour): lifted here, so a few accounts serve many rounds.
   const many = { limit: 1_000, windowMs: 60_000 };
-  stack = await startTestStack({ trustProxy: true, ports: { authRateLimits: { resetRequest: { perIp: many, perAccount: many } } } });
+  stack = await startTestStack({
+    trustProxy: true,
+    ports: { authRateLimits: { resetRequest: { perIp: many, perAccount: many } } },
+  });
 });
 afterAll(() => stack.close());
 
@@ -81,7 +84,17 @@ async function registerAccounts(count: number): Promise<string[]> {
   const emails: string[] = [];
   for (let i = 0; i < count; i++) {
     const email = `timing.${unique()}@example.com`;
-    await client().post('/api/auth/register').send({ firstName: 'Tim', lastName: 'Ing', email, password: PASSWORD, confirmPassword: PASSWORD, paymentToken: `dev_tok_${unique()}` }).expect(201);
+    await client()
+      .post('/api/auth/register')
+      .send({
+        firstName: 'Tim',
+        lastName: 'Ing',
+        email,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        paymentToken: `dev_tok_${unique()}`,
+      })
+      .expect(201);
     emails.push(email);
   }
   return emails;
@@ -118,7 +131,9 @@ async function compare(rounds: number, known: Send, unknown: Send, settle: () =>
     }
   }
   const result = { known: median(times.known), unknown: median(times.unknown) };
-  console.log(`medians over ${rounds} rounds: known ${result.known.toFixed(1)} ms, unknown ${result.unknown.toFixed(1)} ms, ratio ${(Math.max(result.known, result.unknown) / Math.min(result.known, result.unknown)).toFixed(3)}`);
+  console.log(
+    `medians over ${rounds} rounds: known ${result.known.toFixed(1)} ms, unknown ${result.unknown.toFixed(1)} ms, ratio ${(Math.max(result.known, result.unknown) / Math.min(result.known, result.unknown)).toFixed(3)}`,
+  );
   return result;
 }
 
@@ -132,8 +147,10 @@ it('answers a login for an unknown email as slowly as a wrong password for an ac
   const strangers = unknownEmails(accounts.length);
   const medians = await compare(
     LOGIN_ROUNDS,
-    (round) => timedPost('/api/auth/login', { email: accounts[round % accounts.length], password: 'Wrong0password' }, 401),
-    (round) => timedPost('/api/auth/login', { email: strangers[round % strangers.length], password: 'Wrong0password' }, 401),
+    (round) =>
+      timedPost('/api/auth/login', { email: accounts[round % accounts.length], password: 'Wrong0password' }, 401),
+    (round) =>
+      timedPost('/api/auth/login', { email: strangers[round % strangers.length], password: 'Wrong0password' }, 401),
     // A failure on an account is projected (users.login_attempts) after the answer.
     () => stack.settle(),
   );
@@ -143,7 +160,8 @@ it('answers a login for an unknown email as slowly as a wrong password for an ac
 it('answers a reset request for an unknown email as quickly as for an account (medians within 20%)', async () => {
   const accounts = await registerAccounts(6);
   const strangers = unknownEmails(accounts.length);
-  const mails = async () => Number((await stack.db('email_outbox').where({ kind: 'password-reset' }).count({ n: '*' }))[0].n);
+  const mails = async () =>
+    Number((await stack.db('email_outbox').where({ kind: 'password-reset' }).count({ n: '*' }))[0].n);
   let sent = 0;
   const medians = await compare(
     RESET_ROUNDS,

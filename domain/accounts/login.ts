@@ -1,6 +1,13 @@
 import { WrongExpectedRevisionError, type EventStore, type Position } from '../event-store/port';
 import { loadState, metadataFor, type CommandContext } from '../shared/command-handler';
-import { accountDecider, afterLoginFailure, invalidCredentials, isLocked, lockedError, type LoginFailures } from './decider';
+import {
+  accountDecider,
+  afterLoginFailure,
+  invalidCredentials,
+  isLocked,
+  lockedError,
+  type LoginFailures,
+} from './decider';
 import { userStream } from './events';
 import { userIdForEmail } from './lookup';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
@@ -46,7 +53,10 @@ export async function login(
   // first: decide again on the fresh stream (as handleCommand does), checking the password again
   // only if it changed meanwhile.
   for (let attempt = 1; ; attempt++) {
-    const events = accountDecider.decide({ type: 'RecordLoginAttempt', passwordMatched, trustedClient, now: context.now }, state);
+    const events = accountDecider.decide(
+      { type: 'RecordLoginAttempt', passwordMatched, trustedClient, now: context.now },
+      state,
+    );
     const succeeded = events.some((event) => event.type === 'LoginSucceeded');
     if (events.length === 0) return { userId, position: null, succeeded };
     const metadata = metadataFor(context);
@@ -67,12 +77,20 @@ export async function login(
 }
 
 /** Fails like a wrong password, counts towards a lock like an account, and takes as long. */
-async function refuseUnknownEmail(failures: UnknownEmailFailures, input: { email: string; password: string }, now: Date): Promise<never> {
+async function refuseUnknownEmail(
+  failures: UnknownEmailFailures,
+  input: { email: string; password: string },
+  now: Date,
+): Promise<never> {
   let current = await failures.read(input.email);
   if (isLocked(current, now)) throw lockedError();
   await verifyAgainstDummy(input.password);
   // As handleCommand does: a concurrent failure came first, so decide again on the fresh counts.
-  for (let attempt = 1; !(await failures.write(input.email, afterLoginFailure(current, now), current.version, now)); attempt++) {
+  for (
+    let attempt = 1;
+    !(await failures.write(input.email, afterLoginFailure(current, now), current.version, now));
+    attempt++
+  ) {
     if (attempt >= 10) throw new Error('login failures: too many concurrent writers');
     current = await failures.read(input.email);
     if (isLocked(current, now)) throw lockedError();

@@ -114,7 +114,10 @@ type EventRow = unknown[];
 const FIRST_METADATA_COLUMN = 7;
 
 function appendResult(row: { revision: string; commit: string; prepare: string }): AppendResult {
-  return { nextExpectedRevision: BigInt(row.revision), position: { commit: BigInt(row.commit), prepare: BigInt(row.prepare) } };
+  return {
+    nextExpectedRevision: BigInt(row.revision),
+    position: { commit: BigInt(row.commit), prepare: BigInt(row.prepare) },
+  };
 }
 
 /** The metadata keys read as columns; an absent key stays absent. */
@@ -185,7 +188,11 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: NewEvent[],
+    options: { expectedRevision: ExpectedRevision },
+  ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const expected = options.expectedRevision;
     if (events.length === 1) {
@@ -212,7 +219,11 @@ export class PostgresEventStore implements EventStore {
     const mode = typeof expected === 'bigint' ? 'exact' : expected;
     const exact = typeof expected === 'bigint' ? expected.toString() : null;
     try {
-      const result = await this.pool.query({ name: 'lively_append', text: APPEND_SQL, values: [streamId, mode, exact, JSON.stringify(payload)] });
+      const result = await this.pool.query({
+        name: 'lively_append',
+        text: APPEND_SQL,
+        values: [streamId, mode, exact, JSON.stringify(payload)],
+      });
       if (result.rowCount === 0) return await this.afterRejectedAppend(streamId, payload, expected);
       this.announceAppend();
       return appendResult(result.rows[result.rows.length - 1]);
@@ -221,7 +232,12 @@ export class PostgresEventStore implements EventStore {
       if ((error as { constraint?: string }).constraint === 'events_event_id_key') {
         return this.afterRejectedAppend(streamId, payload, expected);
       }
-      if (expected === 'any') return this.append(streamId, events.map((e, i) => ({ ...e, eventId: payload[i].eventId })), options);
+      if (expected === 'any')
+        return this.append(
+          streamId,
+          events.map((e, i) => ({ ...e, eventId: payload[i].eventId })),
+          options,
+        );
       return this.afterRejectedAppend(streamId, payload, expected);
     }
   }
@@ -272,7 +288,11 @@ export class PostgresEventStore implements EventStore {
    * An append that wrote nothing is either a retry of one already written (same event ids in
    * the same stream: answer as the first time did) or a concurrency conflict.
    */
-  private async afterRejectedAppend(streamId: string, payload: { eventId: string }[], expected: ExpectedRevision): Promise<AppendResult> {
+  private async afterRejectedAppend(
+    streamId: string,
+    payload: { eventId: string }[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     const ids = payload.map((event) => event.eventId);
     const existing = await this.pool.query<{ stream_id: string; revision: string; commit: string; prepare: string }>(
       `SELECT stream_id, stream_position::text AS revision, transaction_id::text AS commit, global_position::text AS prepare

@@ -20,7 +20,11 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 function opsContext(lines: string[]): OpsContext {
-  return { config: {} as OpsContext['config'], out: (line) => lines.push(line), connect: async () => ({ databaseUrl: '', store: stack.store, db: stack.db }) };
+  return {
+    config: {} as OpsContext['config'],
+    out: (line) => lines.push(line),
+    connect: async () => ({ databaseUrl: '', store: stack.store, db: stack.db }),
+  };
 }
 
 describe('npm run ops -- reconcile', () => {
@@ -31,11 +35,27 @@ describe('npm run ops -- reconcile', () => {
     await earn(stack, creator.userId, 500, 2);
     const context = { actorId: null, now: new Date() };
     const member = randomUUID();
-    await creditBalance(stack.store, member, { amountCents: 2500, reason: 'test credit', reference: `test:${member}` }, context);
-    await spendBalance(stack.store, member, { amountCents: 700, reason: 'test spend', reference: `test-spend:${member}` }, context);
-    await eventually(() => creator.agent.get(`/api/payouts/${creator.userId}/dashboard`), (res) => res.body.availableBalance === '17.99');
-    const account = (await creator.agent.post('/api/payment-accounts').send({ accountHolderName: 'C' }).expect(201)).body;
-    const payout = (await creator.agent.post('/api/payouts').send({ paymentAccountId: account.id, amount: '17.99' }).expect(201)).body;
+    await creditBalance(
+      stack.store,
+      member,
+      { amountCents: 2500, reason: 'test credit', reference: `test:${member}` },
+      context,
+    );
+    await spendBalance(
+      stack.store,
+      member,
+      { amountCents: 700, reason: 'test spend', reference: `test-spend:${member}` },
+      context,
+    );
+    await eventually(
+      () => creator.agent.get(`/api/payouts/${creator.userId}/dashboard`),
+      (res) => res.body.availableBalance === '17.99',
+    );
+    const account = (await creator.agent.post('/api/payment-accounts').send({ accountHolderName: 'C' }).expect(201))
+      .body;
+    const payout = (
+      await creator.agent.post('/api/payouts').send({ paymentAccountId: account.id, amount: '17.99' }).expect(201)
+    ).body;
     await admin.agent.post(`/api/admin/payouts/${payout.id}/process`).send({}).expect(200);
     expect(await stack.settle()).toBe(true);
 
@@ -45,7 +65,17 @@ describe('npm run ops -- reconcile', () => {
     expect(ok[0]).toMatch(/1 creators, 1 payouts, 1 member balances/);
 
     // A read model that no longer says what the events say (written behind the projectors' back).
-    await stack.db('ledger_entries').insert({ transaction_id: 'forged', line: 0, account: 'platform_fees', owner_id: null, debit_cents: 0, credit_cents: 100, effective_at: new Date() });
+    await stack
+      .db('ledger_entries')
+      .insert({
+        transaction_id: 'forged',
+        line: 0,
+        account: 'platform_fees',
+        owner_id: null,
+        debit_cents: 0,
+        credit_cents: 100,
+        effective_at: new Date(),
+      });
     await stack.db('payouts').where({ id: payout.id }).update({ status: 'completed' });
     const bad: string[] = [];
     expect(await reconcileCommand.run([], opsContext(bad))).toBe(1);
@@ -61,12 +91,22 @@ describe('npm run ops -- reconcile: money without its effect', () => {
   /** Seeded straight into the log, as a request that died after spending would leave it (an hour ago). */
   async function spend(userId: string, amountCents: number, reference: string) {
     const occurredAt = new Date(Date.now() - HOUR).toISOString();
-    const credited = { userId, amountCents, reason: 'test credit', reference: `test:${reference}`, balanceCents: amountCents };
+    const credited = {
+      userId,
+      amountCents,
+      reason: 'test credit',
+      reference: `test:${reference}`,
+      balanceCents: amountCents,
+    };
     const debited = { userId, amountCents, reason: 'site plan: 6 months + 1 free', reference, balanceCents: 0 };
-    await stack.store.append(`wallet-${userId}`, [
-      { type: 'WalletCredited', data: credited, metadata: { occurredAt } },
-      { type: 'WalletDebited', data: debited, metadata: { occurredAt } },
-    ], { expectedRevision: 'no_stream' });
+    await stack.store.append(
+      `wallet-${userId}`,
+      [
+        { type: 'WalletCredited', data: credited, metadata: { occurredAt } },
+        { type: 'WalletDebited', data: debited, metadata: { occurredAt } },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
   }
 
   it('fails with a report when a balance spend for a membership never got its membership', async () => {
@@ -82,7 +122,11 @@ describe('npm run ops -- reconcile: money without its effect', () => {
     const lines: string[] = [];
     expect(await reconcileCommand.run([], opsContext(lines))).toBe(1);
     const report = lines.join('\n');
-    expect(report).toMatch(new RegExp(`money without its effect: 5\\.00 paid for a site plan from the balance \\(WalletDebited \\S+ on wallet-${stranded}, .*user ${stranded}\\) is still owed membership time`));
+    expect(report).toMatch(
+      new RegExp(
+        `money without its effect: 5\\.00 paid for a site plan from the balance \\(WalletDebited \\S+ on wallet-${stranded}, .*user ${stranded}\\) is still owed membership time`,
+      ),
+    );
     expect(report).not.toContain(healed);
   });
 });
@@ -93,28 +137,50 @@ describe('npm run ops -- reconcile: read models past the position it compares at
   beforeAll(async () => {
     own = await startTestStack();
     // The runner starts the read models after the stack is up: all of them, before anything is compared.
-    await eventually(() => own.db('projection_checkpoints').pluck('name'), (names: string[]) => own.deps.projectionNames.every((name) => names.includes(name)));
+    await eventually(
+      () => own.db('projection_checkpoints').pluck('name'),
+      (names: string[]) => own.deps.projectionNames.every((name) => names.includes(name)),
+    );
   });
   afterAll(() => own.close());
 
   it('does not report the rows of events after that position (the ledger ahead of the other read models)', async () => {
     const member = randomUUID();
     const context = { actorId: null, now: new Date() };
-    await creditBalance(own.store, member, { amountCents: 2500, reason: 'test credit', reference: `test:${member}` }, context);
+    await creditBalance(
+      own.store,
+      member,
+      { amountCents: 2500, reason: 'test credit', reference: `test:${member}` },
+      context,
+    );
     expect(await own.settle()).toBe(true);
     await readWholeLog(own.store);
     // The others stop here; the ledger alone applies the next credit, as a ledger ahead of them
     // (or one applying it while reconcile reads) would have.
     await own.runner.stop();
-    await creditBalance(own.store, member, { amountCents: 300, reason: 'test credit', reference: `test-2:${member}` }, context);
+    await creditBalance(
+      own.store,
+      member,
+      { amountCents: 300, reason: 'test credit', reference: `test-2:${member}` },
+      context,
+    );
     const from = positionOf((await readCheckpoint(own.db, 'ledger'))!);
-    const next = (await readWholeLog(own.store)).filter((event) => event.position.commit > from.commit || (event.position.commit === from.commit && event.position.prepare > from.prepare));
+    const next = (await readWholeLog(own.store)).filter(
+      (event) =>
+        event.position.commit > from.commit ||
+        (event.position.commit === from.commit && event.position.prepare > from.prepare),
+    );
     expect(next.map((event) => event.type)).toEqual(['WalletCredited']);
     await applyBatch(own.db, ledgerProjector, { schema: 'public', checkpoint: 'ledger' }, from, next);
 
     const report = await reconcile({ store: own.store, db: own.db }, new Date());
     expect(report.problems).toEqual([]);
-    expect(report.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^read models are at different positions/), expect.stringMatching(/^2 difference\(s\) concern events after \d+\/\d+ \(in flight\), not compared$/)]));
+    expect(report.warnings).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^read models are at different positions/),
+        expect.stringMatching(/^2 difference\(s\) concern events after \d+\/\d+ \(in flight\), not compared$/),
+      ]),
+    );
   });
 });
 
@@ -124,7 +190,10 @@ describe('npm run ops -- create-admin', () => {
     expect(await createAdminCommand.run(['Finance@Example.com'], opsContext(lines))).toBe(0);
     const password = /One-time password: (\S+)/.exec(lines.join('\n'))?.[1];
     expect(password).toMatch(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{18}$/);
-    const row = await eventually(() => stack.db('users').where({ email: 'finance@example.com' }).first(), (r) => r?.role === 'admin');
+    const row = await eventually(
+      () => stack.db('users').where({ email: 'finance@example.com' }).first(),
+      (r) => r?.role === 'admin',
+    );
     expect(row).toMatchObject({ role: 'admin' });
     const agent = stack.agent();
     await agent.post('/api/auth/login').send({ email: 'finance@example.com', password }).expect(200);
@@ -138,7 +207,10 @@ describe('npm run ops -- create-admin', () => {
     await member.agent.get('/api/admin/payouts').expect(403);
     const email = (await stack.db('users').where({ id: member.userId }).first()).email;
     await createAdminCommand.run([email], opsContext([]));
-    await eventually(() => member.agent.get('/api/admin/payouts'), (res) => res.status === 200);
+    await eventually(
+      () => member.agent.get('/api/admin/payouts'),
+      (res) => res.status === 200,
+    );
     await member.agent.get('/api/admin/payouts').expect(200);
     expect(await createAdminCommand.run(['not-an-email'], opsContext([]))).toBe(2);
   });
