@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { Api } from '../kit';
-import { authRoutes } from './auth';
+import { accountsRoutes } from './accounts';
 import { chatRoutes } from './chat';
 import { clientLogRoutes } from './client-logs';
 import { cryptoRoutes } from './crypto';
@@ -19,7 +19,7 @@ import { systemRoutes } from './system';
 export const routeModules: Array<(api: Api) => Router> = [
   healthRoutes,
   clientLogRoutes,
-  authRoutes,
+  accountsRoutes,
   membershipRoutes,
   chatProfileRoutes,
   chatRoutes,

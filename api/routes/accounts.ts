@@ -118,7 +118,7 @@ async function signIn(api: Api, req: Request, res: Response, userId: string, dev
   await devices.remember(res, userId, api.secure(req), api.deps.clock());
 }
 
-export function authRoutes(api: Api): Router {
+export function accountsRoutes(api: Api): Router {
   const router = Router();
   const { db, store } = api.deps;
   const gateway = () => api.deps.ports.paymentGateway as PaymentGateway;
