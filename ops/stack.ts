@@ -49,6 +49,8 @@ export interface Stack {
   deps: AppDependencies;
   realtime: RealtimeServer;
   runner: ProjectionRunner;
+  /** Every projector's and process manager's name: what has to catch up for the stack to be settled. */
+  followerNames: string[];
   /** Clock-driven work (renewals, settlement checks); `runOnce()` lets tests drive it. */
   tickers: RunningTickers;
   /** Where Prometheus scrapes GET /metrics (null: no metrics port). */
@@ -147,7 +149,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       await store.close();
     })());
 
-  return { url, port, store, db, deps, realtime, runner, tickers, metricsUrl: metricsServer?.url ?? null, stop };
+  return {
+    url,
+    port,
+    store,
+    db,
+    deps,
+    realtime,
+    runner,
+    followerNames: followers.map((f) => f.name),
+    tickers,
+    metricsUrl: metricsServer?.url ?? null,
+    stop,
+  };
 }
 
 export const defaultWebRoot = path.resolve(__dirname, '../web/dist');

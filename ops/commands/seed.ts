@@ -102,7 +102,7 @@ export async function seed(
   const report: SeedReport = { events: 0, steps: {}, failures: [] };
   // Each phase reads what the previous one wrote: wait until every projection and process
   // manager has applied the newest event (bounded; the API's own wait is only 2 s).
-  const settle = () => waitForEveryCheckpoint(stack.db, 120_000);
+  const settle = () => waitForEveryCheckpoint(stack.db, stack.followerNames, 120_000);
   const step = (name: string, count: number) => {
     report.steps[name] = (report.steps[name] ?? 0) + count;
     log(`${name}: ${thousands(count)}`);

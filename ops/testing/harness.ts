@@ -48,7 +48,11 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
 /** Until nothing more is appended: process managers append in reaction to what they apply. */
 async function settle(stack: Stack, deadline: number): Promise<boolean> {
   for (;;) {
-    const { newest, reached } = await waitForEveryCheckpoint(stack.db, Math.max(0, deadline - Date.now()));
+    const { newest, reached } = await waitForEveryCheckpoint(
+      stack.db,
+      stack.followerNames,
+      Math.max(0, deadline - Date.now()),
+    );
     if (!reached) return false;
     const after = await newestCommitted(stack.db);
     if (after?.commit === newest?.commit && after?.prepare === newest?.prepare) return true;

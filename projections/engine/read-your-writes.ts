@@ -34,16 +34,16 @@ export async function newestCommitted(db: Knex): Promise<Position | null> {
 }
 
 /**
- * Waits (bounded) until every projector and process manager (every checkpoint but a rebuild's)
- * has applied the newest committed event. Answers that event and whether they all did.
+ * Waits (bounded) until every named projector and process manager has applied the newest
+ * committed event. Answers that event and whether they all did. The names come from the
+ * caller, not from the checkpoints table: a follower that has not made its checkpoint yet
+ * (the runner starts them one by one) has applied nothing, and must be waited for.
  */
 export async function waitForEveryCheckpoint(
   db: Knex,
+  names: string[],
   timeoutMs: number,
 ): Promise<{ newest: Position | null; reached: boolean }> {
   const newest = await newestCommitted(db);
-  const names = (await db('projection_checkpoints').select('name'))
-    .map((row: { name: string }) => row.name)
-    .filter((name: string) => !name.endsWith('@rebuild'));
   return { newest, reached: await waitForProjections(db, names, newest, timeoutMs) };
 }
