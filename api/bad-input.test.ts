@@ -443,17 +443,14 @@ const tally = { tried: 0, serverErrors: 0 };
 
 async function signUp(name: string): Promise<{ id: string; cookie: string }> {
   const email = `sweep-${name}-${randomUUID().slice(0, 8)}@example.com`;
-  const res = await supertest(stack.url)
-    .post('/api/auth/register')
-    .set('Origin', stack.url)
-    .send({
-      firstName: 'Sweep',
-      lastName: name,
-      email,
-      password: 'Passw0rdOK',
-      confirmPassword: 'Passw0rdOK',
-      paymentToken: 'dev_tok_sweep',
-    });
+  const res = await supertest(stack.url).post('/api/auth/register').set('Origin', stack.url).send({
+    firstName: 'Sweep',
+    lastName: name,
+    email,
+    password: 'Passw0rdOK',
+    confirmPassword: 'Passw0rdOK',
+    paymentToken: 'dev_tok_sweep',
+  });
   if (res.status !== 201) throw new Error(`cannot sign up the ${name}: ${res.status} ${res.text}`);
   return { id: res.body.user.id, cookie: String(res.headers['set-cookie'][0]).split(';')[0] };
 }

@@ -33,16 +33,14 @@ const pathOf = (res: supertest.Response) => (res as unknown as { req: { path: st
 async function signUp(firstName: string): Promise<{ id: string; email: string; agent: supertest.Agent }> {
   const email = `${firstName.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
   const agent = stack.agent();
-  const res = await agent
-    .post('/api/auth/register')
-    .send({
-      firstName,
-      lastName: 'Edge',
-      email,
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-      paymentToken: `dev_tok_${firstName}`,
-    });
+  const res = await agent.post('/api/auth/register').send({
+    firstName,
+    lastName: 'Edge',
+    email,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    paymentToken: `dev_tok_${firstName}`,
+  });
   if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${res.text}`);
   return { id: res.body.user.id, email, agent };
 }

@@ -40,14 +40,12 @@ const handlers: Record<string, (context: ProjectionContext, event: RecordedEvent
   },
   async PayoutProcessingStarted({ table }, event) {
     const d = event.data as PayoutProcessingStartedData;
-    await table('payouts')
-      .where({ id: d.payoutId })
-      .update({
-        status: 'processing',
-        gateway_transaction_id: d.gatewayTransactionId,
-        staff_id: d.staffId,
-        updated_at: d.startedAt,
-      });
+    await table('payouts').where({ id: d.payoutId }).update({
+      status: 'processing',
+      gateway_transaction_id: d.gatewayTransactionId,
+      staff_id: d.staffId,
+      updated_at: d.startedAt,
+    });
   },
   async PayoutCompleted({ table }, event) {
     const d = event.data as PayoutCompletedData;
@@ -57,27 +55,23 @@ const handlers: Record<string, (context: ProjectionContext, event: RecordedEvent
   },
   async PayoutFailed({ table }, event) {
     const d = event.data as PayoutFailedData;
-    await table('payouts')
-      .where({ id: d.payoutId })
-      .update({
-        status: 'failed',
-        failure_reason: d.reason,
-        processed_at: d.failedAt,
-        staff_id: d.staffId,
-        updated_at: d.failedAt,
-      });
+    await table('payouts').where({ id: d.payoutId }).update({
+      status: 'failed',
+      failure_reason: d.reason,
+      processed_at: d.failedAt,
+      staff_id: d.staffId,
+      updated_at: d.failedAt,
+    });
   },
   async PayoutCancelled({ table }, event) {
     const d = event.data as PayoutCancelledData;
-    await table('payouts')
-      .where({ id: d.payoutId })
-      .update({
-        status: 'cancelled',
-        failure_reason: d.reason,
-        processed_at: d.cancelledAt,
-        staff_id: d.staffId,
-        updated_at: d.cancelledAt,
-      });
+    await table('payouts').where({ id: d.payoutId }).update({
+      status: 'cancelled',
+      failure_reason: d.reason,
+      processed_at: d.cancelledAt,
+      staff_id: d.staffId,
+      updated_at: d.cancelledAt,
+    });
   },
 };
 

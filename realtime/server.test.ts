@@ -30,27 +30,23 @@ async function withProfile(
   lookingFor: string[],
   interests: string[],
 ) {
-  const profile = await member.agent
-    .post('/api/profile')
-    .send({
-      displayName,
-      age: 30,
-      location: 'Austin, TX',
-      genderIdentity,
-      sexualOrientation: 'bisexual',
-      relationshipType: ['dating'],
-      interests,
-    });
+  const profile = await member.agent.post('/api/profile').send({
+    displayName,
+    age: 30,
+    location: 'Austin, TX',
+    genderIdentity,
+    sexualOrientation: 'bisexual',
+    relationshipType: ['dating'],
+    interests,
+  });
   expect(profile.status).toBe(200);
-  const preferences = await member.agent
-    .post('/api/preferences')
-    .send({
-      ageRangeMin: 18,
-      ageRangeMax: 60,
-      maxDistance: 25,
-      lookingForGenders: lookingFor,
-      experienceLevel: 'intermediate',
-    });
+  const preferences = await member.agent.post('/api/preferences').send({
+    ageRangeMin: 18,
+    ageRangeMax: 60,
+    maxDistance: 25,
+    lookingForGenders: lookingFor,
+    experienceLevel: 'intermediate',
+  });
   expect(preferences.status).toBe(200);
   return member;
 }

@@ -14,13 +14,11 @@ export function idempotency(db: Knex): RequestHandler {
     const header = req.get('Idempotency-Key');
     if (!header) return next();
     if (!KEY.test(header)) {
-      res
-        .status(400)
-        .json({
-          error: 'Idempotency-Key must be 1-128 letters, digits or _.:-',
-          code: 'VALIDATION_ERROR',
-          fields: { 'Idempotency-Key': 'Invalid key' },
-        });
+      res.status(400).json({
+        error: 'Idempotency-Key must be 1-128 letters, digits or _.:-',
+        code: 'VALIDATION_ERROR',
+        fields: { 'Idempotency-Key': 'Invalid key' },
+      });
       return;
     }
     const key = `${req.userId ?? 'anonymous'}:${req.method}:${req.path}:${header}`;
@@ -39,12 +37,10 @@ export function idempotency(db: Knex): RequestHandler {
           .status(409)
           .json({ error: 'This Idempotency-Key was used with a different request', code: 'IDEMPOTENCY_KEY_REUSED' });
       } else if (previous.status === null) {
-        res
-          .status(409)
-          .json({
-            error: 'A request with this Idempotency-Key is still being processed',
-            code: 'IDEMPOTENCY_IN_PROGRESS',
-          });
+        res.status(409).json({
+          error: 'A request with this Idempotency-Key is still being processed',
+          code: 'IDEMPOTENCY_IN_PROGRESS',
+        });
       } else {
         res.setHeader('Idempotent-Replayed', 'true');
         res.status(previous.status).json(previous.body);

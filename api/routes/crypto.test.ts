@@ -21,13 +21,11 @@ afterAll(() => stack.close());
 async function member() {
   const userId = randomUUID();
   const token = randomBytes(32).toString('base64url');
-  await stack
-    .db('http_sessions')
-    .insert({
-      id: createHash('sha256').update(token).digest('hex'),
-      user_id: userId,
-      expires_at: new Date(Date.now() + 3_600_000),
-    });
+  await stack.db('http_sessions').insert({
+    id: createHash('sha256').update(token).digest('hex'),
+    user_id: userId,
+    expires_at: new Date(Date.now() + 3_600_000),
+  });
   return { userId, agent: stack.agent().set('Cookie', `lively.sid=${token}`) };
 }
 

@@ -56,18 +56,16 @@ export function cryptoRoutes(api: Api): Router {
       api.context(req),
     );
     await api.readYourWrites(position);
-    res
-      .status(201)
-      .json(
-        (await findWallet(db, walletId)) ?? {
-          id: walletId,
-          cryptoType: body.cryptoType,
-          walletAddress: body.walletAddress,
-          balance: '0.00000000',
-          isActive: true,
-          createdAt: api.deps.clock().toISOString(),
-        },
-      );
+    res.status(201).json(
+      (await findWallet(db, walletId)) ?? {
+        id: walletId,
+        cryptoType: body.cryptoType,
+        walletAddress: body.walletAddress,
+        balance: '0.00000000',
+        isActive: true,
+        createdAt: api.deps.clock().toISOString(),
+      },
+    );
   });
 
   router.post('/crypto/calculate', api.requireUser, async (req, res) => {

@@ -304,13 +304,11 @@ describe('site membership', () => {
       { expectedRevision: 'no_stream' },
     );
     const token = randomBytes(32).toString('base64url');
-    await stack
-      .db('http_sessions')
-      .insert({
-        id: createHash('sha256').update(token).digest('hex'),
-        user_id: userId,
-        expires_at: new Date(Date.now() + 3_600_000),
-      });
+    await stack.db('http_sessions').insert({
+      id: createHash('sha256').update(token).digest('hex'),
+      user_id: userId,
+      expires_at: new Date(Date.now() + 3_600_000),
+    });
     const agent = stack.agent().set('Cookie', `lively.sid=${token}`);
     await eventually(
       () => agent.get('/api/subscription-status').then((r) => r.status),

@@ -37,17 +37,15 @@ describe('payment decider', () => {
   });
 
   it('records a declined charge with its reason', () => {
-    const [event] = spec
-      .given([])
-      .when(
-        record({
-          status: 'declined',
-          transactionId: 'ch_2',
-          cardLast4: '4242',
-          failureReason: 'Insufficient funds',
-          raw: {},
-        }),
-      ).events;
+    const [event] = spec.given([]).when(
+      record({
+        status: 'declined',
+        transactionId: 'ch_2',
+        cardLast4: '4242',
+        failureReason: 'Insufficient funds',
+        raw: {},
+      }),
+    ).events;
     expect(event).toMatchObject({ type: 'PaymentFailed', data: { failureReason: 'Insufficient funds' } });
   });
 

@@ -65,17 +65,15 @@ describe('npm run ops -- reconcile', () => {
     expect(ok[0]).toMatch(/1 creators, 1 payouts, 1 member balances/);
 
     // A read model that no longer says what the events say (written behind the projectors' back).
-    await stack
-      .db('ledger_entries')
-      .insert({
-        transaction_id: 'forged',
-        line: 0,
-        account: 'platform_fees',
-        owner_id: null,
-        debit_cents: 0,
-        credit_cents: 100,
-        effective_at: new Date(),
-      });
+    await stack.db('ledger_entries').insert({
+      transaction_id: 'forged',
+      line: 0,
+      account: 'platform_fees',
+      owner_id: null,
+      debit_cents: 0,
+      credit_cents: 100,
+      effective_at: new Date(),
+    });
     await stack.db('payouts').where({ id: payout.id }).update({ status: 'completed' });
     const bad: string[] = [];
     expect(await reconcileCommand.run([], opsContext(bad))).toBe(1);

@@ -17,16 +17,14 @@ let counter = 0;
 export async function registerMember(stack: TestStack, firstName = 'Member'): Promise<TestMember> {
   const agent = stack.agent();
   const email = `${firstName.toLowerCase()}-${Date.now()}-${++counter}@example.com`;
-  const res = await agent
-    .post('/api/auth/register')
-    .send({
-      firstName,
-      lastName: 'Test',
-      email,
-      password: 'Passw0rd!',
-      confirmPassword: 'Passw0rd!',
-      paymentToken: `dev_tok_${randomUUID()}`,
-    });
+  const res = await agent.post('/api/auth/register').send({
+    firstName,
+    lastName: 'Test',
+    email,
+    password: 'Passw0rd!',
+    confirmPassword: 'Passw0rd!',
+    paymentToken: `dev_tok_${randomUUID()}`,
+  });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${res.text}`);
   const cookie = ([] as string[]).concat(res.headers['set-cookie'] ?? []).find((c) => c.startsWith('lively.sid='));
   const token = decodeURIComponent(cookie!.split(';')[0].slice('lively.sid='.length));
@@ -65,13 +63,11 @@ export async function unsubscribedUser(stack: TestStack): Promise<TestMember> {
   for (let i = 0; i < 200 && !(await stack.db('users').where({ id: userId }).first()); i++)
     await new Promise((r) => setTimeout(r, 50));
   const token = randomBytes(32).toString('base64url');
-  await stack
-    .db('http_sessions')
-    .insert({
-      id: createHash('sha256').update(token).digest('hex'),
-      user_id: userId,
-      expires_at: new Date(Date.now() + 3_600_000),
-    });
+  await stack.db('http_sessions').insert({
+    id: createHash('sha256').update(token).digest('hex'),
+    user_id: userId,
+    expires_at: new Date(Date.now() + 3_600_000),
+  });
   return { userId, token, agent: stack.agent().set('Cookie', `lively.sid=${token}`) };
 }
 

@@ -60,13 +60,11 @@ export async function person(stack: TestStack, kind: Kind) {
   if (!ready(await eventually(() => stack.db('users').where({ id: userId }).first(), ready)))
     throw new Error(`the ${kind} ${userId} never reached the users read model`);
   const token = randomBytes(32).toString('base64url');
-  await stack
-    .db('http_sessions')
-    .insert({
-      id: createHash('sha256').update(token).digest('hex'),
-      user_id: userId,
-      expires_at: new Date(Date.now() + 3_600_000),
-    });
+  await stack.db('http_sessions').insert({
+    id: createHash('sha256').update(token).digest('hex'),
+    user_id: userId,
+    expires_at: new Date(Date.now() + 3_600_000),
+  });
   return { userId, agent: stack.agent().set('Cookie', `lively.sid=${token}`) };
 }
 
