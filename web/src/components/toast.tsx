@@ -67,6 +67,50 @@ export function toast(input: ToastInput): { id: string; dismiss: () => void; upd
   return { id, dismiss: () => dismissToast(id), update: (patch) => updateToast(id, patch) };
 }
 
+/** A toast that can outlive a full page load: plain text only, so it can be stored. */
+export interface ReloadToastInput {
+  title: string;
+  description?: string;
+  variant?: ToastVariant;
+}
+
+export const TOAST_AFTER_RELOAD_KEY = 'lively.toastAfterReload';
+
+/**
+ * Keeps a toast for the next page load of this tab (e.g. login, which ends in a full load of /);
+ * the Toaster shows it once when it mounts. Without sessionStorage it is shown now instead.
+ */
+export function toastAfterReload(input: ReloadToastInput): void {
+  try {
+    sessionStorage.setItem(TOAST_AFTER_RELOAD_KEY, JSON.stringify(input));
+  } catch {
+    toast(input);
+  }
+}
+
+/** Shows (once) the toast kept by toastAfterReload before the page was loaded. */
+export function showToastKeptForReload(): void {
+  let saved: string | null;
+  try {
+    saved = sessionStorage.getItem(TOAST_AFTER_RELOAD_KEY);
+    sessionStorage.removeItem(TOAST_AFTER_RELOAD_KEY);
+  } catch {
+    return;
+  }
+  if (!saved) return;
+  try {
+    const input = JSON.parse(saved) as Partial<ReloadToastInput>;
+    if (typeof input.title !== 'string') return;
+    toast({
+      title: input.title,
+      ...(typeof input.description === 'string' ? { description: input.description } : {}),
+      variant: input.variant === 'destructive' ? 'destructive' : 'default',
+    });
+  } catch {
+    // A damaged entry is dropped.
+  }
+}
+
 /** The toasts as they stand (for code outside React and tests). */
 export function getToasts(): readonly ToastItem[] {
   return toasts;
@@ -91,6 +135,8 @@ export function Toaster() {
   const { toasts: items } = useToast();
   const regionRef = useRef<HTMLDivElement>(null);
   const swipeStart = useRef<number | null>(null);
+
+  useEffect(showToastKeptForReload, []);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -1,5 +1,6 @@
 import '@/test-support/jsdom-setup';
-import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { removeToast } from '@/components/toast';
 import { installFakeFetch, type FakeAnswer } from '@/test-support/fake-fetch';
 import { renderWithApp } from '@/test-support/render';
 import { LoginPage } from './login-page';
@@ -66,14 +67,23 @@ describe('login form', () => {
     expect(screen.queryByText('You are logged out. Logging in again...')).toBeNull();
   });
 
-  it('signs in, welcomes the user and loads /', async () => {
+  it('signs in, loads / and welcomes the user after that full page load', async () => {
     const calls = installFakeFetch(() => ({ status: 200, body: { ok: true } }));
     const afterLogin = jest.fn();
     renderWithApp(<LoginPage afterLogin={afterLogin} />);
     fill('Ada@Example.com', 'Secret123');
+    await waitFor(() => expect(afterLogin).toHaveBeenCalled());
+    // The full page load: everything in memory is gone, the app starts again.
+    cleanup();
+    removeToast();
+    renderWithApp(<p>Home</p>);
     expect(await screen.findByText('Welcome back!')).toBeTruthy();
     expect(screen.getByText("You've been logged in successfully.")).toBeTruthy();
-    expect(afterLogin).toHaveBeenCalled();
+    // Shown once: a later load does not welcome again.
+    cleanup();
+    removeToast();
+    renderWithApp(<p>Home</p>);
+    expect(screen.queryByText('Welcome back!')).toBeNull();
     expect(calls[0]).toMatchObject({
       url: '/api/auth/login',
       method: 'POST',

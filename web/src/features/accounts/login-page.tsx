@@ -8,7 +8,7 @@ import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { loginSchema } from '@contracts/accounts';
 import { browser, errorMessage } from '@/lib/api';
-import { toast } from '@/components/toast';
+import { toastAfterReload } from '@/components/toast';
 import { AuthCard } from './auth-card';
 import { useLoginMutation } from './accounts-api';
 import { loginErrorText } from './error-messages';
@@ -17,7 +17,7 @@ import { PasswordField } from './password-field';
 import { useDocumentTitle } from '@/components/use-document-title';
 import { EmailField } from './email-field';
 
-/** SPEC §2 Login ('Welcome Back'). Success: toast, then a full page load of /. */
+/** SPEC §2 Login ('Welcome Back'). Success: a full page load of /, then the toast. */
 export function LoginPage({ afterLogin = () => browser.assign('/') }: { afterLogin?: () => void }) {
   useDocumentTitle('Sign In');
   const [login, { isLoading }] = useLoginMutation();
@@ -37,7 +37,8 @@ export function LoginPage({ afterLogin = () => browser.assign('/') }: { afterLog
     setErrors({});
     try {
       await login(parsed.data).unwrap();
-      toast({ title: 'Welcome back!', description: "You've been logged in successfully." });
+      // The full page load that follows would drop a toast raised now: it is shown once / has loaded.
+      toastAfterReload({ title: 'Welcome back!', description: "You've been logged in successfully." });
       afterLogin();
     } catch (error) {
       setFormError(loginErrorText(errorMessage(error)));
