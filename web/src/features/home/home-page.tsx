@@ -1,4 +1,5 @@
 import AutoAwesome from '@mui/icons-material/AutoAwesome';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
@@ -18,6 +19,22 @@ import { SubscribeDialog } from '@/components/subscribe-dialog';
 
 const FEATURED = 6;
 
+/** A feed request that failed: says so and offers to ask again (not the empty-feed text). */
+function FeedError({ onRetry }: { onRetry: () => void }) {
+  return (
+    <Alert
+      severity="error"
+      action={
+        <Button color="inherit" size="small" onClick={onRetry}>
+          Retry
+        </Button>
+      }
+    >
+      Could not load your feed. Please try again.
+    </Alert>
+  );
+}
+
 /** One page of the feed; the last page shown offers the next one. */
 function FeedPageList({
   cursor,
@@ -28,7 +45,8 @@ function FeedPageList({
   isLast: boolean;
   onMore: (next: string) => void;
 }) {
-  const { data, isLoading } = useFeedQuery(cursor ? { cursor } : undefined);
+  const { data, isLoading, isError, refetch } = useFeedQuery(cursor ? { cursor } : undefined);
+  if (isError && !data) return <FeedError onRetry={() => void refetch()} />;
   if (isLoading || !data) return <Skeleton variant="rounded" height={160} />;
   return (
     <>
@@ -128,6 +146,8 @@ export function HomePage() {
         <Stack spacing={2} sx={{ maxWidth: 720 }}>
           {firstPage.isLoading ? (
             <Skeleton variant="rounded" height={160} />
+          ) : firstPage.isError && !firstPage.data ? (
+            <FeedError onRetry={() => void firstPage.refetch()} />
           ) : (firstPage.data?.posts.length ?? 0) === 0 ? (
             <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
               <Typography color="textSecondary">

@@ -1,0 +1,61 @@
+import '@/test-support/jsdom-setup';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import type { Creator } from '@contracts/creators';
+import { installFakeFetch, type FakeAnswer, type FakeCall } from '@/test-support/fake-fetch';
+import { renderWithApp } from '@/test-support/render';
+import { HomePage } from './home-page';
+
+jest.setTimeout(30_000);
+afterEach(cleanup);
+
+const EMPTY_FEED = 'No posts in your feed yet. Subscribe to creators to see their content!';
+
+const creator: Creator = {
+  id: 'c1',
+  name: 'Carla Creator',
+  firstName: 'Carla',
+  lastName: 'Creator',
+  bio: 'Hi',
+  coverImageUrl: null,
+  profileImageUrl: null,
+  price: '9.99',
+  postCount: 1,
+  subscriberCount: 0,
+};
+
+function serve(feed: (call: FakeCall) => FakeAnswer) {
+  return installFakeFetch((call) => {
+    if (call.url === '/api/auth/user') return { status: 401, body: { error: 'Unauthorized' } };
+    if (call.url === '/api/creators') return { status: 200, body: [creator] };
+    if (call.url.startsWith('/api/posts/feed')) return feed(call);
+    return { status: 404, body: {} };
+  });
+}
+
+describe('home feed', () => {
+  it('a failed feed request shows an error with Retry, not the empty feed; Retry asks again', async () => {
+    let fail = true;
+    const calls = serve(() =>
+      fail
+        ? { status: 500, body: { error: 'Internal server error' } }
+        : { status: 200, body: { posts: [], nextCursor: null } },
+    );
+    renderWithApp(<HomePage />);
+    expect(await screen.findByText('Could not load your feed. Please try again.')).toBeTruthy();
+    expect(screen.queryByText(EMPTY_FEED)).toBeNull();
+    const before = calls.filter((call) => call.url.startsWith('/api/posts/feed')).length;
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText(EMPTY_FEED)).toBeTruthy();
+    expect(calls.filter((call) => call.url.startsWith('/api/posts/feed')).length).toBe(before + 1);
+    expect(screen.queryByText('Could not load your feed. Please try again.')).toBeNull();
+  });
+
+  it('an empty feed keeps the empty-state text and Explore Creators', async () => {
+    serve(() => ({ status: 200, body: { posts: [], nextCursor: null } }));
+    renderWithApp(<HomePage />);
+    expect(await screen.findByText(EMPTY_FEED)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Explore Creators' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+});
