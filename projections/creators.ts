@@ -1,11 +1,5 @@
 import type { Knex } from 'knex';
-import {
-  DEFAULT_CREATOR_BIO,
-  DEFAULT_CREATOR_PRICE,
-  type Creator,
-  type CreatorStats,
-  type Tier,
-} from '../domain/contracts/creators';
+import { DEFAULT_CREATOR_BIO, type Creator, type CreatorStats, type Tier } from '../domain/contracts/creators';
 import { formatCents } from '../domain/contracts/money';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { CreatorRegistered, TierData } from '../domain/creators/events';
@@ -13,6 +7,12 @@ import { FALLBACK_TIERS } from '../domain/creators/fallback-tiers';
 import { splitEarnings } from '../domain/payouts/money';
 import type { Projector } from './engine/projector';
 import { displayName, isUserId } from './users';
+
+/**
+ * The price label ("from ...") of a creator without tiers: the cheapest fallback tier, the one the tier
+ * dialog offers first (SPEC §9 Basic 9.99), not a price nobody can subscribe at.
+ */
+export const NO_TIERS_PRICE = formatCents(Math.min(...FALLBACK_TIERS.map((tier) => tier.priceCents)));
 
 /** Creators (bio, cover) and their tiers. Names and avatars come from the users read model. */
 export const creatorsProjector: Projector = {
@@ -96,7 +96,7 @@ function creatorView(row: CreatorRow): Creator {
     bio: row.bio.trim() || DEFAULT_CREATOR_BIO,
     coverImageUrl: row.cover_image_url,
     profileImageUrl: row.profile_image_url,
-    price: row.min_price === null ? DEFAULT_CREATOR_PRICE : formatCents(row.min_price),
+    price: row.min_price === null ? NO_TIERS_PRICE : formatCents(row.min_price),
     postCount: Number(row.post_count),
     subscriberCount: Number(row.subscriber_count),
   };

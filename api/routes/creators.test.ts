@@ -106,10 +106,13 @@ describe('creator registration and profiles', () => {
       name: 'Olivia Owner',
       bio: 'Sunset photography and travel diaries',
       coverImageUrl: 'https://img.test/cover.jpg',
-      price: '12.99',
+      price: '9.99',
       postCount: 2,
       subscriberCount: 1,
     });
+    // Without tiers the label says what the tier dialog offers: its cheapest (fallback) tier.
+    const tiers = (await unsubscribed.agent.get(`/api/creators/${owner.id}/tiers`).expect(200)).body;
+    expect(tiers[0]).toMatchObject({ name: 'Basic', price: creator.price, isDefault: true });
     await owner.agent.post('/api/creators/register').send({ bio: 'again' }).expect(409);
     await owner.agent.post('/api/creators/register').send({ bio: 'x', coverImageUrl: 'not a url' }).expect(400);
   });

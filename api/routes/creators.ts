@@ -1,7 +1,6 @@
 import { Router } from 'express';
 import {
   creatorSearchSchema,
-  DEFAULT_CREATOR_PRICE,
   registerCreatorSchema,
   tierSchema,
   type Creator,
@@ -11,7 +10,7 @@ import { formatCents } from '../../domain/contracts/money';
 import { createTier, registerCreator, updateTier } from '../../domain/creators/commands';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
-import { creatorStats, creatorTiers, findCreator, listCreators } from '../../projections/creators';
+import { NO_TIERS_PRICE, creatorStats, creatorTiers, findCreator, listCreators } from '../../projections/creators';
 import { creatorPosts } from '../../projections/posts';
 import { displayName, findUserRow, isUserId } from '../../projections/users';
 import { requireActiveSubscription } from '../http/access';
@@ -56,7 +55,7 @@ export function creatorRoutes(api: Api): Router {
       bio: body.bio,
       coverImageUrl: body.coverImageUrl ?? null,
       profileImageUrl: user.profile_image_url,
-      price: DEFAULT_CREATOR_PRICE,
+      price: NO_TIERS_PRICE,
       postCount: 0,
       subscriberCount: 0,
     };

@@ -4,8 +4,6 @@ import { text } from './text';
 /** HTTP payloads of creators, tiers and creator subscriptions (SPEC §3, §5, §9), shared by API and web. */
 
 export const DEFAULT_CREATOR_BIO = 'Content creator sharing amazing experiences';
-/** The price label of a creator without tiers (SPEC §9). */
-export const DEFAULT_CREATOR_PRICE = '12.99';
 
 const optionalUrl = (message: string) =>
   text()

@@ -7,7 +7,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import type { Creator } from '@contracts/creators';
-import { usd } from '@/lib/format';
+import { countOf, usd } from '@/lib/format';
 
 export const coverBackground = (url: string | null) =>
   url
@@ -51,7 +51,7 @@ export function CreatorCard({ creator }: { creator: Creator }) {
             {creator.bio}
           </Typography>
           <Typography variant="body2" sx={{ mt: 1, fontWeight: 600 }}>
-            From {usd(creator.price)}/month · {creator.postCount} posts
+            From {usd(creator.price)}/month · {countOf(creator.postCount, 'post')}
           </Typography>
         </CardContent>
       </CardActionArea>

@@ -15,7 +15,7 @@ import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useCurrentUser } from '@/lib/current-user';
 import { coverBackground } from '@/components/creator-card';
-import { usd } from '@/lib/format';
+import { countOf, usd } from '@/lib/format';
 import { useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from '@/lib/creators-api';
 import { PostCard } from '@/components/post-card';
 import { SubscribeDialog } from '@/components/subscribe-dialog';
@@ -91,8 +91,8 @@ export function CreatorProfilePage() {
               {profile.name}
             </Typography>
             <Typography color="textSecondary">
-              {profile.postCount} {profile.postCount === 1 ? 'post' : 'posts'} · {profile.subscriberCount} subscribers ·
-              from {usd(profile.price)}/month
+              {countOf(profile.postCount, 'post')} · {countOf(profile.subscriberCount, 'subscriber')} · from{' '}
+              {usd(profile.price)}/month
             </Typography>
           </Box>
           <Stack direction="row" spacing={1} sx={{ pb: 1 }}>

@@ -1,0 +1,31 @@
+import '@/test-support/jsdom-setup';
+import { cleanup, screen } from '@testing-library/react';
+import type { Creator } from '@contracts/creators';
+import { renderWithApp } from '@/test-support/render';
+import { CreatorCard } from './creator-card';
+
+afterEach(cleanup);
+
+const creator: Creator = {
+  id: 'c1',
+  name: 'Carla Creator',
+  firstName: 'Carla',
+  lastName: 'Creator',
+  bio: 'Hi',
+  coverImageUrl: null,
+  profileImageUrl: null,
+  price: '9.99',
+  postCount: 1,
+  subscriberCount: 0,
+};
+
+describe('creator card', () => {
+  it.each([
+    [0, 'From $9.99/month · 0 posts'],
+    [1, 'From $9.99/month · 1 post'],
+    [2, 'From $9.99/month · 2 posts'],
+  ])('counts %i posts in the right number', (postCount, label) => {
+    renderWithApp(<CreatorCard creator={{ ...creator, postCount }} />);
+    expect(screen.getByText(label)).toBeTruthy();
+  });
+});
