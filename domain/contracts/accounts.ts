@@ -85,24 +85,38 @@ export const resetPasswordSchema = z
     path: ['confirmPassword'],
   });
 
-/** The manual card fallback's checks (SPEC §5), run in the browser before a token is made. */
-export const manualCardSchema = z
-  .object({
-    cardNumber: text().trim(),
-    expiry: text().trim(),
-    cvv: text().trim(),
-  })
-  .superRefine((card, ctx) => {
-    if (!card.cardNumber || !card.expiry || !card.cvv) {
-      ctx.addIssue({ code: 'custom', message: 'Please complete all payment fields', path: ['cardNumber'] });
-      return;
-    }
-    if (card.cardNumber.replace(/\s/g, '').length < 13)
-      ctx.addIssue({ code: 'custom', message: 'Please enter a valid card number', path: ['cardNumber'] });
-    if (!/^\d{2}\/\d{2}$/.test(card.expiry))
-      ctx.addIssue({ code: 'custom', message: 'Please enter expiration in MM/YY format', path: ['expiry'] });
-    if (card.cvv.length < 3) ctx.addIssue({ code: 'custom', message: 'Please enter a valid CVV', path: ['cvv'] });
-  });
+/**
+ * What is wrong with a card expiry typed as MM/YY at `now` (the caller's clock, so tests can fix it), or null.
+ * A card is good through the last day of its month; the month is 01-12.
+ */
+export function cardExpiryProblem(expiry: string, now: Date): string | null {
+  const match = /^(\d{2})\/(\d{2})$/.exec(expiry);
+  const month = match ? Number(match[1]) : 0;
+  if (!match || month < 1 || month > 12) return 'Please enter expiration in MM/YY format';
+  const year = 2000 + Number(match[2]);
+  const expired = year < now.getFullYear() || (year === now.getFullYear() && month < now.getMonth() + 1);
+  return expired ? 'Your card has expired' : null;
+}
+
+/** The manual card fallback's checks (SPEC §5) at `now`, run in the browser before a token is made. */
+export const manualCardSchema = (now: Date) =>
+  z
+    .object({
+      cardNumber: text().trim(),
+      expiry: text().trim(),
+      cvv: text().trim(),
+    })
+    .superRefine((card, ctx) => {
+      if (!card.cardNumber || !card.expiry || !card.cvv) {
+        ctx.addIssue({ code: 'custom', message: 'Please complete all payment fields', path: ['cardNumber'] });
+        return;
+      }
+      if (card.cardNumber.replace(/\s/g, '').length < 13)
+        ctx.addIssue({ code: 'custom', message: 'Please enter a valid card number', path: ['cardNumber'] });
+      const expiryProblem = cardExpiryProblem(card.expiry, now);
+      if (expiryProblem) ctx.addIssue({ code: 'custom', message: expiryProblem, path: ['expiry'] });
+      if (card.cvv.length < 3) ctx.addIssue({ code: 'custom', message: 'Please enter a valid CVV', path: ['cvv'] });
+    });
 
 /** GET /api/auth/user. */
 export interface CurrentUser {

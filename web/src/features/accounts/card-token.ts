@@ -11,10 +11,10 @@ export interface CardFields {
 /**
  * SPEC §4: without a card provider's tokenization script on the page, the manual checks of
  * SPEC §5 run and a development placeholder token (`dev_tok_` + random suffix) stands in.
- * The card fields themselves never leave the browser.
+ * The card fields themselves never leave the browser. `now` decides whether the card has expired.
  */
-export function tokenizeCard(card: CardFields): { token: string } | { errors: Record<string, string> } {
-  const parsed = manualCardSchema.safeParse(card);
+export function tokenizeCard(card: CardFields, now: Date): { token: string } | { errors: Record<string, string> } {
+  const parsed = manualCardSchema(now).safeParse(card);
   if (!parsed.success) return { errors: fieldErrors(parsed.error) };
   return { token: `${DEV_TOKEN_PREFIX}${nanoid(24)}` };
 }

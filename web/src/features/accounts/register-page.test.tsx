@@ -84,6 +84,15 @@ describe('register form', () => {
     expect(calls).toHaveLength(0);
   });
 
+  it('refuses an expired card with a clear message, before anything is sent', async () => {
+    const calls = installFakeFetch(() => ({ status: 200, body: {} }));
+    renderPage();
+    fill({ ...valid, 'Expiration (MM/YY)': '0120' });
+    submit();
+    expect(await screen.findByText('Your card has expired')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+  });
+
   it('formats the card number and expiry as typed', () => {
     renderPage();
     fill({ 'Card number': '4242424242424242', 'Expiration (MM/YY)': '1230' });

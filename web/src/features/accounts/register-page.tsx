@@ -79,7 +79,7 @@ export function RegisterPage() {
     event.preventDefault();
     setFormError(null);
     const account = registerFormSchema.safeParse(form);
-    const card = tokenizeCard(form);
+    const card = tokenizeCard(form, new Date());
     const found = { ...(account.success ? {} : fieldErrors(account.error)), ...('errors' in card ? card.errors : {}) };
     setErrors(found);
     if (!account.success || !('token' in card)) return;

@@ -41,7 +41,7 @@ export function VerifyAgePage() {
 
   const submitCard = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = manualCardSchema.safeParse(card);
+    const parsed = manualCardSchema(new Date()).safeParse(card);
     if (!parsed.success) {
       const found: Record<string, string> = {};
       for (const issue of parsed.error.issues) found[String(issue.path[0] ?? 'card')] ??= issue.message;
