@@ -28,6 +28,23 @@ export const theme = createTheme({
     },
   },
   shape: { borderRadius: 10 },
+  components: {
+    // Dialogs are full-screen on phones (below `sm`), as `fullScreen` would make them, for every dialog.
+    MuiDialog: {
+      styleOverrides: {
+        paper: ({ theme }) => ({
+          [theme.breakpoints.down('sm')]: {
+            margin: 0,
+            width: '100%',
+            maxWidth: '100%',
+            height: '100%',
+            maxHeight: 'none',
+            borderRadius: 0,
+          },
+        }),
+      },
+    },
+  },
   typography: {
     fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
     button: { textTransform: 'none', fontWeight: 600 },

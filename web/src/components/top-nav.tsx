@@ -76,34 +76,75 @@ function initials(user: CurrentUser): string {
 export function TopNav({ user }: { user: CurrentUser }) {
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [searchOpen, setSearchOpen] = useState(false);
   const close = () => setAnchor(null);
+  const searchBox = (phone: boolean) => (
+    <TextField
+      size="small"
+      placeholder="Search creators..."
+      aria-label="Search creators"
+      autoFocus={phone}
+      onKeyDown={(event) => {
+        // Enter opens the search results (SPEC §2 top navigation; results open the profile).
+        const q = (event.target as HTMLInputElement).value.trim();
+        if (event.key === 'Enter' && q) {
+          setSearchOpen(false);
+          navigate(`/search?q=${encodeURIComponent(q)}`);
+        }
+        if (event.key === 'Escape') setSearchOpen(false);
+      }}
+      sx={phone ? { width: '100%' } : { flex: 1, maxWidth: 420, display: { xs: 'none', sm: 'block' } }}
+      slotProps={{
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <Search fontSize="small" />
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
   return (
     <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
-      <Toolbar sx={{ gap: 2 }}>
-        <Box component={RouterLink} to="/" aria-label="Lively home" sx={{ color: 'inherit', textDecoration: 'none' }}>
+      {/* Phones: the word mark and the search box give way to icons, so every control fits at 360 px. */}
+      <Toolbar
+        sx={{
+          gap: { xs: 0, sm: 2 },
+          px: { xs: 1, sm: 2 },
+          '& .MuiIconButton-root': { width: 44, height: 44 },
+        }}
+      >
+        <Box
+          component={RouterLink}
+          to="/"
+          aria-label="Lively home"
+          sx={{
+            color: 'inherit',
+            textDecoration: 'none',
+            minHeight: 44,
+            minWidth: 44,
+            display: 'inline-flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            '& .MuiTypography-root': { display: { xs: 'none', sm: 'inline' } },
+          }}
+        >
           <Logo />
         </Box>
-        <TextField
-          size="small"
-          placeholder="Search creators..."
-          aria-label="Search creators"
-          onKeyDown={(event) => {
-            // Enter opens the search results (SPEC §2 top navigation; results open the profile).
-            const q = (event.target as HTMLInputElement).value.trim();
-            if (event.key === 'Enter' && q) navigate(`/search?q=${encodeURIComponent(q)}`);
-          }}
-          sx={{ flex: 1, maxWidth: 420, display: { xs: 'none', sm: 'block' } }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
+        {searchBox(false)}
         <Box sx={{ flex: 1 }} />
+        <Tooltip title="Search">
+          <IconButton
+            aria-label="Search"
+            aria-expanded={searchOpen}
+            color="inherit"
+            onClick={() => setSearchOpen((open) => !open)}
+            sx={{ display: { xs: 'inline-flex', sm: 'none' } }}
+          >
+            <Search />
+          </IconButton>
+        </Tooltip>
         <ThemeToggle />
         <Tooltip title="Notifications">
           <IconButton aria-label="Notifications" color="inherit">
@@ -158,6 +199,7 @@ export function TopNav({ user }: { user: CurrentUser }) {
           </MenuItem>
         </Menu>
       </Toolbar>
+      {searchOpen && <Box sx={{ display: { xs: 'block', sm: 'none' }, px: 1, pb: 1 }}>{searchBox(true)}</Box>}
     </AppBar>
   );
 }

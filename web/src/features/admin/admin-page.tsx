@@ -52,7 +52,12 @@ export function AdminPage() {
           </Typography>
         </Box>
         <RevenueChart />
-        <Tabs value={current} sx={{ borderBottom: 1, borderColor: 'divider' }}>
+        <Tabs
+          value={current}
+          variant="scrollable"
+          allowScrollButtonsMobile
+          sx={{ borderBottom: 1, borderColor: 'divider' }}
+        >
           {ADMIN_RESOURCES.map((name) => (
             <Tab key={name} value={name} label={TITLES[name]} component={RouterLink} to={`/admin/${name}`} />
           ))}

@@ -126,7 +126,7 @@ export function AdminTable({ resource }: { resource: AdminResource }) {
           </TextField>
           {field('from', { type: 'date', slotProps: { inputLabel: { shrink: true } } })}
           {field('to', { type: 'date', slotProps: { inputLabel: { shrink: true } } })}
-          {field('userId', { sx: { minWidth: 280 } })}
+          {field('userId', { sx: { minWidth: { xs: 0, sm: 280 }, flex: { xs: '1 1 100%', sm: 'none' } } })}
           {field('minAmount', { sx: { width: 120 } })}
           {field('maxAmount', { sx: { width: 120 } })}
           {resource === 'ledger' && field('account', { sx: { width: 220 } })}
@@ -143,7 +143,8 @@ export function AdminTable({ resource }: { resource: AdminResource }) {
         </Stack>
       </Box>
       {error && <Alert severity="error">{serverErrorText(error) ?? 'Could not load the table.'}</Alert>}
-      <Card>
+      {/* The grid scrolls sideways inside itself on narrow screens; the page never does. */}
+      <Card sx={{ minWidth: 0, maxWidth: '100%', overflowX: 'auto' }} data-testid="admin-table">
         <DataGrid
           aria-label={`${resource} table`}
           rows={data?.rows ?? []}

@@ -1,3 +1,4 @@
+import ArrowBack from '@mui/icons-material/ArrowBack';
 import Lock from '@mui/icons-material/Lock';
 import LockOpen from '@mui/icons-material/LockOpen';
 import Send from '@mui/icons-material/Send';
@@ -5,6 +6,7 @@ import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
+import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import List from '@mui/material/List';
 import ListItemAvatar from '@mui/material/ListItemAvatar';
@@ -14,6 +16,8 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Message } from '@contracts/messaging';
@@ -94,7 +98,16 @@ function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolea
   );
 }
 
-function Thread({ otherUserId, otherName }: { otherUserId: string; otherName: string }) {
+function Thread({
+  otherUserId,
+  otherName,
+  onBack,
+}: {
+  otherUserId: string;
+  otherName: string;
+  /** Phones show one pane at a time: the way back to the list. */
+  onBack?: () => void;
+}) {
   const { user } = useCurrentUser();
   const { data: messages = [], isLoading } = useThreadQuery(otherUserId);
   const [send, { isLoading: sending }] = useSendMessageMutation();
@@ -121,9 +134,20 @@ function Thread({ otherUserId, otherName }: { otherUserId: string; otherName: st
 
   return (
     <Stack sx={{ height: '100%' }}>
-      <Box sx={{ p: 2, borderBottom: 1, borderColor: 'divider' }}>
-        <Typography variant="h6">{otherName}</Typography>
-      </Box>
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{ p: onBack ? 1 : 2, borderBottom: 1, borderColor: 'divider', alignItems: 'center' }}
+      >
+        {onBack && (
+          <IconButton aria-label="Back to conversations" onClick={onBack} sx={{ width: 44, height: 44 }}>
+            <ArrowBack />
+          </IconButton>
+        )}
+        <Typography variant="h6" noWrap>
+          {otherName}
+        </Typography>
+      </Stack>
       <Stack spacing={1} sx={{ flex: 1, overflowY: 'auto', p: 2 }}>
         {!isLoading && messages.length === 0 && (
           <Typography color="textSecondary" sx={{ textAlign: 'center', mt: 4 }}>
@@ -140,11 +164,14 @@ function Thread({ otherUserId, otherName }: { otherUserId: string; otherName: st
         onSubmit={submit}
         direction="row"
         spacing={1}
-        sx={{ p: 2, borderTop: 1, borderColor: 'divider' }}
+        useFlexGap
+        sx={{ p: { xs: 1, sm: 2 }, borderTop: 1, borderColor: 'divider', flexWrap: { xs: 'wrap', sm: 'nowrap' } }}
       >
         <TextField
           size="small"
           fullWidth
+          // Phones: a creator's price and the Send button go on a second row; the message keeps the width.
+          sx={{ flex: { xs: user?.isCreator ? '1 1 100%' : 1, sm: 1 } }}
           placeholder="Type a message..."
           value={text}
           onChange={(event) => setText(event.target.value)}
@@ -156,14 +183,20 @@ function Thread({ otherUserId, otherName }: { otherUserId: string; otherName: st
             placeholder="Price"
             value={price}
             onChange={(event) => setPrice(event.target.value)}
-            sx={{ width: 120 }}
+            sx={{ width: 120, flex: { xs: 1, sm: 'none' } }}
             slotProps={{
               htmlInput: { 'aria-label': 'Price (optional, makes it a paid message)', inputMode: 'decimal' },
               input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
             }}
           />
         )}
-        <Button type="submit" variant="contained" endIcon={<Send />} disabled={!text.trim() || sending}>
+        <Button
+          type="submit"
+          variant="contained"
+          endIcon={<Send />}
+          disabled={!text.trim() || sending}
+          sx={{ minHeight: 44 }}
+        >
           Send
         </Button>
       </Stack>
@@ -171,7 +204,10 @@ function Thread({ otherUserId, otherName }: { otherUserId: string; otherName: st
   );
 }
 
-/** /messages (SPEC §2): conversations on the left, the selected thread on the right. */
+/**
+ * /messages (SPEC §2): conversations on the left, the selected thread on the right. Phones show
+ * one pane at a time: the list, then the thread with a back button.
+ */
 export function MessagesPage() {
   const [params, setParams] = useSearchParams();
   const selected = params.get('user');
@@ -180,60 +216,83 @@ export function MessagesPage() {
   // A conversation not started yet (opened from a creator profile): ask who the other person is.
   const other = useConversationUserQuery(selected ?? '', { skip: !selected || Boolean(known) });
   const otherName = known?.user.name ?? other.data?.user.name ?? 'Conversation';
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
+  const showList = !phone || !selected;
+  const showThread = !phone || Boolean(selected);
 
   return (
-    <Container maxWidth="lg" sx={{ py: 3 }}>
-      <Paper variant="outlined" sx={{ display: 'flex', height: 'calc(100vh - 140px)', minHeight: 420 }}>
-        <Box sx={{ width: { xs: 220, md: 320 }, borderRight: 1, borderColor: 'divider', overflowY: 'auto' }}>
-          <Typography variant="h6" sx={{ p: 2 }}>
-            Messages
-          </Typography>
-          {!isLoading && conversations.length === 0 && (
-            <Typography color="textSecondary" sx={{ px: 2 }}>
-              No conversations yet
+    <Container maxWidth="lg" sx={{ py: { xs: 1, sm: 3 }, px: { xs: 1, sm: 2 } }}>
+      <Paper
+        variant="outlined"
+        sx={{ display: 'flex', height: { xs: 'calc(100dvh - 90px)', sm: 'calc(100vh - 140px)' }, minHeight: 420 }}
+      >
+        {showList && (
+          <Box
+            sx={{
+              width: phone ? '100%' : { sm: 220, md: 320 },
+              flexShrink: 0,
+              borderRight: phone ? 0 : 1,
+              borderColor: 'divider',
+              overflowY: 'auto',
+            }}
+          >
+            <Typography variant="h6" sx={{ p: 2 }}>
+              Messages
             </Typography>
-          )}
-          <List disablePadding>
-            {conversations.map((conversation) => (
-              <ListItemButton
-                key={conversation.user.id}
-                selected={conversation.user.id === selected}
-                onClick={() => setParams({ user: conversation.user.id })}
-              >
-                <ListItemAvatar>
-                  <Avatar src={conversation.user.profileImageUrl ?? undefined}>
-                    {conversation.user.name[0]?.toUpperCase()}
-                  </Avatar>
-                </ListItemAvatar>
-                <ListItemText
-                  primary={conversation.user.name}
-                  secondary={
-                    <>
-                      <Box
-                        component="span"
-                        sx={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-                      >
-                        {conversation.lastMessage}
-                      </Box>
-                      <Box component="span" sx={{ fontSize: 12 }}>
-                        {new Date(conversation.lastMessageAt).toLocaleString()}
-                      </Box>
-                    </>
-                  }
-                />
-              </ListItemButton>
-            ))}
-          </List>
-        </Box>
-        <Box sx={{ flex: 1, minWidth: 0 }}>
-          {selected ? (
-            <Thread key={selected} otherUserId={selected} otherName={otherName} />
-          ) : (
-            <Box sx={{ height: '100%', display: 'grid', placeItems: 'center' }}>
-              <Typography color="textSecondary">Select a conversation</Typography>
-            </Box>
-          )}
-        </Box>
+            {!isLoading && conversations.length === 0 && (
+              <Typography color="textSecondary" sx={{ px: 2 }}>
+                No conversations yet
+              </Typography>
+            )}
+            <List disablePadding>
+              {conversations.map((conversation) => (
+                <ListItemButton
+                  key={conversation.user.id}
+                  selected={conversation.user.id === selected}
+                  onClick={() => setParams({ user: conversation.user.id })}
+                >
+                  <ListItemAvatar>
+                    <Avatar src={conversation.user.profileImageUrl ?? undefined}>
+                      {conversation.user.name[0]?.toUpperCase()}
+                    </Avatar>
+                  </ListItemAvatar>
+                  <ListItemText
+                    primary={conversation.user.name}
+                    secondary={
+                      <>
+                        <Box
+                          component="span"
+                          sx={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                        >
+                          {conversation.lastMessage}
+                        </Box>
+                        <Box component="span" sx={{ fontSize: 12 }}>
+                          {new Date(conversation.lastMessageAt).toLocaleString()}
+                        </Box>
+                      </>
+                    }
+                  />
+                </ListItemButton>
+              ))}
+            </List>
+          </Box>
+        )}
+        {showThread && (
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            {selected ? (
+              <Thread
+                key={selected}
+                otherUserId={selected}
+                otherName={otherName}
+                onBack={phone ? () => setParams({}) : undefined}
+              />
+            ) : (
+              <Box sx={{ height: '100%', display: 'grid', placeItems: 'center' }}>
+                <Typography color="textSecondary">Select a conversation</Typography>
+              </Box>
+            )}
+          </Box>
+        )}
       </Paper>
     </Container>
   );
