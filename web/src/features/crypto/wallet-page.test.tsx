@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { installFakeFetch, type FakeAnswer, type FakeCall } from '@/test-support/fake-fetch';
 import { renderWithApp } from '@/test-support/render';
 import { shortAddress } from './crypto-api';
-import { WalletPage } from './wallet-page';
+import { WALLET_BACKGROUND, WalletPage } from './wallet-page';
 
 jest.setTimeout(30_000);
 afterEach(cleanup);
@@ -172,5 +172,46 @@ describe('wallet page', () => {
   it('shortens addresses to the first 6 and last 4 characters', () => {
     expect(shortAddress('0x52908400098527886E0F7030069857D2E4169EE7')).toBe('0x5290...9EE7');
     expect(shortAddress('TShort')).toBe('TShort');
+  });
+});
+
+/** The `background` the page's own style rules give `element` (jsdom computes no gradients): the last that applies. */
+function backgroundOf(element: Element): string | undefined {
+  // Pseudo-element selectors (::backdrop) are not elements' own rules; jsdom cannot evaluate them.
+  const applies = (selector: string) => {
+    try {
+      return element.matches(selector);
+    } catch {
+      return false;
+    }
+  };
+  let found: string | undefined;
+  const visit = (rules: CSSRuleList) => {
+    for (const rule of Array.from(rules)) {
+      if (rule instanceof CSSMediaRule) visit(rule.cssRules);
+      else if (rule instanceof CSSStyleRule && applies(rule.selectorText)) {
+        const declared = /(?:^|[{;]\s*)background:\s*([^;}]+)/.exec(rule.cssText);
+        if (declared) found = declared[1]!.trim();
+      }
+    }
+  };
+  for (const sheet of Array.from(document.styleSheets)) visit(sheet.cssRules);
+  return found;
+}
+
+const normalized = (css: string | undefined) => css?.replace(/\s+/g, '').replace(/\),/g, '),');
+
+describe('wallet background', () => {
+  afterEach(() => {
+    localStorage.clear();
+    document.documentElement.className = '';
+  });
+
+  it.each(['light', 'dark'] as const)('follows the %s theme (not a light background under white text)', (mode) => {
+    serve({});
+    localStorage.setItem('theme', mode);
+    renderWithApp(<WalletPage />, { theme: true });
+    expect(document.documentElement.classList.contains(mode)).toBe(true);
+    expect(normalized(backgroundOf(screen.getByTestId('wallet-page')))).toBe(normalized(WALLET_BACKGROUND[mode]));
   });
 });

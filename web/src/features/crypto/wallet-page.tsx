@@ -19,6 +19,12 @@ type WalletTab = 'convert' | 'wallets' | 'history';
 /** While a conversion settles, its status and the balance are re-read this often. */
 const SETTLING_POLL_MS = 1500;
 
+export const WALLET_BACKGROUND = {
+  light:
+    'linear-gradient(rgba(15,23,42,0.04), rgba(15,23,42,0.04)), radial-gradient(circle at 20% 10%, #dbeafe 0%, #f8fafc 60%)',
+  dark: 'linear-gradient(rgba(0,0,0,0.55), rgba(0,0,0,0.55)), radial-gradient(circle at 20% 10%, #1d4ed8 0%, #0f172a 55%)',
+};
+
 /** Crypto wallet (/wallet, SPEC §2): rates, the balance, and Convert / Wallets / History. */
 export function WalletPage() {
   const [tab, setTab] = useState<WalletTab>('convert');
@@ -39,15 +45,15 @@ export function WalletPage() {
 
   return (
     <Box
-      sx={{
+      data-testid="wallet-page"
+      sx={(theme) => ({
         minHeight: 'calc(100vh - 64px)',
         py: { xs: 3, md: 5 },
-        // A dark overlay over a soft gradient "background image" (SPEC §2 allows one).
-        background: (theme) =>
-          theme.palette.mode === 'dark'
-            ? 'linear-gradient(rgba(0,0,0,0.55), rgba(0,0,0,0.55)), radial-gradient(circle at 20% 10%, #1d4ed8 0%, #0f172a 55%)'
-            : 'linear-gradient(rgba(15,23,42,0.04), rgba(15,23,42,0.04)), radial-gradient(circle at 20% 10%, #dbeafe 0%, #f8fafc 60%)',
-      }}
+        // A soft gradient "background image" (SPEC §2 allows one). The scheme is a class on <html>
+        // (CSS variables), so theme.palette.mode is always 'light' here: the dark one is a `.dark` rule.
+        background: WALLET_BACKGROUND.light,
+        ...theme.applyStyles('dark', { background: WALLET_BACKGROUND.dark }),
+      })}
     >
       <Container maxWidth="md">
         <Stack spacing={3}>
