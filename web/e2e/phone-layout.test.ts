@@ -98,7 +98,9 @@ describeInBrowser('phone layout on every route in every access state', () => {
       throw new Error(`${what}: page is ${scrollWidth} px wide in a ${innerWidth} px window`);
   }
 
-  async function shot(page: Page, name: string): Promise<void> {
+  async function shot(page: Page, name: string, afterTransition = false): Promise<void> {
+    // Menus and dialogs fade in: let the transition finish before the picture.
+    if (afterTransition) await page.waitForTimeout(400);
     await page.screenshot({ path: path.join(SHOTS, `phone-${name.replace(/[^a-z0-9-]+/gi, '_')}.png`) });
   }
 
@@ -163,7 +165,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
       expect(await items.allTextContents()).toEqual([...expected, 'Logout']);
       const menu = await page.getByRole('menu').boundingBox();
       expect(menu && menu.x >= 0 && menu.x + menu.width <= viewport.width).toBe(true);
-      await shot(page, `${state}-${viewport.width}-user-menu`);
+      await shot(page, `${state}-${viewport.width}-user-menu`, true);
       await page.keyboard.press('Escape');
       for (const label of expected) {
         await page.getByRole('button', { name: 'User menu' }).click();
@@ -323,7 +325,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
       .click();
     const dialog = await page.getByRole('dialog').boundingBox();
     expect(dialog).toMatchObject({ x: 0, y: 0, width: PHONE.width, height: PHONE.height });
-    await shot(page, 'member-390-subscribe-dialog');
+    await shot(page, 'member-390-subscribe-dialog', true);
     await page.keyboard.press('Escape');
 
     await checkUserMenu(page, 'member', ['Profile', 'Crypto Wallet']);
@@ -352,7 +354,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
     await page.getByRole('button', { name: 'Create New Post' }).click();
     const dialog = await page.getByRole('dialog').boundingBox();
     expect(dialog).toMatchObject({ x: 0, y: 0, width: PHONE.width, height: PHONE.height });
-    await shot(page, 'creator-390-new-post-dialog');
+    await shot(page, 'creator-390-new-post-dialog', true);
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.setViewportSize(DESKTOP);
     await page.getByRole('button', { name: 'Create New Post' }).click();
@@ -400,6 +402,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
     await page.getByRole('grid').waitFor();
     const grid = await page.getByTestId('admin-table').boundingBox();
     expect(grid && grid.x >= 0 && grid.x + grid.width <= PHONE.width).toBe(true);
+    await page.screenshot({ path: path.join(SHOTS, 'phone-staff-390-ledger-full.png'), fullPage: true });
     await checkUserMenu(page, 'staff', ['Profile', 'Crypto Wallet', 'Admin', 'System']);
   });
 });
