@@ -54,3 +54,16 @@ it('has the search box, notifications, messages and chat', () => {
   expect(screen.getByLabelText('Messages').getAttribute('href')).toBe('/messages');
   expect(screen.getByLabelText('Chat').getAttribute('href')).toBe('/chat');
 });
+
+it('on phones the Search icon opens a search box whose Enter opens the results', () => {
+  renderWithApp(<TopNav user={member} />);
+  expect(screen.getAllByPlaceholderText('Search creators...')).toHaveLength(1);
+  fireEvent.click(screen.getByLabelText('Search'));
+  const boxes = screen.getAllByPlaceholderText('Search creators...');
+  expect(boxes).toHaveLength(2);
+  const phoneBox = boxes[1]!;
+  fireEvent.change(phoneBox, { target: { value: 'ana' } });
+  fireEvent.keyDown(phoneBox, { key: 'Enter' });
+  expect(screen.getByTestId('location').textContent).toBe('/search');
+  expect(screen.getAllByPlaceholderText('Search creators...')).toHaveLength(1);
+});
