@@ -1,5 +1,5 @@
 import '@/test-support/jsdom-setup';
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import type { Creator } from '@contracts/creators';
 import { renderWithApp } from '@/test-support/render';
 import { CreatorCard } from './creator-card';
@@ -27,5 +27,20 @@ describe('creator card', () => {
   ])('counts %i posts in the right number', (postCount, label) => {
     renderWithApp(<CreatorCard creator={{ ...creator, postCount }} />);
     expect(screen.getByText(label)).toBeTruthy();
+  });
+
+  it('shows the cover, and the gradient alone when the cover fails to load', () => {
+    renderWithApp(<CreatorCard creator={{ ...creator, coverImageUrl: 'https://img.test/broken.jpg' }} />);
+    const image = screen.getByTestId('creator-card-cover-image') as HTMLImageElement;
+    expect(image.src).toBe('https://img.test/broken.jpg');
+    fireEvent.error(image);
+    expect(screen.queryByTestId('creator-card-cover-image')).toBeNull();
+    expect(screen.getByTestId('creator-card-cover')).toBeTruthy();
+  });
+
+  it('shows the gradient without a cover', () => {
+    renderWithApp(<CreatorCard creator={creator} />);
+    expect(screen.getByTestId('creator-card-cover')).toBeTruthy();
+    expect(screen.queryByTestId('creator-card-cover-image')).toBeNull();
   });
 });

@@ -5,21 +5,70 @@ import CardActionArea from '@mui/material/CardActionArea';
 import CardContent from '@mui/material/CardContent';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
+import type { SxProps, Theme } from '@mui/material/styles';
+import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { Creator } from '@contracts/creators';
 import { countOf, usd } from '@/lib/format';
 
-export const coverBackground = (url: string | null) =>
-  url
-    ? `center / cover no-repeat url("${url.replace(/"/g, '%22')}")`
-    : 'linear-gradient(135deg, #ec4899 0%, #7c3aed 100%)';
+/** What a creator without a cover (or whose cover does not load) shows. */
+export const COVER_GRADIENT = 'linear-gradient(135deg, #ec4899 0%, #7c3aed 100%)';
+
+/** The cover image over the gradient: a cover that fails to load is dropped, leaving the gradient. */
+export function CoverImage({
+  url,
+  onError,
+  'data-testid': testId,
+}: {
+  url: string;
+  onError: () => void;
+  'data-testid'?: string;
+}) {
+  return (
+    <Box
+      component="img"
+      src={url}
+      alt=""
+      decoding="async"
+      onError={onError}
+      data-testid={testId}
+      sx={{ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover', display: 'block' }}
+    />
+  );
+}
+
+/** A creator's cover banner: the image, or the gradient when there is none or it fails to load. */
+export function CoverBanner({
+  url,
+  sx,
+  'data-testid': testId,
+}: {
+  url: string | null;
+  sx?: SxProps<Theme>;
+  'data-testid'?: string;
+}) {
+  const [failed, setFailed] = useState<string | null>(null);
+  return (
+    <Box
+      data-testid={testId}
+      sx={[
+        { position: 'relative', overflow: 'hidden', background: COVER_GRADIENT },
+        ...(Array.isArray(sx) ? sx : [sx]),
+      ]}
+    >
+      {url && failed !== url && (
+        <CoverImage url={url} onError={() => setFailed(url)} data-testid={testId && `${testId}-image`} />
+      )}
+    </Box>
+  );
+}
 
 /** A creator as a card: cover, avatar, name, bio, price label; opens the profile. */
 export function CreatorCard({ creator }: { creator: Creator }) {
   return (
     <Card variant="outlined" data-testid="creator-card" sx={{ height: '100%' }}>
       <CardActionArea component={RouterLink} to={`/creator/${creator.id}`} sx={{ height: '100%' }}>
-        <Box sx={{ height: 96, background: coverBackground(creator.coverImageUrl) }} />
+        <CoverBanner url={creator.coverImageUrl} sx={{ height: 96 }} data-testid="creator-card-cover" />
         <CardContent sx={{ pt: 0 }}>
           <Avatar
             src={creator.profileImageUrl ?? undefined}

@@ -1,5 +1,5 @@
 import '@/test-support/jsdom-setup';
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import type { Creator } from '@contracts/creators';
 import { installFakeFetch } from '@/test-support/fake-fetch';
@@ -47,5 +47,14 @@ describe('creator profile', () => {
   it('counts several in the plural', async () => {
     renderProfile({ ...creator, postCount: 2, subscriberCount: 0 });
     expect(await screen.findByText('2 posts · 0 subscribers · from $9.99/month')).toBeTruthy();
+  });
+
+  it('a cover that fails to load leaves the gradient banner, not a blank one', async () => {
+    renderProfile({ ...creator, coverImageUrl: 'https://img.test/broken.jpg' });
+    const image = (await screen.findByTestId('creator-cover-image')) as HTMLImageElement;
+    expect(image.src).toBe('https://img.test/broken.jpg');
+    fireEvent.error(image);
+    expect(screen.queryByTestId('creator-cover-image')).toBeNull();
+    expect(screen.getByTestId('creator-cover')).toBeTruthy();
   });
 });

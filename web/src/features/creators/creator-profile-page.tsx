@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { useCurrentUser } from '@/lib/current-user';
-import { coverBackground } from '@/components/creator-card';
+import { CoverBanner } from '@/components/creator-card';
 import { countOf, usd } from '@/lib/format';
 import { useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from '@/lib/creators-api';
 import { PostCard } from '@/components/post-card';
@@ -67,10 +67,7 @@ export function CreatorProfilePage() {
 
   return (
     <Box sx={{ pb: 6 }}>
-      <Box
-        data-testid="creator-cover"
-        sx={{ height: { xs: 160, md: 240 }, background: coverBackground(profile.coverImageUrl) }}
-      />
+      <CoverBanner url={profile.coverImageUrl} data-testid="creator-cover" sx={{ height: { xs: 160, md: 240 } }} />
       <Container maxWidth="md">
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-end' }, mt: -7 }}>
           <Avatar

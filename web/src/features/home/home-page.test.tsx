@@ -23,14 +23,47 @@ const creator: Creator = {
   subscriberCount: 0,
 };
 
-function serve(feed: (call: FakeCall) => FakeAnswer) {
+function serve(feed: (call: FakeCall) => FakeAnswer, creators: Creator[] = [creator]) {
   return installFakeFetch((call) => {
     if (call.url === '/api/auth/user') return { status: 401, body: { error: 'Unauthorized' } };
-    if (call.url === '/api/creators') return { status: 200, body: [creator] };
+    if (call.url === '/api/creators') return { status: 200, body: creators };
     if (call.url.startsWith('/api/posts/feed')) return feed(call);
     return { status: 404, body: {} };
   });
 }
+
+const emptyFeed = (): FakeAnswer => ({ status: 200, body: { posts: [], nextCursor: null } });
+
+describe('home background', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('passes over covers that fail to load, then falls back to the gradient', async () => {
+    jest.spyOn(Math, 'random').mockReturnValue(0);
+    serve(emptyFeed, [
+      { ...creator, id: 'c1', coverImageUrl: 'https://img.test/one.jpg' },
+      { ...creator, id: 'c2', coverImageUrl: null },
+      { ...creator, id: 'c3', coverImageUrl: 'https://img.test/three.jpg' },
+    ]);
+    renderWithApp(<HomePage />);
+    const first = (await screen.findByTestId('home-background-image')) as HTMLImageElement;
+    expect(first.src).toBe('https://img.test/one.jpg');
+    fireEvent.error(first);
+    const second = screen.getByTestId('home-background-image') as HTMLImageElement;
+    expect(second.src).toBe('https://img.test/three.jpg');
+    fireEvent.error(second);
+    expect(screen.queryByTestId('home-background-image')).toBeNull();
+    expect(screen.getByTestId('home-background')).toBeTruthy();
+    // The cards' own covers failed the same way: each falls back to its gradient on its own.
+    expect(screen.getAllByTestId('creator-card-cover')).toHaveLength(3);
+  });
+
+  it('has no cover background while no creator has a cover', async () => {
+    serve(emptyFeed);
+    renderWithApp(<HomePage />);
+    expect(await screen.findByText('Carla Creator')).toBeTruthy();
+    expect(screen.queryByTestId('home-background')).toBeNull();
+  });
+});
 
 describe('home feed', () => {
   it('a failed feed request shows an error with Retry, not the empty feed; Retry asks again', async () => {

@@ -12,7 +12,7 @@ import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { Post } from '@contracts/posts';
 import { useCurrentUser } from '@/lib/current-user';
-import { CreatorCard, CreatorCardSkeleton, coverBackground } from '@/components/creator-card';
+import { COVER_GRADIENT, CoverImage, CreatorCard, CreatorCardSkeleton } from '@/components/creator-card';
 import { useCreatorsQuery, useFeedQuery } from '@/lib/creators-api';
 import { PostCard } from '@/components/post-card';
 import { SubscribeDialog } from '@/components/subscribe-dialog';
@@ -70,15 +70,19 @@ export function HomePage() {
   const [cursors, setCursors] = useState<string[]>([]);
   const [dialogOpen, setDialogOpen] = useState(false);
   const list = useMemo(() => creators.data ?? [], [creators.data]);
-  // A random creator's cover as the page background, chosen once per visit.
-  const background = useMemo(() => {
-    const withCover = list.filter((creator) => creator.coverImageUrl);
-    return withCover.length ? withCover[Math.floor(Math.random() * withCover.length)].coverImageUrl : null;
+  // A random creator's cover as the page background, chosen once per visit: the covers in an order
+  // starting at a random one. A cover that fails to load is passed over for the next; none: the gradient.
+  const covers = useMemo(() => {
+    const urls = list.flatMap((creator) => (creator.coverImageUrl ? [creator.coverImageUrl] : []));
+    const start = Math.floor(Math.random() * urls.length);
+    return [...urls.slice(start), ...urls.slice(0, start)];
   }, [list]);
+  const [failedCovers, setFailedCovers] = useState<readonly string[]>([]);
+  const background = covers.find((url) => !failedCovers.includes(url)) ?? null;
 
   return (
     <Box sx={{ position: 'relative', minHeight: 'calc(100vh - 64px)' }}>
-      {background && (
+      {covers.length > 0 && (
         <Box
           data-testid="home-background"
           aria-hidden
@@ -86,11 +90,21 @@ export function HomePage() {
             position: 'fixed',
             inset: 0,
             zIndex: 0,
-            background: coverBackground(background),
+            overflow: 'hidden',
+            background: background ? 'none' : COVER_GRADIENT,
             opacity: 0.15,
             pointerEvents: 'none',
           }}
-        />
+        >
+          {background && (
+            <CoverImage
+              key={background}
+              url={background}
+              data-testid="home-background-image"
+              onError={() => setFailedCovers((failed) => [...failed, background])}
+            />
+          )}
+        </Box>
       )}
       <Container maxWidth="lg" sx={{ position: 'relative', zIndex: 1, py: 4 }}>
         {user && !user.isCreator && (
