@@ -114,7 +114,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
         if (landsOn) await page.waitForURL((url) => url.pathname === landsOn);
         const what = `${state} ${route} at ${viewport.width}`;
         await expectFits(page, what);
-        await shot(page, `${state}-${viewport.width}-${route}`);
+        await shot(page, `${state}-${viewport.width}-${route.replace(creatorId, 'id')}`);
         if (viewport === PHONE) {
           await page.setViewportSize(SMALL_PHONE);
           await expectFits(page, `${state} ${route} at 360`);
