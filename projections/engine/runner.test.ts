@@ -169,3 +169,22 @@ it('is idempotent when every event is replayed twice', async () => {
   const { once, twice } = await replayTwice(db, counterProjector(), events);
   expect(twice).toEqual(once);
 });
+
+it('has made every read model table once start() resolves, so no request meets a missing table', async () => {
+  const slowTables: Projector = {
+    ...counterProjector(),
+    name: 'slow_counters',
+    tables: ['slow_counters'],
+    async createTables(trx, schema) {
+      await new Promise((resolve) => setTimeout(resolve, 300)); // a table that takes a moment to make
+      await trx.schema.withSchema(schema).createTable('slow_counters', (t) => t.text('id').primary());
+    },
+  };
+  const runner = new ProjectionRunner(store, db, [slowTables], { databaseUrl: database.url });
+  await runner.start();
+  try {
+    expect(await db.schema.hasTable('slow_counters')).toBe(true);
+  } finally {
+    await runner.stop();
+  }
+});

@@ -55,9 +55,21 @@ export class ProjectionRunner {
     setMaxListeners(0, this.abort.signal);
   }
 
+  /**
+   * Starts every follower and resolves once each has its tables (made now on a first run, or
+   * already there), or is owned by another process: a request the API serves right after start
+   * never meets a read model without its table. A version rebuild goes on after that, beside
+   * the tables the API keeps reading.
+   */
   async start(): Promise<void> {
     await this.connectLockClient();
-    for (const projector of this.projectors) this.loops.push(this.run(projector));
+    const ready = this.projectors.map((projector) => {
+      let signalReady!: () => void;
+      const prepared = new Promise<void>((resolve) => (signalReady = resolve));
+      this.loops.push(this.run(projector, signalReady));
+      return prepared;
+    });
+    await Promise.all(ready);
   }
 
   /** The projections this process is applying right now. */
@@ -88,17 +100,18 @@ export class ProjectionRunner {
     return attempt;
   }
 
-  private async run(projector: Projector): Promise<void> {
+  private async run(projector: Projector, ready: () => void): Promise<void> {
     const signal = this.abort.signal;
     while (!signal.aborted) {
       try {
         if (!(await this.tryLock(projector.name))) {
+          ready(); // another process follows it (and made its tables)
           await sleep(this.options.lockRetryMs ?? 2000, signal);
           continue;
         }
         this.owned.add(projector.name);
         this.log('projection acquired', { projection: projector.name });
-        await this.prepare(projector);
+        await this.prepare(projector, ready);
         await this.follow(projector, signal);
       } catch (error) {
         if (signal.aborted) break;
@@ -106,17 +119,20 @@ export class ProjectionRunner {
         await sleep(1000, signal);
       }
     }
+    ready(); // stopped before it was ready: start() must not wait for it
   }
 
   /** First run: create the tables. A new version: rebuild beside the old tables first. */
-  private async prepare(projector: Projector): Promise<void> {
+  private async prepare(projector: Projector, ready: () => void): Promise<void> {
     const row = await readCheckpoint(this.db, projector.name);
     if (!row) {
       await this.db.transaction(async (trx) => {
         await projector.createTables(trx, 'public');
         await createCheckpoint(trx, projector.name, projector.version);
       });
-    } else if (row.version !== projector.version) {
+    }
+    ready();
+    if (row && row.version !== projector.version) {
       this.log('projection version changed; rebuilding', {
         projection: projector.name,
         from: row.version,
