@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
-import { useDocumentTitle } from './use-document-title';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 /** Unknown paths for subscribed members (SPEC §2). */
 export function NotFoundPage() {

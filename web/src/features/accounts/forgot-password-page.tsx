@@ -13,7 +13,7 @@ import { AuthCard } from './auth-card';
 import { useResetPasswordRequestMutation } from './accounts-api';
 import { resetErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
-import { useDocumentTitle } from '@/components/use-document-title';
+import { useDocumentTitle } from '@/lib/use-document-title';
 import { EmailField } from './email-field';
 
 /** SPEC §2 Forgot password ('Reset Password'), replaced by 'Check Your Email' on success. */

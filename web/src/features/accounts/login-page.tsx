@@ -14,12 +14,12 @@ import { useLoginMutation } from './accounts-api';
 import { loginErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';
-import { useDocumentTitle } from '@/components/use-document-title';
+import { useDocumentTitle } from '@/lib/use-document-title';
 import { EmailField } from './email-field';
 
 /** SPEC §2 Login ('Welcome Back'). Success: a full page load of /, then the toast. */
 export function LoginPage({ afterLogin = () => browser.assign('/') }: { afterLogin?: () => void }) {
-  useDocumentTitle('Sign In');
+  useDocumentTitle('Welcome Back');
   const [login, { isLoading }] = useLoginMutation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');

@@ -21,7 +21,7 @@ import { formatCardNumber, formatExpiry, tokenizeCard } from './card-token';
 import { registerErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';
-import { useDocumentTitle } from '@/components/use-document-title';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 export const REDIRECT_AFTER_REGISTER_MS = 2000;
 const USER_REFRESH_ATTEMPTS = 10;

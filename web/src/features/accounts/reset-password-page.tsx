@@ -14,7 +14,7 @@ import { useResetPasswordMutation } from './accounts-api';
 import { resetErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';
-import { useDocumentTitle } from '@/components/use-document-title';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 /** The link in the reset email: /reset-password?token=… sets a new password. */
 export function ResetPasswordPage() {

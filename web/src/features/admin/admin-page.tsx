@@ -11,6 +11,7 @@ import { ADMIN_RESOURCES, type AdminResource } from '@contracts/admin';
 import { useCurrentUser } from '@/lib/current-user';
 import { AdminTable } from './admin-table';
 import { RevenueChart } from './revenue-chart';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 const TITLES: Record<AdminResource, string> = {
   payouts: 'Payouts',
@@ -21,6 +22,7 @@ const TITLES: Record<AdminResource, string> = {
 
 /** The finance console (/admin/:resource) for finance staff (role admin). */
 export function AdminPage() {
+  useDocumentTitle('Finance Console');
   const { user } = useCurrentUser();
   const params = useParams();
   const resource = (params['*'] ?? '').split('/')[0];

@@ -36,7 +36,8 @@ import {
 } from '@contracts/chat';
 import { api, type ApiDispatch } from '@/lib/api';
 import { useToast } from '@/components/toast';
-import { useDocumentTitle } from '@/components/use-document-title';
+import { useDocumentTitle } from '@/lib/use-document-title';
+import { optionLabel } from '@/lib/profile-labels';
 import { useSavePreferencesMutation, useSaveProfileMutation } from './profile-api';
 import { TagPicker } from './tag-picker';
 
@@ -66,9 +67,6 @@ const STEP_OF: Record<keyof Form, number> = {
   mustHaves: 4,
   isPrivate: 4,
 };
-
-/** 'non_binary' → 'Non binary'. */
-export const humanize = (value: string) => value.charAt(0).toUpperCase() + value.slice(1).replace(/_/g, ' ');
 
 function errorsOf(form: Form): Errors {
   const errors: Errors = {};
@@ -131,7 +129,7 @@ export function ProfileSetupPage() {
         {options.map((option) => (
           <FormControlLabel
             key={option}
-            label={humanize(option)}
+            label={optionLabel(option)}
             control={
               <Checkbox
                 checked={(form[field] as string[]).includes(option)}
@@ -223,7 +221,7 @@ export function ProfileSetupPage() {
                   >
                     {GENDER_IDENTITIES.map((g) => (
                       <MenuItem key={g} value={g}>
-                        {humanize(g)}
+                        {optionLabel(g)}
                       </MenuItem>
                     ))}
                   </TextField>
@@ -237,7 +235,7 @@ export function ProfileSetupPage() {
                   >
                     {SEXUAL_ORIENTATIONS.map((o) => (
                       <MenuItem key={o} value={o}>
-                        {humanize(o)}
+                        {optionLabel(o)}
                       </MenuItem>
                     ))}
                   </TextField>
@@ -275,7 +273,7 @@ export function ProfileSetupPage() {
                   >
                     {EXPERIENCE_LEVELS.map((level) => (
                       <MenuItem key={level} value={level}>
-                        {humanize(level)}
+                        {optionLabel(level)}
                       </MenuItem>
                     ))}
                   </TextField>

@@ -12,6 +12,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { FILTER_ORIENTATIONS, type ChatMode } from '@contracts/chat';
+import { ORIENTATION_LABELS } from '@/lib/profile-labels';
 import type { ChatSettings } from './use-lively-chat';
 
 export const DEFAULT_SETTINGS: ChatSettings = { mode: 'standard', ageRange: [18, 65], orientation: 'any' };
@@ -86,7 +87,7 @@ export function ChatFiltersDialog({
             >
               {FILTER_ORIENTATIONS.map((o) => (
                 <MenuItem key={o} value={o}>
-                  {o === 'any' ? 'Any orientation' : o}
+                  {ORIENTATION_LABELS[o]}
                 </MenuItem>
               ))}
             </TextField>

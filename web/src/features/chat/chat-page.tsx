@@ -20,7 +20,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useCurrentUser } from '@/lib/current-user';
-import { useDocumentTitle } from '@/components/use-document-title';
+import { useDocumentTitle } from '@/lib/use-document-title';
 import { BlockReportDialog } from './block-report-dialog';
 import { ChatFiltersDialog, DEFAULT_SETTINGS } from './chat-filters-dialog';
 import { useLivelyChat, type ChatMatch, type ChatStatus } from './use-lively-chat';

@@ -44,6 +44,12 @@ describe('creator profile', () => {
     expect(await screen.findByText('1 post · 1 subscriber · from $9.99/month')).toBeTruthy();
   });
 
+  it("titles the tab with the creator's name", async () => {
+    renderProfile(creator);
+    await screen.findByText('1 post · 1 subscriber · from $9.99/month');
+    expect(document.title).toBe('Carla Creator · Lively');
+  });
+
   it('counts several in the plural', async () => {
     renderProfile({ ...creator, postCount: 2, subscriberCount: 0 });
     expect(await screen.findByText('2 posts · 0 subscribers · from $9.99/month')).toBeTruthy();

@@ -19,6 +19,7 @@ import { countOf, usd } from '@/lib/format';
 import { useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from '@/lib/creators-api';
 import { PostCard } from '@/components/post-card';
 import { SubscribeDialog } from '@/components/subscribe-dialog';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 function NotFound() {
   return (
@@ -58,6 +59,7 @@ export function CreatorProfilePage() {
   const posts = useCreatorPostsQuery(id, { skip: !creator.data });
   const check = useSubscriptionCheckQuery(id, { skip: !creator.data || isOwner });
   const [dialogOpen, setDialogOpen] = useState(false);
+  useDocumentTitle(creator.data?.name ?? (creator.isLoading ? 'Creator' : 'Creator Not Found'));
 
   if (creator.isLoading) return <ProfileSkeleton />;
   if (!creator.data) return <NotFound />;

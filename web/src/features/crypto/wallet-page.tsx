@@ -14,6 +14,7 @@ import { HistoryTab } from './history-tab';
 import { RatesCard } from './rates-card';
 import { useCryptoConversionsQuery } from './crypto-api';
 import { WalletsTab } from './wallets-tab';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 type WalletTab = 'convert' | 'wallets' | 'history';
 /** While a conversion settles, its status and the balance are re-read this often. */
@@ -27,6 +28,7 @@ export const WALLET_BACKGROUND = {
 
 /** Crypto wallet (/wallet, SPEC §2): rates, the balance, and Convert / Wallets / History. */
 export function WalletPage() {
+  useDocumentTitle('Crypto Wallet');
   const [tab, setTab] = useState<WalletTab>('convert');
   const [settling, setSettling] = useState(false);
   // The conversion just initiated: polled until the history shows it settled, even if the first

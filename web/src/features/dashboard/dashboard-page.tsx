@@ -26,6 +26,7 @@ import { useCreatorStatsQuery } from '@/lib/creators-api';
 import { CreatorJourney } from './creator-journey';
 import { NewPostDialog } from './new-post-dialog';
 import { TierManager } from './tier-manager';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 function StatCard({
   label,
@@ -170,6 +171,7 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
 
 /** /dashboard (SPEC §2): the creator journey for members, the creator dashboard for creators. */
 export function DashboardPage() {
+  useDocumentTitle('Dashboard');
   const { user } = useCurrentUser();
   if (!user) return <PageSpinner />;
   return user.isCreator ? <CreatorDashboard user={user} /> : <CreatorJourney />;

@@ -16,6 +16,7 @@ import { COVER_GRADIENT, CoverImage, CreatorCard, CreatorCardSkeleton } from '@/
 import { useCreatorsQuery, useFeedQuery } from '@/lib/creators-api';
 import { PostCard } from '@/components/post-card';
 import { SubscribeDialog } from '@/components/subscribe-dialog';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 const FEATURED = 6;
 
@@ -64,6 +65,7 @@ function FeedPageList({
 
 /** Home (SPEC §2): Become a Creator banner, Featured Creators, Your Feed. */
 export function HomePage() {
+  useDocumentTitle('Home');
   const { user } = useCurrentUser();
   const creators = useCreatorsQuery();
   const firstPage = useFeedQuery(undefined);

@@ -16,7 +16,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { Logo } from '@/components/logo';
 import { ThemeToggle } from '@/components/theme-toggle';
-import { useDocumentTitle } from '@/components/use-document-title';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 const FEATURES = [
   {
@@ -74,7 +74,7 @@ const gradient = 'linear-gradient(135deg, #d6336c 0%, #7048e8 100%)';
 
 /** SPEC §2 Landing page, for visitors. */
 export function LandingPage() {
-  useDocumentTitle('');
+  useDocumentTitle('Lively');
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
       <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
@@ -218,7 +218,7 @@ export function LandingPage() {
             ))}
           </Grid>
           <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 5, textAlign: 'center' }}>
-            © 2025 Lively. All rights reserved. Adults 18+ only.
+            © {new Date().getFullYear()} Lively. All rights reserved. Adults 18+ only.
           </Typography>
         </Container>
       </Box>

@@ -5,7 +5,7 @@ import Container from '@mui/material/Container';
 import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
-import { useDocumentTitle } from '@/components/use-document-title';
+import { useDocumentTitle } from '@/lib/use-document-title';
 import { LEGAL_DOCUMENTS, LEGAL_LAST_UPDATED, type LegalDocumentId } from './legal-documents';
 
 /** The four static policy pages (SPEC §1, §2). */

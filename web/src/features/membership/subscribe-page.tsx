@@ -13,7 +13,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router';
 import { PlanOptions } from './plan-options';
 import { SubscriptionStatusBox } from './subscription-status-box';
-import { useDocumentTitle } from '@/components/use-document-title';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 export const SITE_PLAN_FEATURES = [
   'Unlimited access to creator profiles and public posts',

@@ -15,6 +15,7 @@ import { DEV_TOKEN_PREFIX, manualCardSchema } from '@contracts/accounts';
 import { serverErrorText } from '@/lib/api';
 import { toast } from '@/components/toast';
 import { useVerifyAgeMutation } from './membership-api';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 /**
  * /verify-age (SPEC §2: the redirect target when age verification is required; designed here):
@@ -22,6 +23,7 @@ import { useVerifyAgeMutation } from './membership-api';
  * holder. No charge is made. Success returns to the subscribe page.
  */
 export function VerifyAgePage() {
+  useDocumentTitle('Verify Your Age');
   const navigate = useNavigate();
   const [verify, { isLoading }] = useVerifyAgeMutation();
   const [card, setCard] = useState({ cardNumber: '', expiry: '', cvv: '' });

@@ -32,6 +32,7 @@ import {
   useThreadQuery,
   useUnlockMessageMutation,
 } from './messaging-api';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolean; otherUserId: string }) {
   const [unlock, { isLoading }] = useUnlockMessageMutation();
@@ -209,6 +210,7 @@ function Thread({
  * one pane at a time: the list, then the thread with a back button.
  */
 export function MessagesPage() {
+  useDocumentTitle('Messages');
   const [params, setParams] = useSearchParams();
   const selected = params.get('user');
   const { data: conversations = [], isLoading } = useConversationsQuery();

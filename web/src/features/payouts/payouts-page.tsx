@@ -31,6 +31,7 @@ import {
   usePayoutsQuery,
 } from './payouts-api';
 import { accountLabel, WithdrawDialog } from './withdraw-dialog';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 const STATUS_COLOR = {
   pending: 'warning',
@@ -173,6 +174,7 @@ function CreatorAccessRequired() {
 
 /** Payouts (/payouts, SPEC §2): the 90/10 split, balances, payment accounts and payout history. */
 export function PayoutsPage() {
+  useDocumentTitle('Payouts');
   const { user } = useCurrentUser();
   if (!user?.isCreator) return <CreatorAccessRequired />;
   return <CreatorPayouts userId={user.id} />;

@@ -4,11 +4,13 @@ import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router';
 import { CreatorCard, CreatorCardSkeleton } from '@/components/creator-card';
 import { useCreatorsQuery } from '@/lib/creators-api';
+import { useDocumentTitle } from '@/lib/use-document-title';
 
 /** /search?q=: creators whose name or bio matches the navigation's 'Search creators...' box. */
 export function SearchPage() {
   const [params] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
+  useDocumentTitle(q ? `Search: ${q}` : 'Creators');
   const { data = [], isFetching } = useCreatorsQuery({ q });
   return (
     <Container maxWidth="lg" sx={{ py: 4 }}>

@@ -4,7 +4,7 @@ import Container from '@mui/material/Container';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useCurrentUser } from '@/lib/current-user';
-import { useDocumentTitle } from '@/components/use-document-title';
+import { useDocumentTitle } from '@/lib/use-document-title';
 import { EventBrowser } from './event-browser';
 import { ProjectionsCard } from './projections-card';
 import { RebuildCard } from './rebuild-card';
