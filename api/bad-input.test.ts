@@ -4,6 +4,7 @@ import supertest from 'supertest';
 import { grantStaffRole } from '../domain/payouts/staff-role';
 import { eventually } from '../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../ops/testing/harness';
+import type { AuthRateLimits } from './routes/accounts';
 import { createApp } from './app';
 
 /**
@@ -457,8 +458,8 @@ async function signUp(name: string): Promise<{ id: string; cookie: string }> {
 
 beforeAll(async () => {
   const unlimited = { limit: 1_000_000, windowMs: 60_000 };
-  const authRateLimits = {
-    login: { perIp: unlimited, perAccount: unlimited },
+  const authRateLimits: AuthRateLimits = {
+    login: { perIp: unlimited, perAccountAndIp: unlimited },
     register: { perIp: unlimited, perAccount: unlimited },
     resetRequest: { perIp: unlimited, perAccount: unlimited },
   };

@@ -39,16 +39,12 @@ interface Limit {
   limit: number;
   windowMs: number;
 }
-interface Limits {
-  perIp: Limit;
-  perAccount?: Limit;
-  perAccountAndIp?: Limit;
-}
+type Limits = { perIp: Limit; perAccount?: Limit; perAccountAndIp?: Limit };
 export interface AuthRateLimits {
   /** Never per account alone: anyone could then lock an account out by failing on purpose. */
-  login: Limits & { perAccountAndIp: Limit };
-  register: Limits & { perAccount: Limit };
-  resetRequest: Limits & { perAccount: Limit };
+  login: { perIp: Limit; perAccountAndIp: Limit };
+  register: { perIp: Limit; perAccount: Limit };
+  resetRequest: { perIp: Limit; perAccount: Limit };
 }
 
 const MINUTE = 60_000;

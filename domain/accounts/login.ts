@@ -91,7 +91,7 @@ async function refuseUnknownEmail(
     !(await failures.write(input.email, afterLoginFailure(current, now), current.version, now));
     attempt++
   ) {
-    if (attempt >= 10) throw new Error('login failures: too many concurrent writers');
+    if (attempt >= MAX_ATTEMPTS) throw new Error('login failures: too many concurrent writers');
     current = await failures.read(input.email);
     if (isLocked(current, now)) throw lockedError();
   }
