@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { compatibility, compileProfile, type PreferencesInput, type ProfileInput } from './compatibility';
-import { compileRequest, Matcher, type Effect, type JoinFilters, type Member } from './matcher';
+import { compileRequest, Matcher, SKIP_COOLDOWN_MS, type Effect, type JoinFilters, type Member } from './matcher';
 
 let ids = 0;
 const newMatcher = (options: Partial<ConstructorParameters<typeof Matcher>[0]> = {}) =>
@@ -139,6 +139,34 @@ describe('matcher', () => {
     expect(matched(join(m, man('m'), 61_001))).toHaveLength(1);
   });
 
+  it('pairs two people alone in the queue again once their skip cool-down expires, without anyone joining', () => {
+    const m = newMatcher({ skipCooldownMs: SKIP_COOLDOWN_MS });
+    join(m, woman('w'));
+    const [first] = matched(join(m, man('m')));
+    // m pressed Next: w is queued again at once, m rejoins a second later (as the page does).
+    m.skip('m', first.id, 1000);
+    expect(matched(join(m, man('m'), 2000))).toEqual([]);
+    // Before expiry: still kept apart, however often the owner sweeps.
+    for (let t = 3000; t < 1000 + SKIP_COOLDOWN_MS; t += 1000) expect(m.expireCooldowns(t)).toEqual([]);
+    expect(m.stats()).toMatchObject({ waiting: 2, inSessions: 0, cooldowns: 1 });
+    // At expiry the sweep matches them: the one who waited longest (w) initiates.
+    const [again] = matched(m.expireCooldowns(1000 + SKIP_COOLDOWN_MS));
+    expect(again.user1.userId).toBe('w');
+    expect(again.user2.userId).toBe('m');
+    expect(again.initiatorId).toBe('w');
+    expect(m.stats()).toEqual({ waiting: 0, inSessions: 2, cooldowns: 0 });
+  });
+
+  it('an expired cool-down of a pair that is not both waiting just goes away', () => {
+    const m = newMatcher({ skipCooldownMs: 10 });
+    join(m, woman('w'), 0, 'random');
+    const [session] = matched(join(m, man('m'), 0, 'random'));
+    m.skip('m', session.id, 1);
+    m.leave('m', 'left', 2);
+    expect(m.expireCooldowns(11)).toEqual([]);
+    expect(m.stats()).toEqual({ waiting: 1, inSessions: 0, cooldowns: 0 });
+  });
+
   it('ignores a skip for a stale session id, and removal is idempotent', () => {
     const m = newMatcher();
     join(m, woman('w'));
@@ -166,7 +194,7 @@ describe('matcher', () => {
   it('keeps every user in at most one place under any sequence of operations', () => {
     const users = ['a', 'b', 'c', 'd', 'e', 'f'];
     const op = fc.record({
-      kind: fc.constantFrom('join', 'join', 'skip', 'leave', 'disconnect'),
+      kind: fc.constantFrom('join', 'join', 'skip', 'leave', 'disconnect', 'expire'),
       user: fc.constantFrom(...users),
       random: fc.boolean(),
     });
@@ -183,7 +211,9 @@ describe('matcher', () => {
               ? join(m, who, now, o.random ? 'random' : 'standard')
               : o.kind === 'skip'
                 ? m.skip(o.user, undefined, now)
-                : m.leave(o.user, o.kind === 'leave' ? 'left' : 'disconnected', now);
+                : o.kind === 'expire'
+                  ? m.expireCooldowns(now)
+                  : m.leave(o.user, o.kind === 'leave' ? 'left' : 'disconnected', now);
           for (const e of effects) {
             if (e.type === 'ended') {
               expect(active.get(e.session.user1.userId)).toBe(e.session.id);

@@ -10,7 +10,9 @@ import { compatibility, interestMask, type MatchProfile } from './compatibility'
  *   in O(1) and is idempotent;
  * - a user is in at most one place: waiting, or one session. Joining while in a session ends it;
  * - when a session ends for one side, the abandoned partner is re-queued with their last request;
- * - a pair that skipped is not matched again for `skipCooldownMs`; blocked pairs never are;
+ * - a pair that skipped is not matched again for `skipCooldownMs` (SKIP_COOLDOWN_MS); blocked pairs
+ *   never are. When a cool-down ends while both are still waiting, nobody's join would pair them:
+ *   the owner calls `expireCooldowns(now)` every second or so, and that matches them;
  * - standard mode: the hard filters pick the queues first (one queue per gender identity; only
  *   the genders the joiner looks for are read), then mutual checks (looking-for genders, age
  *   ranges, orientation filter, location filter, blocks, cool-down), then scoring
@@ -127,6 +129,9 @@ export interface MatcherOptions {
   visitLimit?: number;
 }
 
+/** How long a pair that skipped is kept apart: long enough for "Next" to mean someone else, short enough that two people alone in the queue meet again. */
+export const SKIP_COOLDOWN_MS = 60_000;
+
 const pairKey = (a: string, b: string) => (a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`);
 const GENDER_BITS = Array.from({ length: 7 }, (_, i) => 1 << i);
 
@@ -136,15 +141,15 @@ export class Matcher {
   private readonly random = new Queue();
   /** Standard queues by gender bit. */
   private readonly standard = new Map<number, Queue>(GENDER_BITS.map((bit) => [bit, new Queue()]));
-  /** pair → until (ms). Insertion order is expiry order (constant cool-down), so sweeping stops early. */
-  private readonly cooldowns = new Map<string, number>();
+  /** pair → until (ms) and who. Insertion order is expiry order (constant cool-down), so sweeping stops early. */
+  private readonly cooldowns = new Map<string, { until: number; a: string; b: string }>();
   private seq = 0;
   private readonly skipCooldownMs: number;
   private readonly scanLimit: number;
   private readonly visitLimit: number;
 
   constructor(private readonly options: MatcherOptions) {
-    this.skipCooldownMs = options.skipCooldownMs ?? 120_000;
+    this.skipCooldownMs = options.skipCooldownMs ?? SKIP_COOLDOWN_MS;
     this.scanLimit = options.scanLimit ?? 32;
     this.visitLimit = options.visitLimit ?? 512;
   }
@@ -174,6 +179,23 @@ export class Matcher {
     this.removeWaiting(userId);
     const session = this.sessionsByUser.get(userId);
     if (session) this.end(session, userId, reason, now, effects);
+    return effects;
+  }
+
+  /**
+   * Ends the cool-downs that are over. A pair that is waiting on both sides (they skipped each
+   * other, then both queued again) is looked at once more: the later joiner is matched as if it
+   * joined now, keeping both places in the queues if no one fits.
+   */
+  expireCooldowns(now: number): Effect[] {
+    const effects: Effect[] = [];
+    for (const [key, cooling] of this.cooldowns) {
+      if (cooling.until > now) break;
+      this.cooldowns.delete(key);
+      const a = this.waiting.get(cooling.a);
+      const b = this.waiting.get(cooling.b);
+      if (a && b) this.rematch(a.seq > b.seq ? a : b, now, effects);
+    }
     return effects;
   }
 
@@ -208,11 +230,7 @@ export class Matcher {
   private coolDown(a: string, b: string, now: number): void {
     const key = pairKey(a, b);
     this.cooldowns.delete(key);
-    this.cooldowns.set(key, now + this.skipCooldownMs);
-    for (const [k, until] of this.cooldowns) {
-      if (until > now) break;
-      this.cooldowns.delete(k);
-    }
+    this.cooldowns.set(key, { until: now + this.skipCooldownMs, a, b });
   }
 
   private allowed(a: Member, b: Member, now: number): boolean {
@@ -224,32 +242,48 @@ export class Matcher {
       return false;
     // Most joins meet no cooling pair: no key string to build then.
     if (this.cooldowns.size === 0) return true;
-    const until = this.cooldowns.get(pairKey(a.userId, b.userId));
-    return until === undefined || until <= now;
+    const cooling = this.cooldowns.get(pairKey(a.userId, b.userId));
+    return cooling === undefined || cooling.until <= now;
+  }
+
+  private find(member: Member, request: Request, now: number): { entry: Entry; score: number } | null {
+    return request.mode === 'random' ? this.findRandom(member, now) : this.findStandard(member, request, now);
+  }
+
+  /** Starts a session between a waiting entry (the initiator) and a member who is not waiting. */
+  private pair(found: { entry: Entry; score: number }, member: Member, request: Request, now: number): Effect {
+    const { entry, score } = found;
+    this.removeWaiting(entry.member.userId);
+    const session: Session = {
+      id: this.options.newSessionId(),
+      mode: request.mode,
+      user1: entry.member,
+      user2: member,
+      initiatorId: entry.member.userId,
+      score,
+      startedAt: now,
+      requests: new Map([
+        [entry.member.userId, entry.request],
+        [member.userId, request],
+      ]),
+    };
+    this.sessionsByUser.set(entry.member.userId, session);
+    this.sessionsByUser.set(member.userId, session);
+    return { type: 'matched', session };
+  }
+
+  /** A waiting entry looks for a partner again (it is its own queue neighbour: `allowed` skips itself). */
+  private rematch(entry: Entry, now: number, effects: Effect[]): void {
+    const found = this.find(entry.member, entry.request, now);
+    if (!found) return;
+    this.removeWaiting(entry.member.userId);
+    effects.push(this.pair(found, entry.member, entry.request, now));
   }
 
   private enqueue(member: Member, request: Request, now: number, effects: Effect[]): void {
-    const found = request.mode === 'random' ? this.findRandom(member, now) : this.findStandard(member, request, now);
+    const found = this.find(member, request, now);
     if (found) {
-      const { entry, score } = found;
-      entry.list.unlink(entry);
-      this.waiting.delete(entry.member.userId);
-      const session: Session = {
-        id: this.options.newSessionId(),
-        mode: request.mode,
-        user1: entry.member,
-        user2: member,
-        initiatorId: entry.member.userId,
-        score,
-        startedAt: now,
-        requests: new Map([
-          [entry.member.userId, entry.request],
-          [member.userId, request],
-        ]),
-      };
-      this.sessionsByUser.set(entry.member.userId, session);
-      this.sessionsByUser.set(member.userId, session);
-      effects.push({ type: 'matched', session });
+      effects.push(this.pair(found, member, request, now));
       return;
     }
     const list = request.mode === 'random' ? this.random : this.standard.get(member.profile.genderBit)!;

@@ -54,6 +54,8 @@ const MAX_EARLY_MESSAGES = 8;
 const MALFORMED = JSON.stringify({ type: 'error', error: CHAT_ERRORS.malformed } satisfies ServerMessage);
 const WAITING = JSON.stringify({ type: 'waiting' } satisfies ServerMessage);
 const HEARTBEAT_ACK = JSON.stringify({ type: 'heartbeat_ack' } satisfies ServerMessage);
+/** How often ended skip cool-downs are swept (a pair alone in the queue meets again within this). */
+const COOLDOWN_SWEEP_MS = 1000;
 const SOCKET_LIMITS = { maxPayloadLength: 128 * 1024, maxBackpressure: 256 * 1024, idleTimeout: 120 } as const;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -174,6 +176,14 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   };
 
   const now = options.clock ? () => clock().getTime() : Date.now;
+  const sweep = setInterval(() => {
+    try {
+      apply(matcher.expireCooldowns(now()));
+    } catch (error) {
+      log.error({ err: error, component: 'realtime' }, 'chat cool-down sweep failed');
+    }
+  }, COOLDOWN_SWEEP_MS);
+  sweep.unref();
 
   const handle = (ws: Socket, raw: ArrayBuffer, isBinary: boolean) => {
     const data = ws.getUserData();
@@ -378,6 +388,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     }),
     followed: () => follower?.followed() ?? null,
     async close() {
+      clearInterval(sweep);
       uWS.us_listen_socket_close(listenSocket);
       app.close();
       await follower?.subscription.close();
