@@ -23,6 +23,7 @@ import { useCurrentUser } from '@/lib/current-user';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { BlockReportDialog } from './block-report-dialog';
 import { ChatFiltersDialog, DEFAULT_SETTINGS } from './chat-filters-dialog';
+import { NoMatchHint, useWaitedLong } from './no-match-hint';
 import { useLivelyChat, type ChatMatch, type ChatStatus } from './use-lively-chat';
 import { VideoPanel } from './video-panel';
 
@@ -69,6 +70,8 @@ export function ChatPage() {
   const [filtersOpen, setFiltersOpen] = useState(false);
   /** The chat whose partner is being blocked or reported (kept if that chat ends meanwhile). */
   const [safetyTarget, setSafetyTarget] = useState<ChatMatch | null>(null);
+  const searching = chat.chatting && chat.status === 'finding_match';
+  const waitedLong = useWaitedLong(searching, chat.searches);
 
   if (!user) {
     return (
@@ -137,6 +140,18 @@ export function ChatPage() {
             </Stack>
           </CardContent>
         </Card>
+
+        {waitedLong && (
+          <NoMatchHint
+            mode={chat.queueMode ?? settings.mode}
+            onWidenFilters={() => setFiltersOpen(true)}
+            onSwitchToRandom={() => {
+              const random = { ...settings, mode: 'random' as const };
+              setSettings(random);
+              chat.search(random);
+            }}
+          />
+        )}
 
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, md: 6 }}>
@@ -258,7 +273,11 @@ export function ChatPage() {
         open={filtersOpen}
         settings={settings}
         onChange={setSettings}
-        onClose={() => setFiltersOpen(false)}
+        onClose={() => {
+          setFiltersOpen(false);
+          // Still searching: search again with the filters as they are now.
+          if (searching) chat.search(settings);
+        }}
       />
     </Container>
   );

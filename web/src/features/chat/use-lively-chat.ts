@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatMode, ServerMessage } from '@contracts/chat';
-import { toast } from '@/components/toast';
+import { dismissToast, toast, type ToastInput } from '@/components/toast';
 
 /** SPEC §4 chat status. */
 export type ChatStatus = 'idle' | 'finding_match' | 'matched' | 'connected' | 'error';
@@ -27,8 +27,6 @@ export const HEARTBEAT_MS = 30_000;
 export const OFFER_DELAY_MS = 1000;
 export const REQUEUE_DELAY_MS = 1000;
 
-const chatError = (description: string) => toast({ title: 'Chat Error', description, variant: 'destructive' });
-
 /**
  * Lively Chat in the browser: camera first, then the chat socket (SPEC §7), the queue, and one
  * RTCPeerConnection per match. The initiator offers about 1 s after the match; the other answers.
@@ -36,6 +34,10 @@ const chatError = (description: string) => toast({ title: 'Chat Error', descript
 export function useLivelyChat(userId: string | null, ageVerified: boolean) {
   const [socketOpen, setSocketOpen] = useState(false);
   const [status, setStatus] = useState<ChatStatus>('idle');
+  /** The mode of the queue this side last joined (Next may rejoin in the other mode). */
+  const [queueMode, setQueueMode] = useState<ChatMode | null>(null);
+  /** Counts joins: a new search restarts the page's "no match yet" clock. */
+  const [searches, setSearches] = useState(0);
   const [chatting, setChatting] = useState(false);
   const [match, setMatch] = useState<ChatMatch | null>(null);
   const [localStream, setLocalStream] = useState<MediaStream | null>(null);
@@ -49,6 +51,16 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
   const local = useRef<MediaStream | null>(null);
   const pendingCandidates = useRef<RTCIceCandidateInit[]>([]);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  /** Toasts this chat raised: dismissed when the page goes, so a 'Chat Error' does not outlive /chat. */
+  const raised = useRef(new Set<string>());
+
+  const notify = useCallback((input: ToastInput) => {
+    raised.current.add(toast(input).id);
+  }, []);
+  const chatError = useCallback(
+    (description: string) => notify({ title: 'Chat Error', description, variant: 'destructive' }),
+    [notify],
+  );
 
   const later = (ms: number, work: () => void) => {
     const timer = setTimeout(() => {
@@ -108,7 +120,7 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
       };
       return connection;
     },
-    [endPeer, send],
+    [chatError, endPeer, send],
   );
 
   const flushCandidates = async (connection: RTCPeerConnection) => {
@@ -186,7 +198,7 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
           return;
       }
     },
-    [createPeer, endPeer, send],
+    [chatError, createPeer, endPeer, send],
   );
 
   // Camera and microphone first; the socket opens once they are granted (SPEC §7).
@@ -234,7 +246,7 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
         heartbeat = setInterval(() => send({ type: 'heartbeat' }), HEARTBEAT_MS);
       };
       current.onerror = () => {
-        if (!opened && failures > 0) return; // said once already
+        if (cancelled || (!opened && failures > 0)) return; // page gone, or said once already
         chatError('Connection error. Please refresh and try again.');
       };
       current.onclose = () => {
@@ -256,20 +268,25 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
         } catch {
           return;
         }
-        void onMessage(message);
+        if (!cancelled) void onMessage(message);
       };
     }
+    const toasts = raised.current;
     return () => {
       cancelled = true;
       if (heartbeat) clearInterval(heartbeat);
       if (reconnect) clearTimeout(reconnect);
+      // Closing a socket that is still connecting fires `error`: nothing of it may reach the next page.
+      if (socket) socket.onopen = socket.onerror = socket.onclose = socket.onmessage = null;
       socket?.close();
       ws.current = null;
       endPeer();
       for (const track of local.current?.getTracks() ?? []) track.stop();
       local.current = null;
+      for (const id of toasts) dismissToast(id);
+      toasts.clear();
     };
-  }, [userId, onMessage, endPeer, send]);
+  }, [userId, onMessage, endPeer, send, chatError]);
 
   const join = useCallback(
     (settings: ChatSettings, mode: ChatMode = settings.mode) => {
@@ -281,16 +298,18 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
         chatError('Not connected to chat service.');
         return false;
       }
+      setQueueMode(mode);
+      setSearches((count) => count + 1);
       setStatus('finding_match');
       return true;
     },
-    [send],
+    [chatError, send],
   );
 
   const start = useCallback(
     (settings: ChatSettings) => {
       if (!ageVerified) {
-        toast({
+        notify({
           title: 'Age Verification Required',
           description: 'You must verify your age before using the chat feature.',
           variant: 'destructive',
@@ -299,7 +318,7 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
       }
       if (join(settings)) setChatting(true);
     },
-    [ageVerified, join],
+    [ageVerified, join, notify],
   );
 
   const next = useCallback(
@@ -308,13 +327,13 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
       send({ type: 'skip', sessionId: current?.sessionId });
       endPeer();
       setStatus('finding_match');
-      toast({ title: 'Finding Next Match', description: 'Looking for someone new to chat with...' });
+      notify({ title: 'Finding Next Match', description: 'Looking for someone new to chat with...' });
       // SPEC §4: rejoin about 1 s later, standard if this side was the initiator, else random.
       later(REQUEUE_DELAY_MS, () =>
         join(settings, current ? (current.isInitiator ? 'standard' : 'random') : settings.mode),
       );
     },
-    [endPeer, join, send],
+    [endPeer, join, notify, send],
   );
 
   const leave = useCallback(() => {
@@ -322,8 +341,8 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
     endPeer();
     setChatting(false);
     setStatus('idle');
-    toast({ title: 'Chat Ended', description: "You've left the chat room." });
-  }, [endPeer, send]);
+    notify({ title: 'Chat Ended', description: "You've left the chat room." });
+  }, [endPeer, notify, send]);
 
   const toggleTrack = (kind: 'video' | 'audio') => {
     const track = kind === 'video' ? local.current?.getVideoTracks()[0] : local.current?.getAudioTracks()[0];
@@ -335,6 +354,8 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
   return {
     socketOpen,
     status,
+    queueMode,
+    searches,
     chatting,
     match,
     localStream,
@@ -342,6 +363,8 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
     videoEnabled,
     audioEnabled,
     start,
+    /** While searching: queue again with other settings (the service replaces the earlier place). */
+    search: join,
     next,
     leave,
     toggleVideo: () => toggleTrack('video'),
