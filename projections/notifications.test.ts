@@ -1,0 +1,249 @@
+import type { Knex } from 'knex';
+import type { PostgresEventStore } from '../domain/event-store/postgres-event-store';
+import type { RecordedEvent } from '../domain/event-store/port';
+import { messageDecider } from '../domain/messaging/decider';
+import { messageStream } from '../domain/messaging/events';
+import { markNotificationsRead } from '../domain/notifications/commands';
+import { handleCommand } from '../domain/shared/command-handler';
+import { readWholeLog } from '../ops/testing/read-whole-log';
+import { useTestDatabase } from '../ops/testing/use-test-database';
+import { projectionContext } from './engine/projector';
+import { replayTwice } from './engine/testing/replay-twice';
+import {
+  newestNotificationCursor,
+  notificationId,
+  notificationNews,
+  notificationsPage,
+  notificationsProjector,
+} from './notifications';
+import { usersProjector } from './users';
+
+let store: PostgresEventStore;
+let db: Knex;
+useTestDatabase((opened) => ({ db, store } = opened));
+
+const creator = '11111111-1111-4111-8111-111111111111';
+const member = '22222222-2222-4222-8222-222222222222';
+const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, minute));
+const context = (minute: number) => ({ actorId: 't', now: at(minute) });
+
+async function append(streamId: string, type: string, data: object, minute: number) {
+  await store.append(streamId, [{ type, data, metadata: { occurredAt: at(minute).toISOString() } }], {
+    expectedRevision: 'any',
+  });
+}
+
+async function sendMessage(
+  messageId: string,
+  senderId: string,
+  receiverId: string,
+  priceCents: number | null,
+  minute: number,
+) {
+  await handleCommand(
+    store,
+    messageStream(messageId),
+    messageDecider,
+    {
+      type: 'SendMessage',
+      messageId,
+      senderId,
+      senderIsCreator: senderId === creator,
+      receiverId,
+      content: 'Hello',
+      priceCents,
+      at: at(minute),
+    },
+    context(minute),
+  );
+}
+
+/** Applies the whole log to the live (public) tables, as the runner would. */
+async function project(events: RecordedEvent[]) {
+  for (const projector of [usersProjector, notificationsProjector]) {
+    await projector.createTables(db, 'public');
+    const handled = new Set(projector.eventTypes);
+    await db.transaction(async (trx) => {
+      for (const event of events)
+        if (handled.has(event.type)) await projector.apply(projectionContext(trx, 'public'), event);
+    });
+  }
+}
+
+const person = (userId: string, firstName: string) => ({
+  userId,
+  email: `${firstName.toLowerCase()}@example.com`,
+  firstName,
+  lastName: 'Test',
+  passwordHash: 'x',
+  gatewayCustomerId: 'cus',
+  cardLast4: '4242',
+  registeredAt: at(0).toISOString(),
+});
+
+beforeAll(async () => {
+  await append(`user-${creator}`, 'UserRegistered', person(creator, 'Cara'), 0);
+  await append(`user-${member}`, 'UserRegistered', person(member, 'Milo'), 0);
+  await append(
+    `creatorSubscription-${member}_${creator}`,
+    'CreatorSubscriptionStarted',
+    {
+      subscriptionId: 's1',
+      subscriberId: member,
+      creatorId: creator,
+      tierId: 't1',
+      tierName: 'Gold',
+      priceCents: 1500,
+      transactionId: 'tx',
+      startDate: at(1).toISOString(),
+      endDate: at(2).toISOString(),
+    },
+    1,
+  );
+  await sendMessage('m1', creator, member, 499, 2);
+  await handleCommand(
+    store,
+    messageStream('m1'),
+    messageDecider,
+    { type: 'UnlockMessage', messageId: 'm1', userId: member, paymentReference: 'r', at: at(3) },
+    context(3),
+  );
+  await sendMessage('m2', member, creator, null, 4);
+  await sendMessage('m3', creator, member, null, 5);
+  const payout = {
+    creatorId: creator,
+    payoutId: 'p1',
+    reason: 'Bank refused',
+    staffId: null,
+    failedAt: at(6).toISOString(),
+  };
+  await append(`creatorAccount-${creator}`, 'PayoutFailed', payout, 6);
+  await append(
+    `cryptoTransaction-x1`,
+    'CryptoConversionCompleted',
+    {
+      transactionId: 'x1',
+      conversionId: 'c1',
+      userId: member,
+      walletId: null,
+      cryptoAmount: '10.00000000',
+      netCents: 970,
+      transactionHash: 'h',
+      completedAt: at(7).toISOString(),
+    },
+    7,
+  );
+  await append(
+    `membership-${member}`,
+    'MembershipPastDue',
+    {
+      userId: member,
+      paymentId: 'pay',
+      periodEnd: at(8).toISOString(),
+      failureReason: 'declined',
+      graceEndsAt: '2026-01-04T12:00:00.000Z',
+      at: at(8).toISOString(),
+    },
+    8,
+  );
+  // The member reads the first message's notification; the creator reads everything up to minute 5.
+  const log = await readWholeLog(store);
+  const firstMessage = log.find((event) => event.type === 'MessageSent')!;
+  await markNotificationsRead(store, { userId: member, ids: [notificationId(firstMessage.eventId)] }, context(9));
+  await markNotificationsRead(store, { userId: creator }, context(5));
+});
+
+const rowsOf = async (schema: string) =>
+  db
+    .withSchema(schema)
+    .table('notifications')
+    .orderBy(['pos_commit', 'pos_prepare'])
+    .select('user_id', 'kind', 'body', 'link', 'read');
+
+it('rebuilds the same rows, read marks included, however often each event is applied', async () => {
+  const { once, twice } = await replayTwice(db, notificationsProjector, await readWholeLog(store));
+  expect(twice).toEqual(once);
+  expect(await rowsOf('replay_twice_notifications')).toEqual([
+    { user_id: creator, kind: 'new_subscriber', body: '{actor} subscribed to Gold', link: '/dashboard', read: true },
+    {
+      user_id: member,
+      kind: 'new_message',
+      body: '{actor} sent you a paid message ($4.99)',
+      link: `/messages?user=${creator}`,
+      read: true,
+    },
+    {
+      user_id: creator,
+      kind: 'message_unlocked',
+      body: '{actor} unlocked your message ($4.99)',
+      link: `/messages?user=${member}`,
+      read: true,
+    },
+    {
+      user_id: creator,
+      kind: 'new_message',
+      body: '{actor} sent you a message',
+      link: `/messages?user=${member}`,
+      read: true,
+    },
+    {
+      user_id: member,
+      kind: 'new_message',
+      body: '{actor} sent you a message',
+      link: `/messages?user=${creator}`,
+      read: false,
+    },
+    {
+      user_id: creator,
+      kind: 'payout_status',
+      body: 'Your payout failed: Bank refused',
+      link: '/payouts',
+      read: false,
+    },
+    {
+      user_id: member,
+      kind: 'conversion_completed',
+      body: '$9.70 was added to your balance',
+      link: '/wallet',
+      read: false,
+    },
+    {
+      user_id: member,
+      kind: 'membership_renewal_failed',
+      body: 'We could not charge your card. Your access continues until Jan 4, 2026',
+      link: '/subscribe',
+      read: false,
+    },
+  ]);
+});
+
+describe('queries', () => {
+  beforeAll(async () => project(await readWholeLog(store)));
+
+  it('pages newest first with a keyset cursor, names filled in', async () => {
+    const first = await notificationsPage(db, member, { limit: 2 });
+    expect(first.unreadCount).toBe(3);
+    expect(first.items.map((item) => item.kind)).toEqual(['membership_renewal_failed', 'conversion_completed']);
+    const second = await notificationsPage(db, member, { limit: 2, cursor: first.nextCursor! });
+    expect(second.items.map((item) => [item.body, item.read])).toEqual([
+      ['Cara Test sent you a message', false],
+      ['Cara Test sent you a paid message ($4.99)', true],
+    ]);
+    expect(second.nextCursor).toBeNull();
+    expect(second.items[0].createdAt).toBe(at(5).toISOString());
+  });
+
+  it('tells each watcher, in one query, what arrived after what it was sent', async () => {
+    const page = await notificationsPage(db, member, { limit: 50 });
+    const [fresh, caughtUp, other] = await notificationNews(db, [
+      { userId: member, after: null },
+      { userId: member, after: await newestNotificationCursor(db, member) },
+      { userId: creator, after: null },
+    ]);
+    expect(fresh.items).toEqual(page.items);
+    expect(fresh.after).toBe(await newestNotificationCursor(db, member));
+    expect(caughtUp).toEqual({ unreadCount: 3, items: [], after: fresh.after });
+    expect(other.unreadCount).toBe(1);
+    expect(other.items[0].body).toBe('Your payout failed: Bank refused');
+  });
+});
