@@ -14,6 +14,7 @@ import { postRoutes } from './posts';
 import { creatorSubscriptionRoutes } from './creator-subscriptions';
 import { messagingRoutes } from './messaging';
 import { systemRoutes } from './system';
+import { billingRoutes } from './billing';
 
 /** Every route module of the API, mounted under /api. Each bounded context adds its own. */
 export const routeModules: Array<(api: Api) => Router> = [
@@ -31,4 +32,5 @@ export const routeModules: Array<(api: Api) => Router> = [
   messagingRoutes,
   adminRoutes,
   systemRoutes,
+  billingRoutes,
 ];

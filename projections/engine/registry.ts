@@ -17,6 +17,7 @@ import { payoutsProjector } from '../payouts';
 import { paymentAccountsProjector } from '../payment-accounts';
 import { creatorBalancesProjector } from '../creator-balances';
 import { ledgerProjector } from '../ledger';
+import { billingHistoryProjector } from '../billing-history';
 import { notificationsProjector } from '../notifications';
 
 /** Every read model of the product. Add a projector here and the runner builds and keeps it. */
@@ -39,5 +40,6 @@ export const allProjectors: Projector[] = [
   cryptoTransactionsProjector,
   cryptoConversionsProjector,
   ledgerProjector,
+  billingHistoryProjector,
   notificationsProjector,
 ];

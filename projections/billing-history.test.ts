@@ -1,0 +1,241 @@
+import type { Knex } from 'knex';
+import type { RecordedEvent } from '../domain/event-store/port';
+import { useTestDatabase } from '../ops/testing/use-test-database';
+import { billingHistoryProjector, billingHistoryPage, decodeBillingCursor, findReceipt } from './billing-history';
+import { projectionContext } from './engine/projector';
+import { replayTwice } from './engine/testing/replay-twice';
+
+let db: Knex;
+useTestDatabase((opened) => ({ db } = opened), { poolSize: 2 });
+
+let seq = 0n;
+function recorded(
+  type: string,
+  data: Record<string, unknown>,
+  at = `2026-01-01T00:00:${String(seq).padStart(2, '0')}.000Z`,
+) {
+  seq++;
+  const event: RecordedEvent = {
+    eventId: `00000000-0000-4000-8000-${seq.toString().padStart(12, '0')}`,
+    streamId: 'any-x',
+    revision: seq,
+    position: { commit: seq, prepare: seq },
+    type,
+    data,
+    metadata: { occurredAt: at },
+    createdAt: at,
+  };
+  return event;
+}
+
+const member = '11111111-1111-4111-8111-111111111111';
+const creator = '22222222-2222-4222-8222-222222222222';
+const signUp = '33333333-3333-4333-8333-333333333333';
+const renewal = '44444444-4444-4444-8444-444444444444';
+const declined = '55555555-5555-4555-8555-555555555555';
+const purchase = '66666666-6666-4666-8666-666666666666';
+const ageCheck = '77777777-7777-4777-8777-777777777777';
+
+const registered = (userId: string, firstName: string, cardLast4: string) =>
+  recorded('UserRegistered', {
+    userId,
+    email: `${firstName.toLowerCase()}@example.com`,
+    firstName,
+    lastName: 'Lee',
+    passwordHash: 'x',
+    gatewayCustomerId: `cus_${firstName}`,
+    cardLast4,
+    registeredAt: '2026-01-01T00:00:00.000Z',
+  });
+const attempt = (paymentId: string, requestType: string, amountCents: number, at: string) => ({
+  paymentId,
+  userId: member,
+  requestType,
+  gatewayTransactionId: `ch_${paymentId.slice(0, 4)}`,
+  gatewayCustomerId: 'cus_Ann',
+  amountCents,
+  currency: 'USD',
+  cardLast4: '4242',
+  cardHolderName: 'Ann Lee',
+  email: 'ann@example.com',
+  gatewayResponse: {},
+  correlationId: null,
+  at,
+});
+
+const events = [
+  registered(member, 'Ann', '4242'),
+  registered(creator, 'Cleo', '1111'),
+  recorded('PaymentCaptured', attempt(ageCheck, 'age_verification', 0, '2026-01-01T00:00:01.000Z')),
+  recorded('PaymentCaptured', attempt(signUp, 'membership_signup', 199, '2026-01-01T00:00:02.000Z')),
+  recorded('MembershipActivated', {
+    userId: member,
+    periodStart: '2026-01-01T00:00:02.000Z',
+    periodEnd: '2026-02-01T00:00:02.000Z',
+    source: 'card',
+    paymentId: signUp,
+    activatedAt: '2026-01-01T00:00:02.000Z',
+  }),
+  recorded('CryptoConversionRequested', {
+    transactionId: 'tx-1',
+    conversionId: 'c-1',
+    conversionNumber: 1,
+    userId: member,
+    walletId: null,
+    walletAddress: '0xabc',
+    cryptoType: 'USDC',
+    cryptoAmount: '20.00000000',
+    exchangeRate: '1.0000',
+    grossCents: 2000,
+    feeCents: 60,
+    feeBasisPoints: 300,
+    netCents: 1940,
+    requestedAt: '2026-01-02T00:00:00.000Z',
+  }),
+  recorded('CryptoConversionCompleted', {
+    transactionId: 'tx-1',
+    conversionId: 'c-1',
+    userId: member,
+    walletId: null,
+    cryptoAmount: '20.00000000',
+    netCents: 1940,
+    transactionHash: '0xhash',
+    completedAt: '2026-01-02T00:01:00.000Z',
+  }),
+  recorded(
+    'WalletDebited',
+    {
+      userId: member,
+      amountCents: 1194,
+      reason: 'site plan: 6 months + 1 free',
+      reference: `membership:${purchase}`,
+      balanceCents: 746,
+    },
+    '2026-01-03T00:00:00.000Z',
+  ),
+  recorded(
+    'WalletDebited',
+    { userId: member, amountCents: 250, reason: 'message_unlock', reference: 'messageUnlock:msg-1', balanceCents: 496 },
+    '2026-01-04T00:00:00.000Z',
+  ),
+  recorded('MessageUnlocked', {
+    messageId: 'msg-1',
+    senderId: creator,
+    receiverId: member,
+    priceCents: 250,
+    paymentReference: 'messageUnlock:msg-1',
+    unlockedAt: '2026-01-04T00:00:00.000Z',
+  }),
+  recorded('CreatorSubscriptionStarted', {
+    subscriptionId: 'sub-1',
+    subscriberId: member,
+    creatorId: creator,
+    tierId: 'default-premium',
+    tierName: 'Premium',
+    priceCents: 1999,
+    transactionId: 'ch_sub',
+    startDate: '2026-01-05T00:00:00.000Z',
+    endDate: '2026-02-05T00:00:00.000Z',
+  }),
+  recorded('PaymentCaptured', attempt(renewal, 'membership_renewal', 199, '2026-02-01T00:00:02.000Z')),
+  recorded('PaymentRefunded', {
+    paymentId: renewal,
+    userId: member,
+    gatewayRefundId: 're_1',
+    amountCents: 199,
+    reason: 'renewal not needed: the period changed',
+    at: '2026-02-01T00:00:03.000Z',
+  }),
+  recorded('PaymentFailed', {
+    ...attempt(declined, 'membership_subscribe', 199, '2026-02-02T00:00:00.000Z'),
+    failureReason: 'Insufficient funds',
+  }),
+];
+
+describe('billing history projector', () => {
+  it('builds the same rows when every event is applied twice', async () => {
+    const { once, twice } = await replayTwice(db, billingHistoryProjector, events);
+    expect(twice).toEqual(once);
+    expect(once.billing_history).toHaveLength(8);
+  });
+
+  describe('the member’s money facts', () => {
+    // Built in the public schema, beside a users table with the member's name, as the product has it.
+    beforeAll(async () => {
+      await billingHistoryProjector.createTables(db, 'public');
+      await db.schema.createTable('users', (t) => {
+        t.uuid('id').primary();
+        t.text('email');
+        t.text('first_name');
+        t.text('last_name');
+      });
+      await db('users').insert({ id: member, email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' });
+      await db.transaction(async (trx) => {
+        for (const event of events) await billingHistoryProjector.apply(projectionContext(trx, 'public'), event);
+      });
+    });
+
+    it('lists every charge and credit newest first with exact cents, methods and statuses', async () => {
+      const { entries, nextCursor } = await billingHistoryPage(db, member, { cursor: null, limit: 20 });
+      expect(nextCursor).toBeNull();
+      expect(entries.map((e) => [e.kind, e.direction, e.amount, e.status, e.description])).toEqual([
+        ['site_plan', 'charge', '1.99', 'failed', 'Lively site plan, 1 month'],
+        ['refund', 'credit', '1.99', 'credited', 'Refund: Lively site plan, 1 month (renewal)'],
+        ['site_plan', 'charge', '1.99', 'refunded', 'Lively site plan, 1 month (renewal)'],
+        ['tier_subscription', 'charge', '19.99', 'paid', 'Subscription to Cleo Lee – Premium, 1 month'],
+        ['message_unlock', 'charge', '2.50', 'paid', 'Unlocked message from Cleo Lee'],
+        ['site_plan', 'charge', '11.94', 'paid', 'Lively site plan, 6 months + 1 free'],
+        ['crypto_conversion', 'credit', '19.40', 'credited', 'USDC → USD conversion'],
+        ['site_plan', 'charge', '1.99', 'paid', 'Lively site plan, 1 month'],
+      ]);
+      expect(entries.map((e) => e.method)).toEqual([
+        { type: 'card', cardLast4: '4242' },
+        { type: 'card', cardLast4: '4242' },
+        { type: 'card', cardLast4: '4242' },
+        { type: 'card', cardLast4: '4242' },
+        { type: 'usd_balance' },
+        { type: 'usd_balance' },
+        { type: 'crypto', cryptoType: 'USDC' },
+        { type: 'card', cardLast4: '4242' },
+      ]);
+      expect(entries.filter((e) => e.hasReceipt)).toHaveLength(6);
+      expect((await billingHistoryPage(db, creator, { cursor: null, limit: 20 })).entries).toEqual([]);
+    });
+
+    it('pages by keyset without gaps or repeats', async () => {
+      const all = (await billingHistoryPage(db, member, { cursor: null, limit: 20 })).entries.map((e) => e.id);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Awaited<ReturnType<typeof billingHistoryPage>> = await billingHistoryPage(db, member, {
+          cursor: cursor ? decodeBillingCursor(cursor) : null,
+          limit: 3,
+        });
+        seen.push(...page.entries.map((e) => e.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual(all);
+      expect(decodeBillingCursor('not-a-cursor')).toBeNull();
+    });
+
+    it('a receipt shows the period paid for and the refunds against it; only its owner reads it', async () => {
+      const { entries } = await billingHistoryPage(db, member, { cursor: null, limit: 20 });
+      const refunded = entries.find((e) => e.status === 'refunded')!;
+      const receipt = await findReceipt(db, member, refunded.id);
+      expect(receipt).toMatchObject({
+        item: 'Lively site plan, 1 month (renewal)',
+        amount: '1.99',
+        status: 'refunded',
+        refundedAmount: '1.99',
+        refunds: [{ amount: '1.99', reason: 'renewal not needed: the period changed' }],
+      });
+      expect(receipt!.member).toEqual({ name: 'Ann Lee', email: 'ann@example.com' });
+      expect(receipt!.number).toMatch(/^LV-20260201-[0-9A-F]{8}$/);
+      const first = await findReceipt(db, member, entries[entries.length - 1].id);
+      expect(first).toMatchObject({ periodStart: '2026-01-01T00:00:02.000Z', periodEnd: '2026-02-01T00:00:02.000Z' });
+      expect(await findReceipt(db, creator, refunded.id)).toBeNull();
+      const credit = entries.find((e) => e.kind === 'crypto_conversion')!;
+      expect(await findReceipt(db, member, credit.id)).toBeNull();
+    });
+  });
+});

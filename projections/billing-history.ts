@@ -1,0 +1,460 @@
+import type { Knex } from 'knex';
+import type { UserRegisteredData } from '../domain/accounts/events';
+import type {
+  BillingDirection,
+  BillingEntry,
+  BillingHistoryPage,
+  BillingKind,
+  BillingMethod,
+  BillingStatus,
+  Receipt,
+} from '../domain/contracts/billing';
+import { formatCents } from '../domain/contracts/money';
+import type { CreatorSubscriptionStarted } from '../domain/creators/events';
+import type {
+  CryptoConversionCompletedData,
+  CryptoConversionFailedData,
+  CryptoConversionRequestedData,
+} from '../domain/crypto/events';
+import type { RecordedEvent } from '../domain/event-store/port';
+import type { PaymentCardUpdatedData } from '../domain/membership/card-on-file';
+import type { MembershipActivatedData, MembershipRenewedData } from '../domain/membership/events';
+import type { MessageUnlocked } from '../domain/messaging/events';
+import type { PaymentAttemptData, PaymentFailedData, PaymentRefundedData } from '../domain/payments/events';
+import { deterministicId } from '../domain/shared/ids';
+import { flowOfCardPayment, flowOfMovement } from '../domain/shared/money-flows';
+import type { BalanceMovement } from '../domain/wallet/events';
+import type { ProjectionContext, Projector } from './engine/projector';
+import { displayName } from './users';
+
+/**
+ * The `billing_history` read model: one row per money fact of a member, for their billing page
+ * and receipts. Charges: site-plan card payments (sign-up, subscribe, renewals; declined ones as
+ * failed), the site plan bought from the USD balance, creator-tier charges and paid-message
+ * unlocks. Credits: crypto conversions into the USD balance and refunds, each refund also
+ * marking its charge refunded (or partially). Amounts are positive integer cents with a
+ * direction. Row ids are derived from the source fact, so replaying writes the same rows.
+ *
+ * Receipts keep what was true when the money moved: the creator's name and the card's last 4
+ * are stored at the time of the charge (from `billing_history_people`, which follows sign-ups
+ * and card changes), so a later rename or new card never rewrites an old receipt.
+ */
+
+const SITE_PLAN_MONTHLY = 'Lively site plan, 1 month';
+const SITE_PLAN_FROM_BALANCE = 'Lively site plan, 6 months + 1 free';
+
+const rowId = (...source: string[]) => deterministicId('billing-history', ...source);
+const sitePlanRowId = (paymentOrPurchaseId: string) => rowId('site_plan', paymentOrPurchaseId);
+
+const occurredAt = (event: RecordedEvent) => (event.metadata.occurredAt as string | undefined) ?? event.createdAt;
+
+interface HistoryRow {
+  id: string;
+  user_id: string;
+  occurred_at: string;
+  kind: BillingKind;
+  direction: BillingDirection;
+  description: string;
+  amount_cents: number;
+  currency: 'USD';
+  method: BillingMethod['type'];
+  card_last4: string | null;
+  crypto_type: string | null;
+  status: BillingStatus;
+  /** Why: a declined charge's or a failed conversion's reason, a refund's reason. */
+  note: string | null;
+  refunded_cents: number;
+  refund_of: string | null;
+  source_id: string;
+  creator_id: string | null;
+  creator_name: string | null;
+  period_start: string | null;
+  period_end: string | null;
+}
+
+/** A new row: what every kind leaves unset unless it says otherwise. */
+function row(fields: Omit<HistoryRow, keyof typeof UNSET> & Partial<Pick<HistoryRow, keyof typeof UNSET>>): HistoryRow {
+  return { ...UNSET, ...fields };
+}
+const UNSET = {
+  currency: 'USD',
+  card_last4: null,
+  crypto_type: null,
+  note: null,
+  refunded_cents: 0,
+  refund_of: null,
+  creator_id: null,
+  creator_name: null,
+  period_start: null,
+  period_end: null,
+} as const;
+
+async function createTables(db: Knex, schema: string): Promise<void> {
+  await db.schema.withSchema(schema).createTable('billing_history', (t) => {
+    t.uuid('id').primary();
+    t.text('user_id').notNullable();
+    t.timestamp('occurred_at', { useTz: true }).notNullable();
+    t.text('kind').notNullable();
+    t.text('direction').notNullable();
+    t.text('description').notNullable();
+    t.integer('amount_cents').notNullable();
+    t.text('currency').notNullable();
+    t.text('method').notNullable();
+    t.string('card_last4', 4).nullable();
+    t.text('crypto_type').nullable();
+    t.text('status').notNullable();
+    t.text('note').nullable();
+    t.integer('refunded_cents').notNullable();
+    t.uuid('refund_of').nullable().index();
+    t.text('source_id').notNullable();
+    t.text('creator_id').nullable();
+    t.text('creator_name').nullable();
+    t.timestamp('period_start', { useTz: true }).nullable();
+    t.timestamp('period_end', { useTz: true }).nullable();
+    // The member's page: newest first, keyset-paged on (occurred_at, id).
+    t.index(['user_id', 'occurred_at', 'id']);
+  });
+  await db.schema.withSchema(schema).createTable('billing_history_people', (t) => {
+    t.text('user_id').primary();
+    t.text('name').notNullable();
+    t.string('card_last4', 4).nullable();
+  });
+}
+
+type Apply = (context: ProjectionContext, event: RecordedEvent) => Promise<void>;
+
+const insert = (context: ProjectionContext, fields: HistoryRow) =>
+  context.table('billing_history').insert(fields).onConflict('id').ignore();
+
+function person(context: ProjectionContext, userId: string) {
+  return context
+    .table('billing_history_people')
+    .where({ user_id: userId })
+    .first<{ name: string; card_last4: string | null }>();
+}
+
+/** A card payment for the site plan: captured (paid) or declined (failed); other card payments (the $0 age check) are no charge. */
+function cardPayment(status: 'paid' | 'failed'): Apply {
+  return async (context, event) => {
+    const d = event.data as PaymentAttemptData;
+    if (flowOfCardPayment(d.requestType) !== 'site_plan') return;
+    await insert(
+      context,
+      row({
+        id: sitePlanRowId(d.paymentId),
+        user_id: d.userId,
+        occurred_at: d.at,
+        kind: 'site_plan',
+        direction: 'charge',
+        description: d.requestType === 'membership_renewal' ? `${SITE_PLAN_MONTHLY} (renewal)` : SITE_PLAN_MONTHLY,
+        amount_cents: d.amountCents,
+        method: 'card',
+        card_last4: d.cardLast4 || null,
+        status,
+        note: status === 'failed' ? (d as PaymentFailedData).failureReason : null,
+        source_id: d.paymentId,
+      }),
+    );
+  };
+}
+
+/** A refund: a credit row of its own, and its charge's refunded total and status from every refund against it. */
+const paymentRefunded: Apply = async (context, event) => {
+  const d = event.data as PaymentRefundedData;
+  const chargeId = sitePlanRowId(d.paymentId);
+  const charge = await context.table('billing_history').where({ id: chargeId }).first<HistoryRow>();
+  if (!charge) return; // a refund of a payment that was no charge of a member
+  await insert(
+    context,
+    row({
+      id: rowId('refund', d.paymentId, d.gatewayRefundId),
+      user_id: charge.user_id,
+      occurred_at: d.at,
+      kind: 'refund',
+      direction: 'credit',
+      description: `Refund: ${charge.description}`,
+      amount_cents: d.amountCents,
+      method: charge.method,
+      card_last4: charge.card_last4,
+      status: 'credited',
+      note: d.reason,
+      refund_of: chargeId,
+      source_id: d.paymentId,
+    }),
+  );
+  const total = await context.table('billing_history').where({ refund_of: chargeId }).sum({ cents: 'amount_cents' });
+  const refunded = Number(total[0]?.cents ?? 0);
+  await context
+    .table('billing_history')
+    .where({ id: chargeId })
+    .update({ refunded_cents: refunded, status: refunded >= charge.amount_cents ? 'refunded' : 'partially_refunded' });
+};
+
+/** The site plan bought from the USD balance (the only member charge taken as a balance debit row here). */
+const walletDebited: Apply = async (context, event) => {
+  const d = event.data as BalanceMovement;
+  const flow = flowOfMovement(d);
+  // Unlocks are recorded from MessageUnlocked, which names the creator; a plan spend without a purchase id has no row key.
+  if (flow?.flow !== 'site_plan' || !flow.id) return;
+  await insert(
+    context,
+    row({
+      id: sitePlanRowId(flow.id),
+      user_id: d.userId,
+      occurred_at: occurredAt(event),
+      kind: 'site_plan',
+      direction: 'charge',
+      description: SITE_PLAN_FROM_BALANCE,
+      amount_cents: d.amountCents,
+      method: 'usd_balance',
+      status: 'paid',
+      source_id: flow.id,
+    }),
+  );
+};
+
+/** The period a site-plan charge paid for, once the membership took it (activation or renewal). */
+const periodPaid: Apply = async (context, event) => {
+  const d = event.data as MembershipActivatedData | MembershipRenewedData;
+  await context
+    .table('billing_history')
+    .where({ id: sitePlanRowId(d.paymentId) })
+    .update({ period_start: d.periodStart, period_end: d.periodEnd });
+};
+
+const creatorSubscriptionStarted: Apply = async (context, event) => {
+  const d = event.data as CreatorSubscriptionStarted['data'];
+  const [creator, subscriber] = await Promise.all([person(context, d.creatorId), person(context, d.subscriberId)]);
+  const creatorName = creator?.name ?? 'a creator';
+  await insert(
+    context,
+    row({
+      id: rowId('tier_subscription', d.subscriptionId),
+      user_id: d.subscriberId,
+      occurred_at: d.startDate,
+      kind: 'tier_subscription',
+      direction: 'charge',
+      description: `Subscription to ${creatorName} – ${d.tierName}, 1 month`,
+      amount_cents: d.priceCents,
+      method: 'card',
+      card_last4: subscriber?.card_last4 ?? null,
+      status: 'paid',
+      source_id: d.subscriptionId,
+      creator_id: d.creatorId,
+      creator_name: creator?.name ?? null,
+      period_start: d.startDate,
+      period_end: d.endDate,
+    }),
+  );
+};
+
+const messageUnlocked: Apply = async (context, event) => {
+  const d = event.data as MessageUnlocked['data'];
+  const creator = await person(context, d.senderId);
+  await insert(
+    context,
+    row({
+      id: rowId('message_unlock', d.messageId),
+      user_id: d.receiverId,
+      occurred_at: d.unlockedAt,
+      kind: 'message_unlock',
+      direction: 'charge',
+      description: `Unlocked message from ${creator?.name ?? 'a creator'}`,
+      amount_cents: d.priceCents,
+      method: 'usd_balance',
+      status: 'paid',
+      source_id: d.messageId,
+      creator_id: d.senderId,
+      creator_name: creator?.name ?? null,
+    }),
+  );
+};
+
+const conversionRequested: Apply = async (context, event) => {
+  const d = event.data as CryptoConversionRequestedData;
+  await insert(
+    context,
+    row({
+      id: rowId('crypto_conversion', d.transactionId),
+      user_id: d.userId,
+      occurred_at: d.requestedAt,
+      kind: 'crypto_conversion',
+      direction: 'credit',
+      description: `${d.cryptoType} → USD conversion`,
+      amount_cents: d.netCents,
+      method: 'crypto',
+      crypto_type: d.cryptoType,
+      status: 'pending',
+      source_id: d.transactionId,
+    }),
+  );
+};
+
+const conversionSettled: Apply = async (context, event) => {
+  const d = event.data as CryptoConversionCompletedData | CryptoConversionFailedData;
+  const failed = event.type === 'CryptoConversionFailed';
+  await context
+    .table('billing_history')
+    .where({ id: rowId('crypto_conversion', d.transactionId) })
+    .update(
+      failed
+        ? { status: 'failed', note: (d as CryptoConversionFailedData).failureReason }
+        : { status: 'credited', amount_cents: (d as CryptoConversionCompletedData).netCents },
+    );
+};
+
+const userRegistered: Apply = async (context, event) => {
+  const d = event.data as UserRegisteredData;
+  await context
+    .table('billing_history_people')
+    .insert({
+      user_id: d.userId,
+      name: displayName({ first_name: d.firstName, last_name: d.lastName }, d.email),
+      card_last4: d.cardLast4 || null,
+    })
+    .onConflict('user_id')
+    .merge();
+};
+
+const cardUpdated: Apply = async (context, event) => {
+  const d = event.data as PaymentCardUpdatedData;
+  await context.table('billing_history_people').where({ user_id: d.userId }).update({ card_last4: d.cardLast4 });
+};
+
+const HANDLERS: Record<string, Apply> = {
+  UserRegistered: userRegistered,
+  PaymentCardUpdated: cardUpdated,
+  PaymentCaptured: cardPayment('paid'),
+  PaymentFailed: cardPayment('failed'),
+  PaymentRefunded: paymentRefunded,
+  WalletDebited: walletDebited,
+  MembershipActivated: periodPaid,
+  MembershipRenewed: periodPaid,
+  CreatorSubscriptionStarted: creatorSubscriptionStarted,
+  MessageUnlocked: messageUnlocked,
+  CryptoConversionRequested: conversionRequested,
+  CryptoConversionCompleted: conversionSettled,
+  CryptoConversionFailed: conversionSettled,
+};
+
+export const billingHistoryProjector: Projector = {
+  name: 'billing-history',
+  version: 1,
+  tables: ['billing_history', 'billing_history_people'],
+  eventTypes: Object.keys(HANDLERS),
+  createTables,
+  // Refunds and periods find their charge by id, and refund totals through refund_of.
+  appliesThroughIndexes: true,
+  async apply(context, event) {
+    await HANDLERS[event.type]?.(context, event);
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+interface Cursor {
+  at: string;
+  id: string;
+}
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const encodeCursor = (cursor: Cursor) => Buffer.from(`${cursor.at}|${cursor.id}`).toString('base64url');
+
+/** The (occurred_at, id) of the last row shown; null when the text is no cursor of ours. */
+export function decodeBillingCursor(text: string): Cursor | null {
+  const [at, id, extra] = Buffer.from(text, 'base64url').toString().split('|');
+  return at && id && extra === undefined && UUID.test(id) && !Number.isNaN(Date.parse(at))
+    ? { at: new Date(at).toISOString(), id }
+    : null;
+}
+
+const iso = (value: unknown) => new Date(value as string).toISOString();
+const isoOrNull = (value: unknown) => (value ? iso(value) : null);
+
+function methodOf(r: HistoryRow): BillingMethod {
+  if (r.method === 'card') return { type: 'card', cardLast4: r.card_last4 };
+  if (r.method === 'crypto') return { type: 'crypto', cryptoType: r.crypto_type ?? 'crypto' };
+  return { type: 'usd_balance' };
+}
+
+const hasReceipt = (r: HistoryRow) => r.direction === 'charge';
+
+function entryView(r: HistoryRow): BillingEntry {
+  return {
+    id: r.id,
+    occurredAt: iso(r.occurred_at),
+    kind: r.kind,
+    description: r.description,
+    direction: r.direction,
+    amount: formatCents(r.amount_cents),
+    currency: 'USD',
+    method: methodOf(r),
+    status: r.status,
+    hasReceipt: hasReceipt(r),
+  };
+}
+
+/** One member's money facts, newest first, keyset-paged on (occurred_at, id). */
+export async function billingHistoryPage(
+  db: Knex,
+  userId: string,
+  options: { cursor: Cursor | null; limit: number },
+): Promise<BillingHistoryPage> {
+  const { cursor, limit } = options;
+  const query = db('billing_history').where({ user_id: userId });
+  if (cursor) query.andWhereRaw('(occurred_at, id) < (?::timestamptz, ?::uuid)', [cursor.at, cursor.id]);
+  const rows: HistoryRow[] = await query
+    .orderBy([
+      { column: 'occurred_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    entries: page.map(entryView),
+    nextCursor: rows.length > limit && last ? encodeCursor({ at: iso(last.occurred_at), id: last.id }) : null,
+  };
+}
+
+/** "LV-20260301-1A2B3C4D": the day and the start of the row id, so it reads well on paper. */
+const receiptNumber = (r: HistoryRow) =>
+  `LV-${iso(r.occurred_at).slice(0, 10).replace(/-/g, '')}-${r.id.slice(0, 8).toUpperCase()}`;
+
+/**
+ * The receipt of one of the member's own charges; null for anything else (another member's id,
+ * a credit, an unknown id), so the route answers all of them with the same 404.
+ */
+export async function findReceipt(db: Knex, userId: string, id: string): Promise<Receipt | null> {
+  if (!UUID.test(id)) return null;
+  const charge: HistoryRow | undefined = await db('billing_history')
+    .where({ id, user_id: userId, direction: 'charge' })
+    .first();
+  if (!charge) return null;
+  // Billed to the member as they are now (the users read model), for the item as it was then.
+  const member = await db('users').where({ id: userId }).first('first_name', 'last_name', 'email');
+  const refunds: HistoryRow[] = await db('billing_history').where({ refund_of: id }).orderBy(['occurred_at', 'id']);
+  return {
+    id: charge.id,
+    number: receiptNumber(charge),
+    issuedAt: iso(charge.occurred_at),
+    member: { name: displayName(member ?? { first_name: null, last_name: null }), email: member?.email ?? '' },
+    kind: charge.kind,
+    item: charge.description,
+    periodStart: isoOrNull(charge.period_start),
+    periodEnd: isoOrNull(charge.period_end),
+    amount: formatCents(charge.amount_cents),
+    currency: 'USD',
+    method: methodOf(charge),
+    status: charge.status,
+    failureReason: charge.status === 'failed' ? charge.note : null,
+    refunds: refunds.map((refund) => ({
+      id: refund.id,
+      refundedAt: iso(refund.occurred_at),
+      amount: formatCents(refund.amount_cents),
+      reason: refund.note,
+    })),
+    refundedAmount: formatCents(charge.refunded_cents),
+  };
+}
