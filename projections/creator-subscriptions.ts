@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
+import type { CreatorSubscriber, SubscribersPage } from '../domain/contracts/creator-insights';
 import type { CreatorSubscriptionStarted } from '../domain/creators/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { insertRuns } from './engine/insert-runs';
 import type { Projector } from './engine/projector';
+import { displayName, isUserId } from './users';
 
 function rowOf(event: RecordedEvent) {
   const data = event.data as CreatorSubscriptionStarted['data'];
@@ -67,4 +69,103 @@ export async function readableCreatorIds(db: Knex, now: Date, viewerId: string):
     .where({ subscriber_id: viewerId })
     .andWhere('end_date', '>', now);
   return new Set([viewerId, ...rows.map((row) => row.creator_id as string)]);
+}
+
+// The creator's subscribers (issue 19): one row per member, joined with users for names.
+
+export interface SubscriberCursor {
+  since: Date;
+  subscriberId: string;
+}
+
+/** The cursor after a row: its first-subscribed time and id, the list's order (newest first). */
+const subscriberCursor = (cursor: SubscriberCursor) =>
+  Buffer.from(`${cursor.since.toISOString()}|${cursor.subscriberId}`).toString('base64url');
+
+/** A cursor made by `subscriberCursor`, or null for any other text. */
+export function parseSubscriberCursor(text: string): SubscriberCursor | null {
+  const [since, subscriberId, ...rest] = Buffer.from(text, 'base64url').toString().split('|');
+  const at = new Date(since);
+  if (rest.length > 0 || !subscriberId || !isUserId(subscriberId) || Number.isNaN(at.getTime())) return null;
+  return { since: at, subscriberId };
+}
+
+interface SubscriberRow {
+  subscriber_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  profile_image_url: string | null;
+  tier_name: string;
+  since: Date;
+  ends_at: Date;
+}
+
+function subscriberView(row: SubscriberRow, now: Date): CreatorSubscriber {
+  const endsAt = new Date(row.ends_at);
+  // A creator-tier subscription is one paid month today: it ends, it does not renew.
+  return {
+    userId: row.subscriber_id,
+    name: displayName(row),
+    avatarUrl: row.profile_image_url,
+    tierName: row.tier_name,
+    since: new Date(row.since).toISOString(),
+    status: endsAt > now ? 'active' : 'ended',
+    renews: false,
+    endsAt: endsAt.toISOString(),
+  };
+}
+
+/**
+ * Members who ever subscribed to the creator, newest first: first subscription, the latest
+ * one's tier and end. `active` while that end is ahead of `now`. `q` matches first, last and
+ * full name, case-insensitively (never the email). Keyset pages after `after`.
+ */
+export async function creatorSubscribers(
+  db: Knex,
+  now: Date,
+  creatorId: string,
+  options: { q?: string; status?: 'active' | 'ended'; after?: SubscriberCursor | null; limit: number },
+): Promise<SubscribersPage> {
+  const members = db('creator_subscriptions')
+    .where('creator_id', creatorId)
+    .groupBy('subscriber_id')
+    .select(
+      'subscriber_id',
+      db.raw('min(start_date) AS since'),
+      db.raw('max(end_date) AS ends_at'),
+      db.raw('(array_agg(tier_name ORDER BY end_date DESC))[1] AS tier_name'),
+    );
+  const query = db
+    .with('s', members)
+    .from('s')
+    .join('users as u', 'u.id', db.raw('s.subscriber_id::uuid'))
+    .select('s.*', 'u.first_name', 'u.last_name', 'u.profile_image_url')
+    .orderBy([
+      { column: 's.since', order: 'desc' },
+      { column: 's.subscriber_id', order: 'desc' },
+    ])
+    .limit(options.limit + 1);
+  if (options.status) query.where('s.ends_at', options.status === 'active' ? '>' : '<=', now);
+  if (options.after)
+    query.whereRaw('(s.since, s.subscriber_id) < (?, ?)', [options.after.since, options.after.subscriberId]);
+  const q = options.q?.trim();
+  if (q) {
+    const pattern = `%${q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    query.where((where) =>
+      where
+        .whereILike('u.first_name', pattern)
+        .orWhereILike('u.last_name', pattern)
+        .orWhereRaw(`concat_ws(' ', u.first_name, u.last_name) ILIKE ?`, [pattern]),
+    );
+  }
+  const rows: SubscriberRow[] = await query;
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    subscribers: page.map((row) => subscriberView(row, now)),
+    nextCursor:
+      rows.length > options.limit && last
+        ? subscriberCursor({ since: new Date(last.since), subscriberId: last.subscriber_id })
+        : null,
+  };
 }

@@ -15,6 +15,7 @@ import { creatorSubscriptionRoutes } from './creator-subscriptions';
 import { messagingRoutes } from './messaging';
 import { systemRoutes } from './system';
 import { billingRoutes } from './billing';
+import { creatorInsightsRoutes } from './creator-insights';
 
 /** Every route module of the API, mounted under /api. Each bounded context adds its own. */
 export const routeModules: Array<(api: Api) => Router> = [
@@ -33,4 +34,5 @@ export const routeModules: Array<(api: Api) => Router> = [
   adminRoutes,
   systemRoutes,
   billingRoutes,
+  creatorInsightsRoutes,
 ];

@@ -19,6 +19,7 @@ import { creatorBalancesProjector } from '../creator-balances';
 import { ledgerProjector } from '../ledger';
 import { billingHistoryProjector } from '../billing-history';
 import { notificationsProjector } from '../notifications';
+import { creatorAnalyticsProjector } from '../creator-analytics';
 
 /** Every read model of the product. Add a projector here and the runner builds and keeps it. */
 export const allProjectors: Projector[] = [
@@ -42,4 +43,5 @@ export const allProjectors: Projector[] = [
   ledgerProjector,
   billingHistoryProjector,
   notificationsProjector,
+  creatorAnalyticsProjector,
 ];
