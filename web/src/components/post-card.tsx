@@ -18,6 +18,7 @@ import { toast } from './toast';
 import { isUnauthorized } from '@/lib/api';
 import { useLikePostMutation } from '@/lib/creators-api';
 import { PostComments } from './post-comments';
+import { formatDate } from '@/lib/format';
 
 /** The media of an unlocked post: video or image by its type. */
 function Media({ post }: { post: Post }) {
@@ -130,7 +131,7 @@ export function PostCard({
               </Typography>
             )}
             <Typography variant="caption" color="textSecondary" sx={{ display: 'block' }}>
-              {new Date(post.createdAt).toLocaleString()}
+              {formatDate(post.createdAt)}
             </Typography>
           </Box>
           {post.isPublic ? (

@@ -8,3 +8,43 @@ export function usd(amount: string | number | undefined | null): string {
 export function countOf(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
+
+/**
+ * Dates: one way to write each kind of fact, in the reader's time zone, with fixed English month
+ * names (the locale's own would differ between browsers, e.g. 'Sep' and 'Sept').
+ */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+type DateInput = string | number | Date | null | undefined;
+
+function toDate(value: DateInput): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
+/** A day: "12 Jan 2027" (member since, post date, payout date, conversion date); `fallback` when missing. */
+export function formatDate(value: DateInput, fallback = ''): string {
+  const date = toDate(value);
+  return date ? `${date.getDate()} ${MONTHS[date.getMonth()]} ${date.getFullYear()}` : fallback;
+}
+
+/** A time of day, 24-hour: "14:05". */
+export function formatTime(value: DateInput, fallback = ''): string {
+  const date = toDate(value);
+  return date ? `${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}` : fallback;
+}
+
+/** A moment: "12 Jan 2027, 14:05". */
+export function formatDateTime(value: DateInput, fallback = ''): string {
+  const date = toDate(value);
+  return date ? `${formatDate(date)}, ${formatTime(date)}` : fallback;
+}
+
+/** Month and day only, as SPEC §2 asks of Next Payout: "Mar 5". */
+export function formatMonthDay(value: DateInput, fallback = ''): string {
+  const date = toDate(value);
+  return date ? `${MONTHS[date.getMonth()]} ${date.getDate()}` : fallback;
+}

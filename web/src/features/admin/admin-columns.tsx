@@ -1,6 +1,7 @@
 import Chip from '@mui/material/Chip';
 import type { GridColDef } from '@mui/x-data-grid';
 import type { AdminResource } from '@contracts/admin';
+import { formatDateTime } from '@/lib/format';
 
 /** DataGrid columns per table. `field` names match the API's sortField values where sortable. */
 
@@ -30,8 +31,7 @@ const date = (field: string, headerName: string): GridColDef => ({
   field,
   headerName,
   width: 170,
-  valueFormatter: (value: string | null) =>
-    value ? new Date(value).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '',
+  valueFormatter: (value: string | null) => formatDateTime(value),
 });
 const money = (field: string, headerName: string, sortable = true): GridColDef => ({
   field,

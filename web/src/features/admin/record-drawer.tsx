@@ -15,6 +15,7 @@ import type { AdminResource, PayoutAction } from '@contracts/admin';
 import { serverErrorText } from '@/lib/api';
 import { toast } from '@/components/toast';
 import { usePayoutActionMutation, useStreamEventsQuery } from './admin-api';
+import { formatDateTime } from '@/lib/format';
 
 type Row = Record<string, unknown>;
 
@@ -112,7 +113,7 @@ function EventHistory({
             <Chip size="small" label={`#${event.revision}`} />
           </Stack>
           <Typography variant="body2" color="textSecondary">
-            {new Date(String(event.metadata.occurredAt ?? event.createdAt)).toLocaleString()} · by{' '}
+            {formatDateTime(String(event.metadata.occurredAt ?? event.createdAt))} · by{' '}
             {event.actor ? (event.actor.email ?? event.actor.id) : 'system'}
           </Typography>
           <Typography variant="caption" color="textSecondary" component="div">

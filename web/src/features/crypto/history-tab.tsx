@@ -9,6 +9,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ConversionRecord } from '@contracts/crypto';
+import { formatDateTime } from '@/lib/format';
 
 /** SPEC §4: a conversion shows as Used (with months) or Available; unsettled ones show their status. */
 function ConversionState({ record }: { record: ConversionRecord }) {
@@ -66,9 +67,7 @@ export function HistoryTab({
             <TableRow key={record.transactionId} data-testid="conversion-row">
               {/* The conversion's number (SPEC: its id); conversions from before numbers have none. */}
               <TableCell data-testid="conversion-id">{record.id === null ? '—' : `#${record.id}`}</TableCell>
-              <TableCell>
-                {new Date(record.createdAt).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}
-              </TableCell>
+              <TableCell>{formatDateTime(record.createdAt)}</TableCell>
               <TableCell>
                 {record.cryptoAmount} {record.cryptoType}
               </TableCell>

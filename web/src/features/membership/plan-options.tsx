@@ -24,11 +24,11 @@ import {
   useSubscribeWithCryptoMutation,
 } from './membership-api';
 import { useSubscriptionStatusQuery } from './subscribe-api';
+import { formatDate } from '@/lib/format';
 
 type Plan = 'monthly' | 'six-months';
 
-const dateOf = (iso: string | null | undefined) =>
-  iso ? new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }) : null;
+const dateOf = (iso: string | null | undefined) => formatDate(iso) || null;
 
 /**
  * The plan tabs (Monthly / 6-Month '+1 Free'), the crypto balance box and the subscribe and

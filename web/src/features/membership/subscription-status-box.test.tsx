@@ -22,7 +22,7 @@ describe('subscription status box', () => {
     }));
     renderWithApp(<SubscriptionStatusBox />);
     expect(await screen.findByText('Active Subscription')).toBeTruthy();
-    expect(screen.getByText(/Last payment: September 18, 2025/)).toBeTruthy();
+    expect(screen.getByText(/Last payment: 18 Sep 2025/)).toBeTruthy();
   });
 
   it.each(['none', 'expired'])("'%s' shows No Active Subscription", async (status) => {

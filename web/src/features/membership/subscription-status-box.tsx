@@ -6,14 +6,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { useSubscriptionStatusQuery } from './subscribe-api';
-
-function formatDate(iso: string | null | undefined): string | null {
-  if (!iso) return null;
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? null
-    : date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
-}
+import { formatDate } from '@/lib/format';
 
 /** SPEC §4: 'active' shows Active Subscription, anything else No Active Subscription. */
 export function SubscriptionStatusBox() {
@@ -23,8 +16,8 @@ export function SubscriptionStatusBox() {
     return <Alert severity="error">Unable to load your subscription status. Please try again later.</Alert>;
 
   const active = data.subscriptionStatus === 'active';
-  const lastPayment = formatDate(data.lastPaymentDate);
-  const renews = formatDate(data.subscriptionEndDate);
+  const lastPayment = formatDate(data.lastPaymentDate) || null;
+  const renews = formatDate(data.subscriptionEndDate) || null;
   const stillOpen = !active && !!data.subscriptionEndDate && new Date(data.subscriptionEndDate) > new Date();
   const inactiveText =
     stillOpen && data.subscriptionStatus === 'canceled'

@@ -24,7 +24,7 @@ import type { Message } from '@contracts/messaging';
 import { isUnauthorized, serverErrorText } from '@/lib/api';
 import { useCurrentUser } from '@/lib/current-user';
 import { toast } from '@/components/toast';
-import { usd } from '@/lib/format';
+import { formatDateTime, formatTime, usd } from '@/lib/format';
 import {
   useConversationsQuery,
   useConversationUserQuery,
@@ -93,7 +93,7 @@ function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolea
         )}
       </Paper>
       <Typography variant="caption" color="textSecondary" sx={{ display: 'block', textAlign: mine ? 'right' : 'left' }}>
-        {new Date(message.createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}
+        {formatTime(message.createdAt)}
       </Typography>
     </Box>
   );
@@ -269,7 +269,7 @@ export function MessagesPage() {
                           {conversation.lastMessage}
                         </Box>
                         <Box component="span" sx={{ fontSize: 12 }}>
-                          {new Date(conversation.lastMessageAt).toLocaleString()}
+                          {formatDateTime(conversation.lastMessageAt)}
                         </Box>
                       </>
                     }

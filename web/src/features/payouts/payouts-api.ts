@@ -1,5 +1,6 @@
 import type { PaymentAccountRequest, PaymentAccountView, PayoutDashboard, PayoutView } from '@contracts/payouts';
 import { api } from '@/lib/api';
+import { formatMonthDay } from '@/lib/format';
 
 /** SPEC §7 payout calls (creator only). */
 export const payoutsApi = api
@@ -44,9 +45,7 @@ export const {
 
 /** SPEC §2: Next Payout shows month and day, or N/A. */
 export function monthDay(iso: string | null | undefined): string {
-  if (!iso) return 'N/A';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
+  return formatMonthDay(iso, 'N/A');
 }
 
 /** SPEC §4: unknown or missing payout status shows as pending. */

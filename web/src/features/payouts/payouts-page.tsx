@@ -22,7 +22,7 @@ import { Link as RouterLink } from 'react-router';
 import { PAYOUT_HISTORY_SHOWN, type PaymentAccountView, type PayoutView } from '@contracts/payouts';
 import { useCurrentUser } from '@/lib/current-user';
 import { AddPaymentAccountDialog } from './add-payment-account-dialog';
-import { usd } from '@/lib/format';
+import { formatDateTime, usd } from '@/lib/format';
 import {
   monthDay,
   payoutStatus,
@@ -136,8 +136,7 @@ function PayoutRow({ payout }: { payout: PayoutView }) {
       <Box sx={{ flex: 1 }}>
         <Typography sx={{ fontWeight: 600 }}>{usd(payout.amount)}</Typography>
         <Typography variant="body2" color="textSecondary">
-          Net {usd(payout.netAmount)} ·{' '}
-          {new Date(payout.createdAt).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}
+          Net {usd(payout.netAmount)} · {formatDateTime(payout.createdAt)}
         </Typography>
       </Box>
       <Chip

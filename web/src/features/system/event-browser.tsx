@@ -18,6 +18,7 @@ import { useState } from 'react';
 import type { LogEventView } from '@contracts/system';
 import { serverErrorText } from '@/lib/api';
 import { useLogEventsQuery, type EventFilters } from './system-api';
+import { formatDateTime } from '@/lib/format';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
@@ -108,7 +109,7 @@ export function EventBrowser() {
             <TableBody>
               {(data?.events ?? []).map((event) => (
                 <TableRow key={event.eventId} hover sx={{ cursor: 'pointer' }} onClick={() => setOpen(event)}>
-                  <TableCell>{new Date(event.createdAt).toLocaleString()}</TableCell>
+                  <TableCell>{formatDateTime(event.createdAt)}</TableCell>
                   <TableCell>{event.type}</TableCell>
                   <TableCell sx={{ fontFamily: 'monospace' }}>{event.streamId}</TableCell>
                   <TableCell align="right">{event.revision}</TableCell>

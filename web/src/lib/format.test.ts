@@ -1,0 +1,47 @@
+import { countOf, formatDate, formatDateTime, formatMonthDay, formatTime, usd } from './format';
+
+// Local times, so the expectations hold in any time zone the tests run in.
+const local = (year: number, month: number, day: number, hours = 12, minutes = 0) =>
+  new Date(year, month, day, hours, minutes).toISOString();
+
+describe('dates', () => {
+  it('writes a day as "12 Jan 2027", every month with the same short English name', () => {
+    expect(formatDate(local(2027, 0, 12))).toBe('12 Jan 2027');
+    expect(formatDate(local(2025, 8, 18))).toBe('18 Sep 2025');
+    expect(formatDate(local(2026, 11, 1))).toBe('1 Dec 2026');
+    expect(formatDate(new Date(2026, 4, 31, 23, 59))).toBe('31 May 2026');
+  });
+
+  it('writes a moment as "12 Jan 2027, 14:05" and a time as 24-hour "09:05"', () => {
+    expect(formatDateTime(local(2027, 0, 12, 14, 5))).toBe('12 Jan 2027, 14:05');
+    expect(formatTime(local(2027, 0, 12, 9, 5))).toBe('09:05');
+    expect(formatTime(local(2027, 0, 12, 0, 0))).toBe('00:00');
+  });
+
+  it('writes Next Payout as month and day (SPEC §2)', () => {
+    expect(formatMonthDay(local(2026, 2, 5))).toBe('Mar 5');
+  });
+
+  it('gives the fallback for a missing or unreadable date', () => {
+    for (const format of [formatDate, formatDateTime, formatTime, formatMonthDay]) {
+      expect(format(null)).toBe('');
+      expect(format(undefined, 'N/A')).toBe('N/A');
+      expect(format('', '—')).toBe('—');
+      expect(format('not a date', 'N/A')).toBe('N/A');
+    }
+  });
+});
+
+describe('money and counts', () => {
+  it('usd shows two decimals and $0.00 for nothing', () => {
+    expect(usd('12.3')).toBe('$12.30');
+    expect(usd(null)).toBe('$0.00');
+    expect(usd('x')).toBe('$0.00');
+  });
+
+  it('countOf puts the noun in the right number', () => {
+    expect(countOf(1, 'post')).toBe('1 post');
+    expect(countOf(2, 'post')).toBe('2 posts');
+    expect(countOf(0, 'child', 'children')).toBe('0 children');
+  });
+});
