@@ -187,6 +187,7 @@ export interface UserRow {
   subscription_status: string;
   last_payment_date: Date | null;
   subscription_end_date: Date | null;
+  created_at: Date;
   [column: string]: unknown;
 }
 
@@ -205,6 +206,7 @@ export function toCurrentUser(row: UserRow): CurrentUser {
     subscriptionStatus: row.subscription_status,
     lastPaymentDate: iso(row.last_payment_date),
     subscriptionEndDate: iso(row.subscription_end_date),
+    createdAt: iso(row.created_at)!,
   };
 }
 

@@ -82,6 +82,7 @@ describe('access helpers', () => {
       subscriptionStatus: 'active',
       lastPaymentDate: at,
       subscriptionEndDate: '2099-01-01T00:00:00.000Z',
+      createdAt: at,
     });
     expect(await currentUser(stack.db, null)).toBeNull();
     expect(await currentUser(stack.db, newId())).toBeNull();

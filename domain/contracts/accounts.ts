@@ -131,6 +131,8 @@ export interface CurrentUser {
   subscriptionStatus: string;
   lastPaymentDate: string | null;
   subscriptionEndDate: string | null;
+  /** When the account was created ("member since"); the server always sends it. */
+  createdAt?: string;
 }
 
 /** Prefix of the browser's development placeholder payment tokens (SPEC §4). */
