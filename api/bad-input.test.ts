@@ -149,6 +149,7 @@ const SAMPLES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/subscriptions': (f) => ({ creatorId: f.staffId, tierId: 'default-basic' }),
   'POST /api/messages': (f) => ({ receiverId: f.memberId, content: 'Hello from the sweep' }),
   'POST /api/messages/:id/unlock': () => ({}),
+  'POST /api/notifications/read': () => ({ ids: [randomUUID()] }),
   'POST /api/admin/payouts/:id/:action': () => ({ reason: 'Sweep' }),
   'POST /api/system/rebuild': () => ({ projection: 'no-such-projection' }),
 };

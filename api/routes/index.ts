@@ -13,6 +13,7 @@ import { creatorRoutes } from './creators';
 import { postRoutes } from './posts';
 import { creatorSubscriptionRoutes } from './creator-subscriptions';
 import { messagingRoutes } from './messaging';
+import { notificationRoutes } from './notifications';
 import { systemRoutes } from './system';
 import { billingRoutes } from './billing';
 import { creatorInsightsRoutes } from './creator-insights';
@@ -31,6 +32,7 @@ export const routeModules: Array<(api: Api) => Router> = [
   postRoutes,
   creatorSubscriptionRoutes,
   messagingRoutes,
+  notificationRoutes,
   adminRoutes,
   systemRoutes,
   billingRoutes,
