@@ -17,6 +17,7 @@ import { payoutsProjector } from '../payouts';
 import { paymentAccountsProjector } from '../payment-accounts';
 import { creatorBalancesProjector } from '../creator-balances';
 import { ledgerProjector } from '../ledger';
+import { mediaProjector } from '../media';
 import { billingHistoryProjector } from '../billing-history';
 import { notificationsProjector } from '../notifications';
 import { creatorAnalyticsProjector } from '../creator-analytics';
@@ -44,4 +45,5 @@ export const allProjectors: Projector[] = [
   billingHistoryProjector,
   notificationsProjector,
   creatorAnalyticsProjector,
+  mediaProjector,
 ];

@@ -3,6 +3,7 @@ import * as infrastructure from './0001-infrastructure';
 import * as emailOutbox from './0002-email-outbox';
 import * as conversionNumbers from './0003-conversion-numbers';
 import * as loginThrottle from './0004-login-throttle';
+import * as mediaProgress from './0005-media-progress';
 
 /**
  * Knex migrations, listed here rather than discovered on disk so they run the same under
@@ -25,6 +26,7 @@ export const NOT_READ_MODELS = [
   'email_outbox',
   'login_devices',
   'login_failures',
+  'media_progress',
 ];
 
 const migrations: Record<string, Knex.Migration> = {
@@ -32,6 +34,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0002-email-outbox': emailOutbox,
   '0003-conversion-numbers': conversionNumbers,
   '0004-login-throttle': loginThrottle,
+  '0005-media-progress': mediaProgress,
 };
 
 const source: Knex.MigrationSource<string> = {
