@@ -121,26 +121,36 @@ function creatorQuery(db: Knex, now: Date) {
     );
 }
 
-/** Creators in registration order; `q` matches first name, last name, full name and bio (never the email). */
+/**
+ * Creators in registration order; `q` matches first name, last name, full name and bio (never the
+ * email), case-insensitively. With `q`, names that start with it come first, then other name
+ * matches, then bio matches (the search box's suggestions show the likeliest first).
+ */
 export async function listCreators(
   db: Knex,
   now: Date,
   options: { q?: string; limit?: number } = {},
 ): Promise<Creator[]> {
-  const query = creatorQuery(db, now)
-    .orderBy([{ column: 'c.registered_at' }, { column: 'c.user_id' }])
-    .limit(options.limit ?? 100);
+  const query = creatorQuery(db, now).limit(options.limit ?? 100);
   const q = options.q?.trim();
   if (q) {
-    const pattern = `%${q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    const escaped = q.replace(/[\\%_]/g, (char) => `\\${char}`);
+    const contains = `%${escaped}%`;
+    const startsWith = `${escaped}%`;
+    const fullName = `concat_ws(' ', u.first_name, u.last_name)`;
     query.where((where) =>
       where
-        .whereILike('u.first_name', pattern)
-        .orWhereILike('u.last_name', pattern)
-        .orWhereRaw(`concat_ws(' ', u.first_name, u.last_name) ILIKE ?`, [pattern])
-        .orWhereILike('c.bio', pattern),
+        .whereILike('u.first_name', contains)
+        .orWhereILike('u.last_name', contains)
+        .orWhereRaw(`${fullName} ILIKE ?`, [contains])
+        .orWhereILike('c.bio', contains),
+    );
+    query.orderByRaw(
+      `CASE WHEN u.first_name ILIKE ? OR u.last_name ILIKE ? OR ${fullName} ILIKE ? THEN 0 WHEN ${fullName} ILIKE ? THEN 1 ELSE 2 END`,
+      [startsWith, startsWith, startsWith, contains],
     );
   }
+  query.orderBy([{ column: 'c.registered_at' }, { column: 'c.user_id' }]);
   return ((await query) as CreatorRow[]).map(creatorView);
 }
 
