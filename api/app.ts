@@ -8,6 +8,7 @@ import { inputGuard } from './http/input-guard';
 import { originCheck } from './http/origin-check';
 import { validatedParams } from './http/params';
 import { requestContext } from './http/request-context';
+import { webAssets } from './http/web-assets';
 import { createApi, type Api } from './kit';
 import { routeModules } from './routes';
 import { createMetrics, metricsOnPublicPort } from './routes/metrics';
@@ -74,7 +75,7 @@ export function createApp(deps: AppDependencies): {
 
   if (deps.webRoot) {
     const index = path.join(deps.webRoot, 'index.html');
-    app.use(express.static(deps.webRoot, { index: false, maxAge: '1h' }));
+    app.use(webAssets(deps.webRoot));
     app.use(missingFile);
     // Client-side routes: every other GET gets the app shell.
     app.get(/^(?!\/api\/|\/ws\/).*/, (_req, res) => res.sendFile(index));

@@ -1,13 +1,36 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+
+/**
+ * A brotli and a gzip copy beside each built script and style (the server sends them to browsers
+ * that accept them: api/http/web-assets.ts), compressed once at build time at the best levels.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'lively-precompress',
+    apply: 'build',
+    writeBundle(options) {
+      const assets = path.join(options.dir!, 'assets');
+      for (const name of readdirSync(assets).filter((file) => /\.(js|css|svg)$/.test(file))) {
+        const content = readFileSync(path.join(assets, name));
+        if (content.length < 1024) continue;
+        writeFileSync(path.join(assets, `${name}.gz`), gzipSync(content, { level: 9 }));
+        const brotli = { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length };
+        writeFileSync(path.join(assets, `${name}.br`), brotliCompressSync(content, { params: brotli }));
+      }
+    },
+  };
+}
 
 /** The web client: built into web/dist (served by the API on the same origin). */
 export default defineConfig({
   root: path.resolve(__dirname),
-  plugins: [react()],
+  plugins: [react(), precompress()],
   // '@/…' is web/src, '@contracts/…' the shared HTTP contracts (the one part of the server web may
   // import); the same two are in tsconfig.json (paths) and jest.config.js (moduleNameMapper).
   resolve: {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { logLevels } from './log-levels';
 import { text } from './text';
-
-export const logLevels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
 /** POST /api/logs/client: a log entry from the browser (SPEC §9 logging). */
 export const clientLogSchema = z.object({

@@ -145,6 +145,17 @@ async function scriptsOf(lhr: Result, headers: Record<string, string>): Promise<
   );
 }
 
+/** One Lighthouse run; a failed trace (it happens now and then under load) is tried again. */
+async function lighthouseOnce(label: string, url: string, flags: Flags, attempts = 3): Promise<Result> {
+  const { default: lighthouse } = await import('lighthouse');
+  const result = await lighthouse(url, flags);
+  if (!result) throw new Error(`lighthouse gave no result for ${url}`);
+  const error = result.lhr.runtimeError;
+  if (!error) return result.lhr;
+  if (attempts > 1) return lighthouseOnce(label, url, flags, attempts - 1);
+  throw new Error(`${label}: ${error.message}`);
+}
+
 async function audit(
   label: string,
   url: string,
@@ -152,7 +163,6 @@ async function audit(
   runs: number,
   headers: Record<string, string> = {},
 ): Promise<PageRun> {
-  const { default: lighthouse } = await import('lighthouse');
   const flags: Flags = {
     port,
     output: 'json',
@@ -162,10 +172,7 @@ async function audit(
   };
   const results: Result[] = [];
   for (let i = 0; i < runs; i++) {
-    const result = await lighthouse(url, flags);
-    if (!result) throw new Error(`lighthouse gave no result for ${url}`);
-    if (result.lhr.runtimeError) throw new Error(`${label}: ${result.lhr.runtimeError.message}`);
-    results.push(result.lhr);
+    results.push(await lighthouseOnce(label, url, flags));
   }
   const score = (lhr: Result, category: string) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
   results.sort((a, b) => score(a, 'performance') - score(b, 'performance'));

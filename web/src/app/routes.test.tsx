@@ -1,6 +1,7 @@
 import '@/test-support/jsdom-setup';
 import { cleanup, screen } from '@testing-library/react';
 import type { CurrentUser } from '@contracts/accounts';
+import { TopNav } from '@/components/top-nav';
 import { installFakeFetch } from '@/test-support/fake-fetch';
 import { renderWithApp } from '@/test-support/render';
 import type { AccessState } from '@/lib/current-user';
@@ -50,7 +51,7 @@ function user(subscriptionStatus: string): CurrentUser {
 
 function visit(state: AccessState, path: string) {
   const current = state === 'subscribed' ? user('active') : state === 'unsubscribed' ? user('none') : null;
-  renderWithApp(<AccessRoutes state={state} user={current} pages={pages} routes={routes} />, { path });
+  renderWithApp(<AccessRoutes state={state} user={current} pages={pages} routes={routes} topBar={TopNav} />, { path });
   return {
     page: screen.queryByRole('heading', { level: 1 })?.textContent ?? null,
     path: screen.getByTestId('location').textContent,
@@ -171,6 +172,7 @@ describe('a failing page', () => {
         user={user('active')}
         pages={pages}
         routes={[{ path: '/broken', element: <Broken /> }]}
+        topBar={TopNav}
       />,
       { path: '/broken' },
     );

@@ -4,7 +4,6 @@ import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import type { CurrentUser } from '@contracts/accounts';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { PageSpinner } from '@/components/page-spinner';
-import { TopNav } from '@/components/top-nav';
 import { useCurrentUser, type AccessState } from '@/lib/current-user';
 import { logger } from '@/lib/logger';
 
@@ -36,6 +35,23 @@ export function lazyPage<M extends Record<string, unknown>>(
 ): ReactNode {
   const Page = lazy(async () => ({ default: (await loadChunk(load))[name] as ComponentType<Record<string, unknown>> }));
   return <Page {...props} />;
+}
+
+/**
+ * The top bar is only for signed-in users: its chunk (menus, the search field, their icons) stays
+ * out of a visitor's first load. Until it arrives, an empty bar of its height keeps the page still.
+ */
+const LazyTopNav = lazy(async () => ({ default: (await loadChunk(() => import('@/components/top-nav'))).TopNav }));
+const topBarPlaceholder = <Box sx={{ height: { xs: 57, sm: 65 }, borderBottom: 1, borderColor: 'divider' }} />;
+
+type TopBar = ComponentType<{ user: CurrentUser }>;
+
+function TopNav({ user }: { user: CurrentUser }) {
+  return (
+    <Suspense fallback={topBarPlaceholder}>
+      <LazyTopNav user={user} />
+    </Suspense>
+  );
 }
 
 /** Suspense for lazy pages, inside an error boundary that resets on navigation. */
@@ -141,10 +157,10 @@ function PublicLayout() {
   return <PageFrame />;
 }
 
-function MemberLayout({ user }: { user: CurrentUser }) {
+function MemberLayout({ user, topBar: Bar }: { user: CurrentUser; topBar: TopBar }) {
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
-      <TopNav user={user} />
+      <Bar user={user} />
       <PageFrame />
     </Box>
   );
@@ -164,10 +180,18 @@ export interface AccessRoutesProps {
   user: CurrentUser | null;
   pages?: ShellPages;
   routes?: MemberRoute[];
+  /** The signed-in top bar; tests pass the real one, loaded up front. */
+  topBar?: TopBar;
 }
 
 /** SPEC §2 "Access by state", one route table per state. */
-export function AccessRoutes({ state, user, pages = shellPages, routes = memberRoutes }: AccessRoutesProps) {
+export function AccessRoutes({
+  state,
+  user,
+  pages = shellPages,
+  routes = memberRoutes,
+  topBar = TopNav,
+}: AccessRoutesProps) {
   if (state === 'loading' || state === 'visitor' || !user) {
     // Still loading counts as signed out for the public pages; pages that would send a visitor
     // to /login wait for the answer so a signed-in reload is not bounced to /login.
@@ -194,7 +218,7 @@ export function AccessRoutes({ state, user, pages = shellPages, routes = memberR
   if (state === 'unsubscribed') {
     return (
       <Routes>
-        <Route element={<MemberLayout user={user} />}>
+        <Route element={<MemberLayout user={user} topBar={topBar} />}>
           {routes
             .filter((route) => route.withoutSubscription)
             .map((route) => (
@@ -212,7 +236,7 @@ export function AccessRoutes({ state, user, pages = shellPages, routes = memberR
 
   return (
     <Routes>
-      <Route element={<MemberLayout user={user} />}>
+      <Route element={<MemberLayout user={user} topBar={topBar} />}>
         <Route path="/subscribe" element={pages.subscribe} />
         {routes.map((route) => (
           <Route key={route.path} path={route.path} element={route.element} />

@@ -1,5 +1,5 @@
 import type { CurrentUser } from '@contracts/accounts';
-import { hasSiteAccess } from '@contracts/membership';
+import { hasSiteAccess } from '@contracts/site-access';
 import { api } from './api';
 
 /** GET /api/auth/user: the signed-in user, or null when there is no session (no retry). */

@@ -1,5 +1,5 @@
 import type { ClientLog } from '@contracts/client-logs';
-import { logLevels } from '@contracts/client-logs';
+import { logLevels } from '@contracts/log-levels';
 import { clientId } from './client-id';
 
 /**
