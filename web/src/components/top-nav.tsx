@@ -4,7 +4,6 @@ import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import Logout from '@mui/icons-material/Logout';
 import MailOutline from '@mui/icons-material/MailOutlineOutlined';
-import NotificationsNone from '@mui/icons-material/NotificationsNone';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import PersonOutline from '@mui/icons-material/PersonOutlineOutlined';
 import Search from '@mui/icons-material/Search';
@@ -24,6 +23,7 @@ import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { CurrentUser } from '@contracts/accounts';
 import { Logo } from './logo';
+import { NotificationBell } from './notification-bell';
 import { ThemeToggle } from './theme-toggle';
 
 export interface UserMenuItem {
@@ -146,11 +146,7 @@ export function TopNav({ user }: { user: CurrentUser }) {
           </IconButton>
         </Tooltip>
         <ThemeToggle />
-        <Tooltip title="Notifications">
-          <IconButton aria-label="Notifications" color="inherit">
-            <NotificationsNone />
-          </IconButton>
-        </Tooltip>
+        <NotificationBell />
         <Tooltip title="Messages">
           <IconButton aria-label="Messages" color="inherit" component={RouterLink} to="/messages">
             <MailOutline />
