@@ -149,6 +149,11 @@ describeInBrowser('member money journeys', () => {
 
   it('cancels and sees Subscription Canceled', async () => {
     await page.getByRole('button', { name: 'Cancel Subscription' }).click();
+    await page
+      .getByRole('dialog', { name: 'Cancel your subscription?' })
+      .getByText(/You keep access until/)
+      .waitFor();
+    await page.getByRole('button', { name: 'Yes, Cancel' }).click();
     await page.getByText('Subscription Canceled').waitFor();
     await page.getByText('No Active Subscription').waitFor();
     await screenshot(page, 'money-canceled');

@@ -89,6 +89,17 @@ export const memberRoutes: MemberRoute[] = [
     element: lazyPage(() => import('@/features/crypto/wallet-page'), 'WalletPage'),
     withoutSubscription: true,
   },
+  // A lapsed member still needs their receipts.
+  {
+    path: '/billing',
+    element: lazyPage(() => import('@/features/billing/billing-page'), 'BillingPage'),
+    withoutSubscription: true,
+  },
+  {
+    path: '/billing/receipts/:id',
+    element: lazyPage(() => import('@/features/billing/receipt-page'), 'ReceiptPage'),
+    withoutSubscription: true,
+  },
   {
     path: '/verify-age',
     element: lazyPage(() => import('@/features/membership/verify-age-page'), 'VerifyAgePage'),

@@ -27,14 +27,15 @@ function openMenu(user: CurrentUser) {
 jest.setTimeout(30_000);
 afterEach(cleanup);
 
-it('members see Profile, Crypto Wallet and Logout, not the creator items', () => {
-  expect(openMenu(member)).toEqual(['Profile', 'Crypto Wallet', 'Logout']);
+it('members see Profile, Crypto Wallet, Billing and Logout, not the creator items', () => {
+  expect(openMenu(member)).toEqual(['Profile', 'Crypto Wallet', 'Billing', 'Logout']);
 });
 
 it('creators also see Dashboard and Payouts', () => {
   expect(openMenu({ ...member, isCreator: true, role: 'creator' })).toEqual([
     'Profile',
     'Crypto Wallet',
+    'Billing',
     'Dashboard',
     'Payouts',
     'Logout',

@@ -6,6 +6,7 @@ import Logout from '@mui/icons-material/Logout';
 import MailOutline from '@mui/icons-material/MailOutlineOutlined';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import PersonOutline from '@mui/icons-material/PersonOutlineOutlined';
+import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
 import Search from '@mui/icons-material/Search';
 import AppBar from '@mui/material/AppBar';
 import Avatar from '@mui/material/Avatar';
@@ -41,6 +42,7 @@ export interface UserMenuItem {
 export const userMenuItems: UserMenuItem[] = [
   { label: 'Profile', icon: <PersonOutline fontSize="small" />, to: (user) => `/creator/${user.id}` },
   { label: 'Crypto Wallet', icon: <AccountBalanceWalletOutlined fontSize="small" />, to: () => '/wallet' },
+  { label: 'Billing', icon: <ReceiptLongOutlined fontSize="small" />, to: () => '/billing' },
   {
     label: 'Dashboard',
     icon: <DashboardOutlined fontSize="small" />,

@@ -119,23 +119,4 @@ describe('subscribe page plan options (SPEC §8 messages)', () => {
     expect(await screen.findByText('Welcome to the Party!')).toBeTruthy();
     expect(calls.find((c) => c.url === '/api/subscribe/crypto')?.body).toEqual({ months: 6 });
   });
-
-  it('cancels: Subscription Canceled, or Cancellation Error', async () => {
-    serve('active', '0.00', {
-      'POST /api/cancel-subscription': {
-        status: 200,
-        body: { success: true, message: 'You keep access until 2026-12-01.' },
-      },
-    });
-    renderWithApp(<PlanOptions />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Cancel Subscription' }));
-    expect(await screen.findByText('Subscription Canceled')).toBeTruthy();
-    cleanup();
-
-    serve('active', '0.00', { 'POST /api/cancel-subscription': { status: 500, body: '' } });
-    renderWithApp(<PlanOptions />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Cancel Subscription' }));
-    expect(await screen.findByText('Cancellation Error')).toBeTruthy();
-    expect(screen.getByText('Failed to cancel subscription. Please try again.')).toBeTruthy();
-  });
 });

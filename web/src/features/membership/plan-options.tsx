@@ -19,7 +19,6 @@ import { useCryptoBalanceQuery } from '@/lib/crypto-balance-api';
 import {
   failedAnswer,
   requiresAgeVerification,
-  useCancelSubscriptionMutation,
   useSubscribeMutation,
   useSubscribeWithCryptoMutation,
 } from './membership-api';
@@ -31,8 +30,8 @@ type Plan = 'monthly' | 'six-months';
 const dateOf = (iso: string | null | undefined) => formatDate(iso) || null;
 
 /**
- * The plan tabs (Monthly / 6-Month '+1 Free'), the crypto balance box and the subscribe and
- * cancel buttons of the subscribe page, with every SPEC §8 message.
+ * The plan tabs (Monthly / 6-Month '+1 Free'), the crypto balance box and the subscribe buttons
+ * of the subscribe page, with every SPEC §8 message (Cancel is in the status box, which confirms it).
  */
 export function PlanOptions() {
   const navigate = useNavigate();
@@ -41,7 +40,6 @@ export function PlanOptions() {
   const balance = useCryptoBalanceQuery();
   const [subscribe, subscribing] = useSubscribeMutation();
   const [subscribeWithCrypto, buying] = useSubscribeWithCryptoMutation();
-  const [cancel, canceling] = useCancelSubscriptionMutation();
 
   const active = status?.subscriptionStatus === 'active';
   const canceled = status?.subscriptionStatus === 'canceled';
@@ -95,22 +93,6 @@ export function PlanOptions() {
       toast({
         title: 'Crypto Subscription Error',
         description: serverErrorText(error) ?? 'Failed to create crypto subscription. Please try again.',
-        variant: 'destructive',
-      });
-    }
-  };
-
-  const onCancel = async () => {
-    try {
-      const answer = await cancel().unwrap();
-      if (answer.success) toast({ title: 'Subscription Canceled', description: answer.message });
-      else toast({ title: 'Cancellation Failed', description: answer.message, variant: 'destructive' });
-    } catch (error) {
-      const failed = failedAnswer(error);
-      if (failed) return void toast({ title: 'Cancellation Failed', description: failed, variant: 'destructive' });
-      toast({
-        title: 'Cancellation Error',
-        description: serverErrorText(error) ?? 'Failed to cancel subscription. Please try again.',
         variant: 'destructive',
       });
     }
@@ -216,12 +198,6 @@ export function PlanOptions() {
           )}
         </Box>
       </Paper>
-
-      {active && (
-        <Button variant="outlined" color="error" onClick={onCancel} disabled={canceling.isLoading}>
-          {canceling.isLoading ? 'Canceling...' : 'Cancel Subscription'}
-        </Button>
-      )}
     </Stack>
   );
 }

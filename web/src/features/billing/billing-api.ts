@@ -1,0 +1,45 @@
+import type { BillingEntry, BillingHistoryPage, BillingMethod, BillingStatus, Receipt } from '@contracts/billing';
+import { api } from '@/lib/api';
+import { usd } from '@/lib/format';
+
+/** The member's billing history (pages newest first, by cursor) and the receipt of one charge. */
+export const billingApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    billingHistory: build.infiniteQuery<BillingHistoryPage, void, string | null>({
+      infiniteQueryOptions: {
+        initialPageParam: null,
+        getNextPageParam: (lastPage) => lastPage.nextCursor,
+      },
+      query: ({ pageParam }) =>
+        pageParam ? `/api/billing/history?cursor=${encodeURIComponent(pageParam)}` : '/api/billing/history',
+    }),
+    receipt: build.query<Receipt, string>({
+      query: (id) => `/api/billing/receipts/${encodeURIComponent(id)}`,
+    }),
+  }),
+});
+
+export const { useBillingHistoryInfiniteQuery, useReceiptQuery } = billingApi;
+
+/** How the money moved: "Card •••• 4242", "USD balance", "USDC". */
+export function methodLabel(method: BillingMethod): string {
+  if (method.type === 'card') return method.cardLast4 ? `Card •••• ${method.cardLast4}` : 'Card on file';
+  if (method.type === 'crypto') return method.cryptoType;
+  return 'USD balance';
+}
+
+export const STATUS_CHIPS: Record<
+  BillingStatus,
+  { label: string; color: 'success' | 'default' | 'info' | 'error' | 'warning' }
+> = {
+  paid: { label: 'Paid', color: 'success' },
+  credited: { label: 'Credited', color: 'success' },
+  refunded: { label: 'Refunded', color: 'default' },
+  partially_refunded: { label: 'Partially refunded', color: 'info' },
+  failed: { label: 'Failed', color: 'error' },
+  pending: { label: 'Pending', color: 'warning' },
+};
+
+/** Charges as they cost ("$1.99"), credits with a plus ("+$19.40"). */
+export const signedAmount = (entry: Pick<BillingEntry, 'amount' | 'direction'>) =>
+  entry.direction === 'credit' ? `+${usd(entry.amount)}` : usd(entry.amount);

@@ -1,0 +1,135 @@
+import '@/test-support/jsdom-setup';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import type { BillingEntry } from '@contracts/billing';
+import { installFakeFetch, type FakeCall } from '@/test-support/fake-fetch';
+import { renderWithApp } from '@/test-support/render';
+import { BillingPage } from './billing-page';
+import { ReceiptPage } from './receipt-page';
+
+jest.setTimeout(30_000);
+afterEach(cleanup);
+
+const entry = (id: string, fields: Partial<BillingEntry>): BillingEntry => ({
+  id,
+  occurredAt: '2026-03-01T10:00:00.000Z',
+  kind: 'site_plan',
+  description: 'Lively site plan, 1 month',
+  direction: 'charge',
+  amount: '1.99',
+  currency: 'USD',
+  method: { type: 'card', cardLast4: '4242' },
+  status: 'paid',
+  hasReceipt: true,
+  ...fields,
+});
+
+const firstPage = [
+  entry('e1', {
+    kind: 'message_unlock',
+    description: 'Unlocked message from Cleo Lee',
+    amount: '2.50',
+    method: { type: 'usd_balance' },
+  }),
+  entry('e2', {
+    kind: 'crypto_conversion',
+    description: 'USDC → USD conversion',
+    direction: 'credit',
+    amount: '19.40',
+    method: { type: 'crypto', cryptoType: 'USDC' },
+    status: 'credited',
+    hasReceipt: false,
+  }),
+];
+const secondPage = [entry('e3', { status: 'refunded' })];
+
+const receipt = {
+  id: 'e3',
+  number: 'LV-20260301-ABCDEF12',
+  issuedAt: '2026-03-01T10:00:00.000Z',
+  member: { name: 'Mia Money', email: 'mia@example.com' },
+  kind: 'site_plan',
+  item: 'Lively site plan, 1 month',
+  periodStart: '2026-03-01T10:00:00.000Z',
+  periodEnd: '2026-04-01T10:00:00.000Z',
+  amount: '1.99',
+  currency: 'USD',
+  method: { type: 'card', cardLast4: '4242' },
+  status: 'refunded',
+  failureReason: null,
+  refunds: [{ id: 'r1', refundedAt: '2026-03-02T10:00:00.000Z', amount: '1.99', reason: 'duplicate' }],
+  refundedAmount: '1.99',
+};
+
+function serve() {
+  return installFakeFetch((call: FakeCall) => {
+    if (call.url === '/api/billing/history') return { status: 200, body: { entries: firstPage, nextCursor: 'c2' } };
+    if (call.url === '/api/billing/history?cursor=c2')
+      return { status: 200, body: { entries: secondPage, nextCursor: null } };
+    if (call.url === '/api/billing/receipts/e3') return { status: 200, body: receipt };
+    return { status: 404, body: { error: 'Receipt not found', code: 'NOT_FOUND' } };
+  });
+}
+
+const app = (
+  <Routes>
+    <Route path="/billing" element={<BillingPage />} />
+    <Route path="/billing/receipts/:id" element={<ReceiptPage />} />
+  </Routes>
+);
+
+describe('billing page', () => {
+  it('lists each money fact with amount, method and status, and loads older pages', async () => {
+    const calls = serve();
+    renderWithApp(app, { path: '/billing' });
+    const rows = await screen.findAllByTestId('billing-entry');
+    expect(rows).toHaveLength(2);
+    expect(within(rows[0]).getByText('Unlocked message from Cleo Lee')).toBeTruthy();
+    expect(within(rows[0]).getByTestId('billing-amount').textContent).toBe('$2.50');
+    expect(within(rows[0]).getByText(/USD balance/)).toBeTruthy();
+    expect(within(rows[0]).getByTestId('billing-status').textContent).toBe('Paid');
+    expect(within(rows[1]).getByTestId('billing-amount').textContent).toBe('+$19.40');
+    expect(within(rows[1]).getByTestId('billing-status').textContent).toBe('Credited');
+    // A credit has no receipt of its own.
+    expect(within(rows[1]).queryByRole('link', { name: /Receipt/ })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(screen.getAllByTestId('billing-entry')).toHaveLength(3));
+    expect(screen.getByText('Refunded')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(calls.map((call) => call.url)).toEqual(['/api/billing/history', '/api/billing/history?cursor=c2']);
+  });
+
+  it('opens a printable receipt with its refunds; Print prints', async () => {
+    serve();
+    const print = jest.fn();
+    window.print = print;
+    renderWithApp(app, { path: '/billing' });
+    await screen.findAllByTestId('billing-entry');
+    fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(screen.getAllByTestId('billing-entry')).toHaveLength(3));
+    const refunded = screen.getAllByTestId('billing-entry')[2];
+    fireEvent.click(within(refunded).getByRole('link', { name: /Receipt/ }));
+    const sheet = await screen.findByTestId('receipt');
+    expect(screen.getByTestId('location').textContent).toBe('/billing/receipts/e3');
+    for (const text of ['LV-20260301-ABCDEF12', 'Mia Money', 'mia@example.com', 'Card •••• 4242', 'duplicate'])
+      expect(within(sheet).getByText(text)).toBeTruthy();
+    expect(within(sheet).getByTestId('receipt-total').textContent).toBe('$1.99 USD');
+    expect(within(sheet).getByText('-$1.99')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Print' }));
+    expect(print).toHaveBeenCalledTimes(1);
+  });
+
+  it('says so when a receipt is not found (another member’s, or none)', async () => {
+    serve();
+    renderWithApp(app, { path: '/billing/receipts/unknown' });
+    expect(await screen.findByText('Receipt not found.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Print' })).toBeNull();
+  });
+
+  it('shows an empty state', async () => {
+    installFakeFetch(() => ({ status: 200, body: { entries: [], nextCursor: null } }));
+    renderWithApp(app, { path: '/billing' });
+    expect(await screen.findByText('No billing history yet')).toBeTruthy();
+  });
+});
