@@ -112,6 +112,14 @@ export const memberRoutes: MemberRoute[] = [
     element: lazyPage(() => import('@/features/creators/creator-profile-page'), 'CreatorProfilePage'),
   },
   { path: '/dashboard', element: lazyPage(() => import('@/features/dashboard/dashboard-page'), 'DashboardPage') },
+  {
+    path: '/dashboard/subscribers',
+    element: lazyPage(() => import('@/features/dashboard/subscribers-page'), 'SubscribersPage'),
+  },
+  {
+    path: '/dashboard/analytics',
+    element: lazyPage(() => import('@/features/dashboard/analytics-page'), 'AnalyticsPage'),
+  },
   { path: '/messages', element: lazyPage(() => import('@/features/messaging/messages-page'), 'MessagesPage') },
   { path: '/search', element: lazyPage(() => import('@/features/search/search-page'), 'SearchPage') },
   { path: '/payouts', element: lazyPage(() => import('@/features/payouts/payouts-page'), 'PayoutsPage') },

@@ -16,7 +16,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { ENGAGEMENT_RATE_DEFINITION } from '@contracts/creators';
 import type { CurrentUser } from '@contracts/accounts';
 import { useCurrentUser } from '@/lib/current-user';
@@ -24,9 +24,17 @@ import { PageSpinner } from '@/components/page-spinner';
 import { usd } from '@/lib/format';
 import { useCreatorStatsQuery } from '@/lib/creators-api';
 import { CreatorJourney } from './creator-journey';
+import { useCreatorAnalyticsQuery } from './insights-api';
 import { NewPostDialog } from './new-post-dialog';
 import { TierManager } from './tier-manager';
+import { statTrends, type Trend } from './trends';
 import { useDocumentTitle } from '@/lib/use-document-title';
+
+const TREND_COLORS: Record<Trend['tone'], string> = {
+  up: 'success.main',
+  down: 'error.main',
+  flat: 'text.secondary',
+};
 
 function StatCard({
   label,
@@ -38,7 +46,8 @@ function StatCard({
 }: {
   label: string;
   value: string;
-  trend: string;
+  /** Undefined while it loads; null when it could not be loaded. */
+  trend: Trend | null | undefined;
   icon: ReactNode;
   note?: string;
   loading: boolean;
@@ -55,10 +64,12 @@ function StatCard({
         <Typography variant="h4" sx={{ fontWeight: 800, my: 1 }}>
           {loading ? <Skeleton width={80} /> : value}
         </Typography>
-        {/* Trend labels are fixed text, not data (SPEC §2 Dashboard). */}
-        <Typography variant="caption" color="success.main">
-          {trend}
-        </Typography>
+        {/* Trends are data now (issue 19 overrides SPEC §2): the last 30 days against the 30 before. */}
+        {trend !== null && (
+          <Typography variant="caption" color={TREND_COLORS[trend?.tone ?? 'flat']} data-testid="trend">
+            {trend ? trend.text : <Skeleton width={120} />}
+          </Typography>
+        )}
         {note && (
           <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 0.5 }}>
             {note}
@@ -71,6 +82,8 @@ function StatCard({
 
 function CreatorDashboard({ user }: { user: CurrentUser }) {
   const { data: stats, isLoading } = useCreatorStatsQuery(user.id);
+  const analytics = useCreatorAnalyticsQuery({ creatorId: user.id, days: 30 });
+  const trends = analytics.data ? statTrends(analytics.data) : analytics.isError ? null : undefined;
   const [params, setParams] = useSearchParams();
   const [newPostOpen, setNewPostOpen] = useState(params.get('newPost') === '1');
   const closeNewPost = () => {
@@ -95,7 +108,7 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
           <StatCard
             label="Total Earnings"
             value={usd(stats?.totalEarnings ?? 0)}
-            trend="+20.1% from last month"
+            trend={trends && trends.earnings}
             icon={<AttachMoney color="action" />}
             note="Your 90% share"
             loading={isLoading}
@@ -105,7 +118,7 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
           <StatCard
             label="Subscribers"
             value={String(stats?.subscriberCount ?? 0)}
-            trend="+180 from last month"
+            trend={trends && trends.subscribers}
             icon={<People color="action" />}
             loading={isLoading}
           />
@@ -114,7 +127,7 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
           <StatCard
             label="Posts"
             value={String(stats?.postCount ?? 0)}
-            trend="+19 from last month"
+            trend={trends && trends.posts}
             icon={<Article color="action" />}
             loading={isLoading}
           />
@@ -123,7 +136,7 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
           <StatCard
             label="Engagement"
             value={`${stats?.engagementRate ?? 0}%`}
-            trend="+4.3% from last month"
+            trend={trends && trends.engagement}
             icon={<TrendingUp color="action" />}
             note={ENGAGEMENT_RATE_DEFINITION}
             loading={isLoading}
@@ -142,10 +155,10 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
                 <Button variant="contained" startIcon={<Add />} onClick={() => setNewPostOpen(true)}>
                   Create New Post
                 </Button>
-                <Button variant="outlined" startIcon={<Group />}>
+                <Button variant="outlined" startIcon={<Group />} component={RouterLink} to="/dashboard/subscribers">
                   Manage Subscribers
                 </Button>
-                <Button variant="outlined" startIcon={<BarChart />}>
+                <Button variant="outlined" startIcon={<BarChart />} component={RouterLink} to="/dashboard/analytics">
                   View Analytics
                 </Button>
               </Stack>
