@@ -112,6 +112,7 @@ export const memberRoutes: MemberRoute[] = [
     element: lazyPage(() => import('@/features/creators/creator-profile-page'), 'CreatorProfilePage'),
   },
   { path: '/dashboard', element: lazyPage(() => import('@/features/dashboard/dashboard-page'), 'DashboardPage') },
+  { path: '/profile', element: lazyPage(() => import('@/features/profile/profile-page'), 'ProfilePage') },
   {
     path: '/dashboard/subscribers',
     element: lazyPage(() => import('@/features/dashboard/subscribers-page'), 'SubscribersPage'),

@@ -42,8 +42,12 @@ it('creators also see Dashboard and Payouts', () => {
   ]);
 });
 
-it('Profile opens the own creator page', () => {
+it("Profile opens a member's account page, and a creator's own creator page", () => {
   openMenu(member);
+  fireEvent.click(screen.getByRole('menuitem', { name: 'Profile' }));
+  expect(screen.getByTestId('location').textContent).toBe('/profile');
+  cleanup();
+  openMenu({ ...member, isCreator: true, role: 'creator' });
   fireEvent.click(screen.getByRole('menuitem', { name: 'Profile' }));
   expect(screen.getByTestId('location').textContent).toBe('/creator/u-42');
 });

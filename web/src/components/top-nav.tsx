@@ -13,16 +13,15 @@ import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import TextField from '@mui/material/TextField';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { CurrentUser } from '@contracts/accounts';
+import { CreatorSearch } from './creator-search';
 import { Logo } from './logo';
 import { NotificationBell } from './notification-bell';
 import { ThemeToggle } from './theme-toggle';
@@ -40,7 +39,12 @@ export interface UserMenuItem {
  * role admin); Logout always comes last and is not part of this list.
  */
 export const userMenuItems: UserMenuItem[] = [
-  { label: 'Profile', icon: <PersonOutline fontSize="small" />, to: (user) => `/creator/${user.id}` },
+  {
+    label: 'Profile',
+    icon: <PersonOutline fontSize="small" />,
+    // Creators have their public page; members and admins their account page.
+    to: (user) => (user.isCreator ? `/creator/${user.id}` : '/profile'),
+  },
   { label: 'Crypto Wallet', icon: <AccountBalanceWalletOutlined fontSize="small" />, to: () => '/wallet' },
   { label: 'Billing', icon: <ReceiptLongOutlined fontSize="small" />, to: () => '/billing' },
   {
@@ -80,33 +84,6 @@ export function TopNav({ user }: { user: CurrentUser }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [searchOpen, setSearchOpen] = useState(false);
   const close = () => setAnchor(null);
-  const searchBox = (phone: boolean) => (
-    <TextField
-      size="small"
-      placeholder="Search creators..."
-      aria-label="Search creators"
-      autoFocus={phone}
-      onKeyDown={(event) => {
-        // Enter opens the search results (SPEC §2 top navigation; results open the profile).
-        const q = (event.target as HTMLInputElement).value.trim();
-        if (event.key === 'Enter' && q) {
-          setSearchOpen(false);
-          navigate(`/search?q=${encodeURIComponent(q)}`);
-        }
-        if (event.key === 'Escape') setSearchOpen(false);
-      }}
-      sx={phone ? { width: '100%' } : { flex: 1, maxWidth: 420, display: { xs: 'none', sm: 'block' } }}
-      slotProps={{
-        input: {
-          startAdornment: (
-            <InputAdornment position="start">
-              <Search fontSize="small" />
-            </InputAdornment>
-          ),
-        },
-      }}
-    />
-  );
   return (
     <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
       {/* Phones: the word mark and the search box give way to icons, so every control fits at 360 px. */}
@@ -134,7 +111,7 @@ export function TopNav({ user }: { user: CurrentUser }) {
         >
           <Logo />
         </Box>
-        {searchBox(false)}
+        <CreatorSearch sx={{ flex: 1, maxWidth: 420, display: { xs: 'none', sm: 'block' } }} />
         <Box sx={{ flex: 1 }} />
         <Tooltip title="Search">
           <IconButton
@@ -197,7 +174,11 @@ export function TopNav({ user }: { user: CurrentUser }) {
           </MenuItem>
         </Menu>
       </Toolbar>
-      {searchOpen && <Box sx={{ display: { xs: 'block', sm: 'none' }, px: 1, pb: 1 }}>{searchBox(true)}</Box>}
+      {searchOpen && (
+        <Box sx={{ display: { xs: 'block', sm: 'none' }, px: 1, pb: 1 }}>
+          <CreatorSearch autoFocus onDone={() => setSearchOpen(false)} sx={{ width: '100%' }} />
+        </Box>
+      )}
     </AppBar>
   );
 }

@@ -9,8 +9,15 @@ const creatorsBase = api.enhanceEndpoints({
 
 export const creatorsApi = creatorsBase.injectEndpoints({
   endpoints: (build) => ({
-    creators: build.query<Creator[], { q?: string } | void>({
-      query: (arg) => (arg && arg.q ? `/api/creators?q=${encodeURIComponent(arg.q)}` : '/api/creators'),
+    /** All creators, or those matching `q` (name or bio, names first), at most `limit`. */
+    creators: build.query<Creator[], { q?: string; limit?: number } | void>({
+      query: (arg) => {
+        const params = new URLSearchParams();
+        if (arg && arg.q) params.set('q', arg.q);
+        if (arg && arg.limit) params.set('limit', String(arg.limit));
+        const query = params.toString();
+        return query ? `/api/creators?${query}` : '/api/creators';
+      },
       providesTags: ['Creators'],
     }),
     creator: build.query<Creator, string>({
