@@ -29,14 +29,15 @@ const printStyles = (
     styles={{
       '@media print': {
         '.MuiAppBar-root, .no-print': { display: 'none !important' },
-        'html, body': { background: '#fff !important', color: '#000 !important' },
+        'html, body, #root, #root > div': { background: '#fff !important', color: '#000 !important' },
         '.printable-receipt': {
           boxShadow: 'none !important',
           border: 'none !important',
           background: '#fff !important',
           color: '#000 !important',
         },
-        '.printable-receipt *': { color: '#000 !important' },
+        // The logo's letter keeps its white on the gradient.
+        '.printable-receipt *:not([aria-hidden])': { color: '#000 !important' },
       },
     }}
   />
