@@ -46,3 +46,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
   };
 }
+
+/** Where media objects live: S3-compatible storage when S3_BUCKET is set, else the filesystem. */
+export type MediaStorageConfig =
+  | { kind: 'filesystem'; rootDir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      endpoint?: string;
+      region: string;
+      credentials: { accessKeyId: string; secretAccessKey: string };
+      forcePathStyle: boolean;
+    };
+
+export function mediaStorageConfig(env: NodeJS.ProcessEnv = process.env): MediaStorageConfig {
+  const dataDir = env.LIVELY_DATA_DIR || '.data';
+  if (!env.S3_BUCKET) return { kind: 'filesystem', rootDir: `${dataDir}/media` };
+  if (!env.S3_ACCESS_KEY_ID || !env.S3_SECRET_ACCESS_KEY)
+    throw new Error('S3_BUCKET is set: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are needed too');
+  return {
+    kind: 's3',
+    bucket: env.S3_BUCKET,
+    endpoint: env.S3_ENDPOINT || undefined,
+    region: env.S3_REGION || 'us-east-1',
+    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
+    // Most S3-compatible servers (MinIO, Ceph, s3rver) want path-style URLs; AWS wants virtual hosts.
+    forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === 'true' : Boolean(env.S3_ENDPOINT),
+  };
+}

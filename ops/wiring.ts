@@ -28,6 +28,10 @@ import { ABANDONED_SIGN_UP_MS, giveBackAbandonedSignUp } from '../domain/account
 import { abandonedSignUpPayments } from '../projections/payments';
 import { membershipsDueBy } from '../projections/users';
 import { housekeepingTicker } from './housekeeping';
+import { createFsStorage } from '../domain/media/fs-storage';
+import { createS3Storage } from '../domain/media/s3-storage';
+import { createMediaUrlSigner, mediaUrlSecret } from '../domain/media/signed-url';
+import { mediaStorageConfig } from './config';
 
 /**
  * The composition root: which adapter serves each port and which process managers run.
@@ -41,6 +45,16 @@ export function createPorts(infrastructure: { db: Knex; logger: Logger }): Recor
     cryptoRates: new PegRatesProvider(),
     cryptoGateway: new SandboxCryptoGateway(),
     conversionNumbers: postgresConversionNumbers(infrastructure.db),
+    ...mediaDeliveryPorts(),
+  };
+}
+
+/** Media objects (S3 when S3_BUCKET is set, else LIVELY_DATA_DIR/media) and the URL signer. */
+function mediaDeliveryPorts(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
+  const config = mediaStorageConfig(env);
+  return {
+    mediaStorage: config.kind === 's3' ? createS3Storage(config) : createFsStorage(config.rootDir),
+    mediaUrls: createMediaUrlSigner(mediaUrlSecret(env.LIVELY_DATA_DIR || '.data', env), () => new Date()),
   };
 }
 

@@ -1,0 +1,82 @@
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMediaUrlSigner, mediaUrlSecret } from './signed-url';
+
+const SECRET = 'a-test-secret-that-is-long-enough-to-sign';
+
+function parts(url: string) {
+  const parsed = new URL(url, 'http://lively.test');
+  const [, , , id, , variant] = parsed.pathname.split('/');
+  return {
+    id,
+    variant,
+    exp: parsed.searchParams.get('exp') ?? undefined,
+    sig: parsed.searchParams.get('sig') ?? undefined,
+  };
+}
+
+describe('signed media URLs', () => {
+  let clock = new Date('2026-01-01T12:00:00Z');
+  const signer = createMediaUrlSigner(SECRET, () => clock);
+
+  beforeEach(() => {
+    clock = new Date('2026-01-01T12:00:00Z');
+  });
+
+  it('makes a URL for one variant of one item that verifies until it expires', () => {
+    const url = signer.url('m-1', 'w640.webp', 600);
+    expect(url).toMatch(/^\/api\/media\/m-1\/files\/w640\.webp\?exp=\d+&sig=[\w-]{43}$/);
+    const { id, variant, exp, sig } = parts(url);
+    expect(Number(exp) - clock.getTime() / 1000).toBeGreaterThanOrEqual(600);
+    expect(Number(exp) - clock.getTime() / 1000).toBeLessThanOrEqual(900);
+    expect(signer.verify(id, variant, exp, sig)).toBe('ok');
+    clock = new Date((Number(exp) + 1) * 1000);
+    expect(signer.verify(id, variant, exp, sig)).toBe('expired');
+  });
+
+  it('gives the same URL within a few minutes, so the browser can cache it', () => {
+    clock = new Date('2026-01-01T12:00:30Z');
+    const first = signer.url('m-1', 'preview.webp');
+    clock = new Date('2026-01-01T12:01:30Z');
+    expect(signer.url('m-1', 'preview.webp')).toBe(first);
+  });
+
+  it('refuses another item, another variant, a later expiry, a tampered or missing signature', () => {
+    const { exp, sig } = parts(signer.url('m-1', 'w640.webp'));
+    expect(signer.verify('m-2', 'w640.webp', exp, sig)).toBe('invalid');
+    expect(signer.verify('m-1', 'original', exp, sig)).toBe('invalid');
+    expect(signer.verify('m-1', 'w640.webp', String(Number(exp) + 3600), sig)).toBe('invalid');
+    const tampered = `${sig!.slice(0, -2)}${sig!.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect(signer.verify('m-1', 'w640.webp', exp, tampered)).toBe('invalid');
+    expect(signer.verify('m-1', 'w640.webp', exp, undefined)).toBe('invalid');
+    expect(signer.verify('m-1', 'w640.webp', undefined, sig)).toBe('invalid');
+    expect(signer.verify('m-1', 'w640.webp', ['1'], sig)).toBe('invalid');
+  });
+
+  it('does not verify a URL signed with another secret', () => {
+    const other = createMediaUrlSigner('another-secret-that-is-long-enough-too', () => clock);
+    const { exp, sig } = parts(other.url('m-1', 'original'));
+    expect(signer.verify('m-1', 'original', exp, sig)).toBe('invalid');
+  });
+
+  it('refuses a short secret', () => {
+    expect(() => createMediaUrlSigner('short', () => clock)).toThrow('at least 32');
+  });
+});
+
+describe('the media URL secret', () => {
+  it('comes from MEDIA_URL_SECRET, else is generated once and kept private in the data folder', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'lively-secret-'));
+    try {
+      expect(mediaUrlSecret(dataDir, { MEDIA_URL_SECRET: SECRET })).toBe(SECRET);
+      const generated = mediaUrlSecret(dataDir, {});
+      expect(generated.length).toBeGreaterThanOrEqual(40);
+      expect(mediaUrlSecret(dataDir, {})).toBe(generated);
+      expect((await readFile(join(dataDir, 'media-url-secret'), 'utf8')).trim()).toBe(generated);
+      expect((await stat(join(dataDir, 'media-url-secret'))).mode & 0o077).toBe(0);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
