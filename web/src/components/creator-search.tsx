@@ -102,7 +102,7 @@ export function CreatorSearch({
           </Box>
         ) : (
           <Box component="li" key={key} {...props} sx={{ minHeight: 52, gap: 1.5 }}>
-            <Avatar src={option.profileImageUrl ?? undefined} alt="" sx={{ width: 36, height: 36 }}>
+            <Avatar src={option.profileImageUrl ?? undefined} alt="" aria-hidden sx={{ width: 36, height: 36 }}>
               {option.name[0]?.toUpperCase()}
             </Avatar>
             <Box sx={{ minWidth: 0 }}>

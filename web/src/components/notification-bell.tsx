@@ -25,6 +25,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import type { NotificationItem, NotificationKind } from '@contracts/notifications';
+import { timeAgo } from '@/lib/format';
 import {
   useMarkNotificationsReadMutation,
   useNotificationStream,
@@ -40,16 +41,6 @@ const KIND_ICONS: Record<NotificationKind, ReactNode> = {
   membership_renewed: <AutorenewOutlined fontSize="small" />,
   membership_renewal_failed: <ErrorOutline fontSize="small" />,
 };
-
-/** "just now", "5m", "3h", "2d", then the date. */
-function timeAgo(iso: string, now = Date.now()): string {
-  const minutes = Math.floor((now - new Date(iso).getTime()) / 60_000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes}m ago`;
-  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)}h ago`;
-  if (minutes < 7 * 24 * 60) return `${Math.floor(minutes / (24 * 60))}d ago`;
-  return new Date(iso).toLocaleDateString('en-US', { month: 'short', day: 'numeric' });
-}
 
 function NotificationRow({ item, onOpen }: { item: NotificationItem; onOpen: (item: NotificationItem) => void }) {
   return (

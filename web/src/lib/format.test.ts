@@ -1,4 +1,4 @@
-import { countOf, formatDate, formatDateTime, formatMonthDay, formatTime, usd } from './format';
+import { countOf, formatDate, formatDateTime, formatMonthDay, formatTime, timeAgo, usd } from './format';
 
 // Local times, so the expectations hold in any time zone the tests run in.
 const local = (year: number, month: number, day: number, hours = 12, minutes = 0) =>
@@ -20,6 +20,17 @@ describe('dates', () => {
 
   it('writes Next Payout as month and day (SPEC §2)', () => {
     expect(formatMonthDay(local(2026, 2, 5))).toBe('Mar 5');
+  });
+
+  it('says how long ago for the last week, then the day', () => {
+    const now = new Date(2027, 0, 12, 12).getTime();
+    const before = (ms: number) => new Date(now - ms).toISOString();
+    expect(timeAgo(before(30_000), now)).toBe('just now');
+    expect(timeAgo(before(5 * 60_000), now)).toBe('5m ago');
+    expect(timeAgo(before(3 * 3_600_000), now)).toBe('3h ago');
+    expect(timeAgo(before(2 * 86_400_000), now)).toBe('2d ago');
+    expect(timeAgo(before(8 * 86_400_000), now)).toBe('4 Jan 2027');
+    expect(timeAgo(null, now)).toBe('');
   });
 
   it('gives the fallback for a missing or unreadable date', () => {

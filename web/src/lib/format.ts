@@ -48,3 +48,15 @@ export function formatMonthDay(value: DateInput, fallback = ''): string {
   const date = toDate(value);
   return date ? `${MONTHS[date.getMonth()]} ${date.getDate()}` : fallback;
 }
+
+/** How long ago, for fresh things (notifications): "just now", "5m ago", "3h ago", "2d ago", then the day. */
+export function timeAgo(value: DateInput, now = Date.now()): string {
+  const date = toDate(value);
+  if (!date) return '';
+  const minutes = Math.floor((now - date.getTime()) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes}m ago`;
+  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)}h ago`;
+  if (minutes < 7 * 24 * 60) return `${Math.floor(minutes / (24 * 60))}d ago`;
+  return formatDate(date);
+}

@@ -59,7 +59,7 @@ describe('subscribers page', () => {
     expect(within(rows[0]).getByText('Alice Anders')).toBeTruthy();
     expect(within(rows[0]).getByText('Premium')).toBeTruthy();
     expect(within(rows[0]).getByText('Active')).toBeTruthy();
-    expect(within(rows[0]).getByText('Ends Feb 5, 2099')).toBeTruthy();
+    expect(within(rows[0]).getByText('Ends 5 Feb 2099')).toBeTruthy();
     expect(within(rows[1]).getByRole('link', { name: 'Message Bob Brown' }).getAttribute('href')).toBe(
       '/messages?user=id-bob',
     );
@@ -95,10 +95,10 @@ describe('subscribers page', () => {
 
   it('says renews, ends or ended from the paid period', () => {
     const now = new Date('2026-03-01T00:00:00Z');
-    expect(periodEnd(subscriber('A'), now)).toBe('Ends Feb 5, 2099');
-    expect(periodEnd(subscriber('A', 'ended'), now)).toBe('Ended Feb 5, 2026');
+    expect(periodEnd(subscriber('A'), now)).toBe('Ends 5 Feb 2099');
+    expect(periodEnd(subscriber('A', 'ended'), now)).toBe('Ended 5 Feb 2026');
     expect(periodEnd({ ...subscriber('A'), renews: true, renewsAt: '2026-04-01T12:00:00.000Z' }, now)).toBe(
-      'Renews Apr 1, 2026',
+      'Renews 1 Apr 2026',
     );
   });
 });

@@ -32,17 +32,15 @@ import { errorMessage } from '@/lib/api';
 import { useCurrentUser } from '@/lib/current-user';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useCreatorSubscribersInfiniteQuery } from './insights-api';
+import { formatDate } from '@/lib/format';
 
 const SEARCH_DELAY_MS = 300;
 
-const shortDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-
-/** "Renews Apr 20, 2026", "Ends Apr 20, 2026" or "Ended Mar 1, 2026". */
+/** "Renews 20 Apr 2026", "Ends 20 Apr 2026" or "Ended 1 Mar 2026". */
 export function periodEnd(subscriber: CreatorSubscriber, now = new Date()): string {
-  if (subscriber.renews && subscriber.renewsAt) return `Renews ${shortDate(subscriber.renewsAt)}`;
+  if (subscriber.renews && subscriber.renewsAt) return `Renews ${formatDate(subscriber.renewsAt)}`;
   if (!subscriber.endsAt) return '';
-  return `${new Date(subscriber.endsAt) > now ? 'Ends' : 'Ended'} ${shortDate(subscriber.endsAt)}`;
+  return `${new Date(subscriber.endsAt) > now ? 'Ends' : 'Ended'} ${formatDate(subscriber.endsAt)}`;
 }
 
 function StatusChip({ status }: { status: SubscriberStatus }) {
@@ -104,7 +102,7 @@ function SubscriberTable({ subscribers }: { subscribers: CreatorSubscriber[] }) 
                 <Member subscriber={subscriber} />
               </TableCell>
               <TableCell>{subscriber.tierName}</TableCell>
-              <TableCell>{shortDate(subscriber.since)}</TableCell>
+              <TableCell>{formatDate(subscriber.since)}</TableCell>
               <TableCell>
                 <StatusChip status={subscriber.status} />
               </TableCell>
@@ -131,7 +129,7 @@ function SubscriberCards({ subscribers }: { subscribers: CreatorSubscriber[] }) 
               <StatusChip status={subscriber.status} />
             </Stack>
             <Typography variant="body2" color="textSecondary">
-              {subscriber.tierName} · since {shortDate(subscriber.since)}
+              {subscriber.tierName} · since {formatDate(subscriber.since)}
             </Typography>
             <Typography variant="body2" color="textSecondary" sx={{ mb: 1.5 }}>
               {periodEnd(subscriber)}

@@ -77,7 +77,7 @@ export function ProfilePage() {
                 <Typography color="textSecondary" sx={{ overflowWrap: 'anywhere' }} data-testid="profile-email">
                   {user.email}
                 </Typography>
-                <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+                <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
                   <Chip size="small" label={ROLE_LABELS[user.role] ?? 'Member'} />
                   {user.createdAt && (
                     <Typography variant="body2" color="textSecondary" data-testid="member-since">
