@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Router, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -75,11 +76,8 @@ interface StreamClient {
   unreadCount: number;
 }
 
-const delay = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-  });
+/** Waits `ms`, or less when the loop is stopped. */
+const delay = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }).catch(() => undefined);
 
 /**
  * Every open notification stream of this API process, served by one loop: it wakes when the
