@@ -12,6 +12,11 @@ describe('dates', () => {
     expect(formatDate(new Date(2026, 4, 31, 23, 59))).toBe('31 May 2026');
   });
 
+  it('reads a calendar day without a time as that day in any time zone', () => {
+    expect(formatDate('2027-01-12')).toBe('12 Jan 2027');
+    expect(formatMonthDay('2026-03-05')).toBe('Mar 5');
+  });
+
   it('writes a moment as "12 Jan 2027, 14:05" and a time as 24-hour "09:05"', () => {
     expect(formatDateTime(local(2027, 0, 12, 14, 5))).toBe('12 Jan 2027, 14:05');
     expect(formatTime(local(2027, 0, 12, 9, 5))).toBe('09:05');

@@ -17,9 +17,17 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 
 type DateInput = string | number | Date | null | undefined;
 
+/** A calendar day with no time ("2027-01-12") is that day wherever the reader is, not UTC midnight. */
+const DAY_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
 function toDate(value: DateInput): Date | null {
   if (value === null || value === undefined || value === '') return null;
-  const date = value instanceof Date ? value : new Date(value);
+  const day = typeof value === 'string' ? DAY_ONLY.exec(value) : null;
+  const date = day
+    ? new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]))
+    : value instanceof Date
+      ? value
+      : new Date(value);
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
