@@ -82,7 +82,9 @@ function openStream(person: Person, origin = stack.url) {
       }
     }),
   );
-  return { response, events, comments, close: () => request.destroy() };
+  let ended = false;
+  void response.then((res) => res.on('end', () => (ended = true)));
+  return { response, events, comments, ended: () => ended, close: () => request.destroy() };
 }
 
 let alice: Person;
@@ -237,12 +239,13 @@ describe('notifications API', () => {
     }
   });
 
-  it('streams from an API process that runs no projectors, many streams on a pool of two connections', async () => {
+  it('streams from an API process that runs no projectors (six streams on a pool of two connections), with heartbeats, and ends them after their time', async () => {
     // A second API process: its own event store and read pool on the same database, no runner.
     const url = stack.db.client.config.connection as string;
     const store = new PostgresEventStore({ connectionString: url });
     const db = openReadDatabase(url, 2);
-    const server = http.createServer(createApp({ ...stack.deps, store, db }).app);
+    const ports = { ...stack.deps.ports, notificationStreams: { heartbeatMs: 300, maxStreamMs: 4000 } };
+    const server = http.createServer(createApp({ ...stack.deps, store, db, ports }).app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const streams = Array.from({ length: 6 }, () => openStream(bob, origin));
@@ -258,6 +261,15 @@ describe('notifications API', () => {
       expect(streams[0].events.find((event) => event.items.length)?.items[0].body).toBe(
         'Alice Bell sent you a message',
       );
+      // Heartbeats keep it open, and after its time the server ends it (the browser then reconnects).
+      const ended = await eventually(
+        async () => streams.filter((stream) => stream.ended()).length,
+        (count) => count === streams.length,
+        10_000,
+      );
+      expect(ended).toBe(streams.length);
+      expect(streams[0].comments.length).toBeGreaterThan(2);
+      expect(new Set(streams[0].comments)).toEqual(new Set([': heartbeat']));
     } finally {
       for (const stream of streams) stream.close();
       await new Promise((resolve) => server.close(resolve));

@@ -28,7 +28,8 @@ import type { Api } from '../kit';
 export function notificationRoutes(api: Api): Router {
   const router = Router();
   const { db, store } = api.deps;
-  const streams = new NotificationStreams(db, store, api.deps.logger);
+  const timing = { ...STREAM_TIMING, ...(api.deps.ports.notificationStreams as Partial<StreamTiming> | undefined) };
+  const streams = new NotificationStreams(db, store, api.deps.logger, timing);
 
   router.get('/notifications', api.requireUser, async (req, res) => {
     const query = parseWith(notificationsQuerySchema, req.query);
@@ -57,9 +58,15 @@ export function notificationRoutes(api: Api): Router {
   return router;
 }
 
-const HEARTBEAT_MS = 25_000;
-/** A stream ends after this long and the browser reconnects, so a closed session stops it. */
-const MAX_STREAM_MS = 15 * 60_000;
+interface StreamTiming {
+  /** A comment line this often keeps proxies from closing an idle stream. */
+  heartbeatMs: number;
+  /** A stream ends after this long and the browser reconnects, so a closed session stops it. */
+  maxStreamMs: number;
+}
+
+/** Defaults; a stack may replace them through the `notificationStreams` port (tests). */
+const STREAM_TIMING: StreamTiming = { heartbeatMs: 25_000, maxStreamMs: 15 * 60_000 };
 /** After an append, how long and how often to look whether the read model has applied it. */
 const SETTLING_MS = 3000;
 const SETTLING_POLL_MS = 100;
@@ -95,6 +102,7 @@ class NotificationStreams {
     private readonly db: Knex,
     private readonly store: EventStore,
     private readonly logger: Logger,
+    private readonly timing: StreamTiming,
   ) {}
 
   async open(userId: string, res: Response): Promise<void> {
@@ -121,7 +129,7 @@ class NotificationStreams {
     // The first event carries the count, so a notification that arrived between the page's
     // load and this connection is not missed.
     this.send(client, { unreadCount, items: [] });
-    const ending = setTimeout(() => res.end(), MAX_STREAM_MS);
+    const ending = setTimeout(() => res.end(), this.timing.maxStreamMs);
     res.once('close', () => clearTimeout(ending));
     this.clients.add(client);
     this.start();
@@ -140,7 +148,7 @@ class NotificationStreams {
     this.loop = loop;
     this.heartbeat = setInterval(() => {
       for (const { res } of this.clients) if (!res.writableEnded) res.write(': heartbeat\n\n');
-    }, HEARTBEAT_MS);
+    }, this.timing.heartbeatMs);
     void this.follow(loop.signal);
   }
 
