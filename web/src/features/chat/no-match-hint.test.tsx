@@ -38,8 +38,8 @@ it('in Smart Matching explains why and offers wider filters or Random Chat', () 
   expect(random).toHaveBeenCalledTimes(1);
 });
 
-it('in Random Chat only says no one is looking right now', () => {
+it('in Random Chat only says no one is free right now', () => {
   render(<NoMatchHint mode="random" onWidenFilters={jest.fn()} onSwitchToRandom={jest.fn()} />);
-  expect(screen.getByText(/No one else is looking for a chat right now/)).toBeTruthy();
+  expect(screen.getByText(/No one is free to chat right now/)).toBeTruthy();
   expect(screen.queryByRole('button')).toBeNull();
 });

@@ -35,7 +35,7 @@ export function NoMatchHint({
     return (
       <Alert severity="info" data-testid="no-match-hint">
         <AlertTitle>No one to chat with yet</AlertTitle>
-        No one else is looking for a chat right now. Stay here: we connect you as soon as someone joins.
+        No one is free to chat right now. Stay here: we connect you as soon as someone is.
       </Alert>
     );
   return (
