@@ -19,7 +19,7 @@ import { allProjectors } from '../projections/engine/registry';
 import { ProjectionRunner } from '../projections/engine/runner';
 import { startRealtimeServer, type RealtimeServer } from '../realtime/server';
 import { startTickers, type RunningTickers } from './tickers';
-import { allProcessManagers, allTickers, createPorts } from './wiring';
+import { allProcessManagers, allTickers, createPorts, startMedia } from './wiring';
 
 export interface StackOptions {
   databaseUrl: string;
@@ -82,6 +82,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   });
   await runner.start();
   const tickers = startTickers(allTickers(ports), { store, db, clock, logger });
+  const media = await startMedia(ports, { databaseUrl: options.databaseUrl, store, db, clock, logger });
 
   // The API has its own pool (generic plans, see openReadDatabase): projection work never holds
   // the connections requests wait for.
@@ -143,6 +144,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       proxy.close();
       await realtime.close();
       await tickers.stop();
+      await media.stop();
       await runner.stop();
       await apiDb.destroy();
       await db.destroy();

@@ -32,6 +32,15 @@ import { createFsStorage } from '../domain/media/fs-storage';
 import { createS3Storage } from '../domain/media/s3-storage';
 import { createMediaUrlSigner, mediaUrlSecret } from '../domain/media/signed-url';
 import { mediaStorageConfig } from './config';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import type { EventStore } from '../domain/event-store/port';
+import { ffmpegAvailable } from '../domain/media/ffmpeg';
+import type { MediaIngest } from '../domain/media/ingest';
+import { startMediaProcessor, type ProcessorOptions } from '../domain/media/job-queue';
+import { MEDIA_LIMITS, type MediaLimits } from '../domain/media/limits';
+import { postgresMediaProgress } from '../domain/media/progress';
+import type { MediaStorage } from '../domain/media/storage';
 
 /**
  * The composition root: which adapter serves each port and which process managers run.
@@ -123,4 +132,43 @@ export function allTickers(ports: Record<string, unknown>): Ticker[] {
     // Expired sessions, rate-limit rows, idempotency keys and sign-in throttling rows.
     housekeepingTicker,
   ];
+}
+
+/** What tests (or an operator) may change about media processing: `ports.mediaSettings`. */
+export interface MediaSettings {
+  /** Uploads arrive and are processed under `<dataDir>/media-work`; default LIVELY_DATA_DIR. */
+  dataDir?: string;
+  limits?: Partial<MediaLimits>;
+  /** Default: whether ffmpeg and ffprobe are on PATH. */
+  videoEnabled?: boolean;
+  queue?: Pick<ProcessorOptions, 'pollMs' | 'superviseSeconds' | 'retryDelaySeconds'>;
+}
+
+/**
+ * Media processing (issue 18): the pg-boss job queue and its workers, at most one job per core;
+ * the API takes uploads in through `ports.mediaIngest`. Stored objects go to `ports.mediaStorage`.
+ */
+export async function startMedia(
+  ports: Record<string, unknown>,
+  infra: { databaseUrl: string; store: EventStore; db: Knex; clock: () => Date; logger: Logger },
+): Promise<{ stop(): Promise<void> }> {
+  const settings = (ports.mediaSettings ?? {}) as MediaSettings;
+  const storage = ports.mediaStorage as MediaStorage;
+  const dataDir = path.resolve(settings.dataDir ?? (process.env.LIVELY_DATA_DIR || '.data'));
+  const limits = { ...MEDIA_LIMITS, ...settings.limits };
+  const videoEnabled = settings.videoEnabled ?? ffmpegAvailable();
+  if (!videoEnabled) infra.logger.warn('ffmpeg not found: video uploads are disabled; images only');
+  const progress = postgresMediaProgress(infra.db);
+  const workDir = path.join(dataDir, 'media-work');
+  const processor = await startMediaProcessor({
+    databaseUrl: infra.databaseUrl,
+    deps: { store: infra.store, storage, limits, workDir, clock: infra.clock },
+    progress,
+    concurrency: availableParallelism(),
+    log: (message, fields) => infra.logger.info({ ...fields, component: 'media' }, message),
+    ...settings.queue,
+  });
+  const ingest: MediaIngest = { storage, jobs: processor.jobs, progress, limits, videoEnabled, uploadDir: workDir };
+  ports.mediaIngest = ingest;
+  return processor;
 }

@@ -13,6 +13,7 @@ import { creatorRoutes } from './creators';
 import { postRoutes } from './posts';
 import { creatorSubscriptionRoutes } from './creator-subscriptions';
 import { messagingRoutes } from './messaging';
+import { mediaRoutes } from './media';
 import { notificationRoutes } from './notifications';
 import { systemRoutes } from './system';
 import { billingRoutes } from './billing';
@@ -32,6 +33,7 @@ export const routeModules: Array<(api: Api) => Router> = [
   postRoutes,
   creatorSubscriptionRoutes,
   messagingRoutes,
+  mediaRoutes,
   notificationRoutes,
   adminRoutes,
   systemRoutes,

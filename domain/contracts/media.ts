@@ -41,3 +41,10 @@ export interface MediaAttachment {
   url?: string;
   posterUrl?: string;
 }
+
+/** A page of the owner's vault: `GET /api/media?kind=&cursor=&limit=`. */
+export interface MediaVaultPage {
+  items: MediaItem[];
+  /** Pass as `cursor` for the next page; null on the last. */
+  nextCursor: string | null;
+}

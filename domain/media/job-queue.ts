@@ -69,8 +69,13 @@ export async function startMediaProcessor(options: ProcessorOptions): Promise<Me
   const pollMs = options.pollMs ?? 1000;
   const idle = () =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, pollMs);
-      stopping.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+      const done = () => {
+        clearTimeout(timer);
+        stopping.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, pollMs);
+      stopping.signal.addEventListener('abort', done, { once: true });
     });
 
   async function runJob(job: PgBoss.JobWithMetadata<JobData>): Promise<void> {
