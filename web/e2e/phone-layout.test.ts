@@ -7,13 +7,15 @@ import { membershipStream } from '../../domain/membership/events';
 import { ensureStaffAccount } from '../../domain/payouts/staff-role';
 import { handleCommand } from '../../domain/shared/command-handler';
 import type { TestStack } from '../../ops/testing/harness';
-import { describeInBrowser, launchBrowser, startE2EStack } from './support';
+import { describeInBrowser, launchBrowser, seriousAxeViolations, startE2EStack } from './support';
 
 /**
  * Issue 19, phones: every route of SPEC §2 in every access state, at 390 px (and 360 px) and at
  * 1280 px, fits the window (no sideways scrolling); the user menu and each of its items too; the
  * messages page shows one pane at a time on phones; dialogs are full-screen on phones; the
  * finance console's tables scroll inside themselves. Screenshots go to .data/screenshots/.
+ * Accessibility: axe-core finds no serious or critical violation on any route (once per route
+ * and state, at 390 px).
  */
 
 const PASSWORD = 'Secret123';
@@ -104,8 +106,9 @@ describeInBrowser('phone layout on every route in every access state', () => {
     await page.screenshot({ path: path.join(SHOTS, `phone-${name.replace(/[^a-z0-9-]+/gi, '_')}.png`) });
   }
 
-  /** Each route at 390 (then 360) and at 1280: it fits, and a screenshot of each. */
+  /** Each route at 390 (then 360) and at 1280: it fits, a screenshot of each; at 390 axe finds nothing serious. */
   async function checkRoutes(page: Page, state: string, routes: Array<string | [string, string]>): Promise<void> {
+    const violations: string[] = [];
     for (const viewport of [PHONE, DESKTOP]) {
       await page.setViewportSize(viewport);
       for (const entry of routes) {
@@ -116,12 +119,14 @@ describeInBrowser('phone layout on every route in every access state', () => {
         await expectFits(page, what);
         await shot(page, `${state}-${viewport.width}-${route.replace(creatorId, 'id')}`);
         if (viewport === PHONE) {
+          violations.push(...(await seriousAxeViolations(page, `${state} ${route}`)));
           await page.setViewportSize(SMALL_PHONE);
           await expectFits(page, `${state} ${route} at 360`);
           await page.setViewportSize(PHONE);
         }
       }
     }
+    if (violations.length) throw new Error(`serious accessibility violations:\n${violations.join('\n')}`);
   }
 
   /** The top bar's controls are reachable (inside the window) and at least 44 px tall. */

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 
@@ -75,4 +76,21 @@ export async function expectText(locator: Locator, expected: string | RegExp, ti
     if (Date.now() > deadline) throw new Error(`expected ${String(expected)}, saw ${JSON.stringify(text)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it stands, one readable line each
+ * (rule, what it asks, the offending elements' selectors, where); an empty list when there are none.
+ */
+export async function seriousAxeViolations(page: Page, where: string): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => {
+      const targets = violation.nodes.slice(0, 6).map((node) => node.target.join(' > '));
+      const more =
+        violation.nodes.length > targets.length ? ` and ${violation.nodes.length - targets.length} more` : '';
+      const example = violation.nodes[0]?.any[0]?.message ?? violation.nodes[0]?.failureSummary ?? '';
+      return `${where}: ${violation.id} (${violation.impact}: ${violation.help}) at ${targets.join(' | ')}${more}; e.g. ${example}`;
+    });
 }

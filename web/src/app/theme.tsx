@@ -14,13 +14,17 @@ export const theme = createTheme({
   colorSchemes: {
     light: {
       palette: {
-        primary: { main: '#d6336c' },
+        // Dark enough for 4.5:1 (WCAG AA) both as text on the page and under light text.
+        primary: { main: '#c2255c' },
+        contrastThreshold: 4.5,
         secondary: { main: '#7048e8' },
         background: { default: '#fafafa', paper: '#ffffff' },
       },
     },
     dark: {
       palette: {
+        // Text on a coloured fill is light only where light text reaches 4.5:1 (dark text on pink here).
+        contrastThreshold: 4.5,
         primary: { main: '#f06595' },
         secondary: { main: '#9775fa' },
         background: { default: '#0f0f14', paper: '#1a1a22' },

@@ -63,8 +63,11 @@ export function CoverBanner({
   );
 }
 
-/** A creator as a card: cover, avatar, name, bio, price label; opens the profile. */
-export function CreatorCard({ creator }: { creator: Creator }) {
+/**
+ * A creator as a card: cover, avatar, name, bio, price label; opens the profile. The name is a
+ * heading one level below the list's own (h3 under a section's h2, h2 under the page's h1).
+ */
+export function CreatorCard({ creator, headingLevel = 'h3' }: { creator: Creator; headingLevel?: 'h2' | 'h3' }) {
   return (
     <Card variant="outlined" data-testid="creator-card" sx={{ height: '100%' }}>
       <CardActionArea component={RouterLink} to={`/creator/${creator.id}`} sx={{ height: '100%' }}>
@@ -83,7 +86,7 @@ export function CreatorCard({ creator }: { creator: Creator }) {
           >
             {creator.name[0]?.toUpperCase()}
           </Avatar>
-          <Typography variant="subtitle1" sx={{ fontWeight: 700, mt: 1 }}>
+          <Typography variant="subtitle1" component={headingLevel} sx={{ fontWeight: 700, mt: 1 }}>
             {creator.name}
           </Typography>
           <Typography

@@ -107,6 +107,7 @@ export function ChatPage() {
               <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
                 <Box
                   data-testid="connection-dot"
+                  role="img"
                   aria-label={socketOpen ? 'Connected to chat service' : 'Not connected to chat service'}
                   sx={{
                     width: 12,

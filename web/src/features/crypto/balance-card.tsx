@@ -15,13 +15,11 @@ export function BalanceCard({ balance }: { balance: CryptoBalance | undefined })
       <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
         <AccountBalanceWallet sx={{ fontSize: 40 }} />
         <Box>
-          <Typography variant="body2" sx={{ opacity: 0.9 }}>
-            Available Balance
-          </Typography>
+          <Typography variant="body2">Available Balance</Typography>
           <Typography variant="h4" component="p" sx={{ fontWeight: 800 }} data-testid="balance-total">
             ${balance.totalUsd}
           </Typography>
-          <Typography variant="body2" sx={{ opacity: 0.9 }}>
+          <Typography variant="body2">
             From {count} {count === 1 ? 'conversion' : 'conversions'} · usable for your membership
           </Typography>
         </Box>

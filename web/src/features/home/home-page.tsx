@@ -116,7 +116,7 @@ export function HomePage() {
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
               <AutoAwesome fontSize="large" />
               <Box sx={{ flex: 1 }}>
-                <Typography variant="h6" sx={{ fontWeight: 700 }}>
+                <Typography variant="h6" component="h2" sx={{ fontWeight: 700 }}>
                   Become a Creator
                 </Typography>
                 <Typography>Share exclusive content with your subscribers and keep 90% of your earnings.</Typography>
@@ -124,7 +124,7 @@ export function HomePage() {
               <Button
                 variant="contained"
                 color="inherit"
-                sx={{ color: '#7c3aed' }}
+                sx={{ color: '#7c3aed', bgcolor: 'common.white', '&:hover': { bgcolor: 'grey.100' } }}
                 component={RouterLink}
                 to="/dashboard"
               >

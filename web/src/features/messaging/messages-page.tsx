@@ -9,6 +9,7 @@ import Container from '@mui/material/Container';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemAvatar from '@mui/material/ListItemAvatar';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
@@ -248,33 +249,39 @@ export function MessagesPage() {
             )}
             <List disablePadding>
               {conversations.map((conversation) => (
-                <ListItemButton
-                  key={conversation.user.id}
-                  selected={conversation.user.id === selected}
-                  onClick={() => setParams({ user: conversation.user.id })}
-                >
-                  <ListItemAvatar>
-                    <Avatar src={conversation.user.profileImageUrl ?? undefined}>
-                      {conversation.user.name[0]?.toUpperCase()}
-                    </Avatar>
-                  </ListItemAvatar>
-                  <ListItemText
-                    primary={conversation.user.name}
-                    secondary={
-                      <>
-                        <Box
-                          component="span"
-                          sx={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-                        >
-                          {conversation.lastMessage}
-                        </Box>
-                        <Box component="span" sx={{ fontSize: 12 }}>
-                          {formatDateTime(conversation.lastMessageAt)}
-                        </Box>
-                      </>
-                    }
-                  />
-                </ListItemButton>
+                <ListItem key={conversation.user.id} disablePadding>
+                  <ListItemButton
+                    selected={conversation.user.id === selected}
+                    onClick={() => setParams({ user: conversation.user.id })}
+                  >
+                    <ListItemAvatar>
+                      <Avatar src={conversation.user.profileImageUrl ?? undefined}>
+                        {conversation.user.name[0]?.toUpperCase()}
+                      </Avatar>
+                    </ListItemAvatar>
+                    <ListItemText
+                      primary={conversation.user.name}
+                      secondary={
+                        <>
+                          <Box
+                            component="span"
+                            sx={{
+                              display: 'block',
+                              overflow: 'hidden',
+                              textOverflow: 'ellipsis',
+                              whiteSpace: 'nowrap',
+                            }}
+                          >
+                            {conversation.lastMessage}
+                          </Box>
+                          <Box component="span" sx={{ fontSize: 12 }}>
+                            {formatDateTime(conversation.lastMessageAt)}
+                          </Box>
+                        </>
+                      }
+                    />
+                  </ListItemButton>
+                </ListItem>
               ))}
             </List>
           </Box>

@@ -26,7 +26,7 @@ export function SearchPage() {
             ))
           : data.map((creator) => (
               <Grid key={creator.id} size={{ xs: 12, sm: 6, md: 4 }}>
-                <CreatorCard creator={creator} />
+                <CreatorCard creator={creator} headingLevel="h2" />
               </Grid>
             ))}
       </Grid>
