@@ -1,5 +1,4 @@
 import { BarChart } from '@mui/x-charts/BarChart';
-import { LineChart } from '@mui/x-charts/LineChart';
 import type { AnalyticsDay } from '@contracts/creator-insights';
 import { usd } from '@/lib/format';
 
@@ -8,26 +7,32 @@ const HEIGHT = 260;
 /** "03-14" for the axis: the window is at most 90 days, so the year adds nothing. */
 const dayLabel = (day: AnalyticsDay) => day.date.slice(5);
 
-/** Around eight labels whatever the window's length, so 90 days stay readable on a phone. */
-const everyNth = (count: number) => (_: unknown, index: number) => index % Math.max(1, Math.ceil(count / 8)) === 0;
+/** About five ticks whatever the window's length, so even 90 days stay readable on a phone. */
+const fewLabels = (count: number) => (_: unknown, index: number) => index % Math.max(1, Math.ceil(count / 5)) === 0;
 
-const dollars = (cents: number | null) => usd((cents ?? 0) / 100);
+const xAxisOf = (daily: AnalyticsDay[]) => [
+  {
+    scaleType: 'band' as const,
+    data: daily.map(dayLabel),
+    // Ticks (and so labels) on about five days only.
+    tickInterval: fewLabels(daily.length),
+  },
+];
 
 /** The creator's share per day, in dollars. */
 export function EarningsChart({ daily }: { daily: AnalyticsDay[] }) {
   return (
-    <LineChart
+    <BarChart
       height={HEIGHT}
       hideLegend
-      xAxis={[{ scaleType: 'point', data: daily.map(dayLabel), tickLabelInterval: everyNth(daily.length) }]}
-      yAxis={[{ valueFormatter: (value: number) => usd(value / 100).replace('.00', ''), width: 56 }]}
+      xAxis={xAxisOf(daily)}
+      yAxis={[{ valueFormatter: (cents: number) => usd(cents / 100).replace('.00', ''), width: 56 }]}
       series={[
         {
           label: 'Earnings',
           data: daily.map((day) => day.earningsCents),
-          area: true,
-          showMark: false,
-          valueFormatter: dollars,
+          color: '#7c3aed',
+          valueFormatter: (cents: number | null) => usd((cents ?? 0) / 100),
         },
       ]}
     />
@@ -39,7 +44,7 @@ export function SubscribersChart({ daily }: { daily: AnalyticsDay[] }) {
   return (
     <BarChart
       height={HEIGHT}
-      xAxis={[{ scaleType: 'band', data: daily.map(dayLabel), tickLabelInterval: everyNth(daily.length) }]}
+      xAxis={xAxisOf(daily)}
       yAxis={[{ tickMinStep: 1, width: 40 }]}
       series={[
         { label: 'Gained', data: daily.map((day) => day.subscribersGained), color: '#16a34a' },

@@ -42,10 +42,14 @@ function Total({ label, value, trend, testId }: { label: string; value: string; 
         <Typography variant="body2" color="textSecondary">
           {label}
         </Typography>
-        <Typography variant="h4" sx={{ fontWeight: 800, my: 0.5 }} data-testid="value">
+        <Typography
+          variant="h4"
+          sx={{ fontWeight: 800, my: 0.5, fontSize: { xs: '1.5rem', sm: '2.125rem' }, overflowWrap: 'anywhere' }}
+          data-testid="value"
+        >
           {value}
         </Typography>
-        <Typography variant="caption" color={TONE_COLORS[trend.tone]} data-testid="trend">
+        <Typography variant="caption" sx={{ color: TONE_COLORS[trend.tone] }} data-testid="trend">
           {trend.text}
         </Typography>
       </CardContent>
@@ -107,7 +111,7 @@ function Totals({ analytics }: { analytics: CreatorAnalytics }) {
   return (
     <Grid container spacing={2} sx={{ mb: 2 }}>
       {totals.map((total) => (
-        <Grid key={total.testId} size={{ xs: 12, sm: 6, md: 3 }}>
+        <Grid key={total.testId} size={{ xs: 6, md: 3 }}>
           <Total {...total} />
         </Grid>
       ))}

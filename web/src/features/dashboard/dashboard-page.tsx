@@ -66,7 +66,7 @@ function StatCard({
         </Typography>
         {/* Trends are data now (issue 19 overrides SPEC §2): the last 30 days against the 30 before. */}
         {trend !== null && (
-          <Typography variant="caption" color={TREND_COLORS[trend?.tone ?? 'flat']} data-testid="trend">
+          <Typography variant="caption" sx={{ color: TREND_COLORS[trend?.tone ?? 'flat'] }} data-testid="trend">
             {trend ? trend.text : <Skeleton width={120} />}
           </Typography>
         )}
@@ -151,7 +151,7 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
               <Typography variant="h6" sx={{ mb: 1 }}>
                 Quick Actions
               </Typography>
-              <Stack spacing={1}>
+              <Stack spacing={1} sx={{ '& .MuiButton-root': { minHeight: 44 } }}>
                 <Button variant="contained" startIcon={<Add />} onClick={() => setNewPostOpen(true)}>
                   Create New Post
                 </Button>
