@@ -36,10 +36,11 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { EventStore } from '../domain/event-store/port';
 import { ffmpegAvailable } from '../domain/media/ffmpeg';
-import type { MediaIngest } from '../domain/media/ingest';
+import { expiryFor, type MediaIngest } from '../domain/media/ingest';
 import { startMediaProcessor, type ProcessorOptions } from '../domain/media/job-queue';
 import { MEDIA_LIMITS, type MediaLimits } from '../domain/media/limits';
 import { postgresMediaProgress } from '../domain/media/progress';
+import { mediaStillProcessing } from '../projections/media';
 import type { MediaStorage } from '../domain/media/storage';
 
 /**
@@ -170,5 +171,8 @@ export async function startMedia(
   });
   const ingest: MediaIngest = { storage, jobs: processor.jobs, progress, limits, videoEnabled, uploadDir: workDir };
   ports.mediaIngest = ingest;
+  // An upload whose process died between its event and its job: queue it again (a queued one is kept).
+  for (const item of await mediaStillProcessing(infra.db))
+    await processor.jobs.enqueue(item.id, { expireInSeconds: expiryFor(item.kind, item.bytes) });
   return processor;
 }

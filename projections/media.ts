@@ -196,3 +196,9 @@ export async function ownerVault(
 export async function mediaInUse(db: Knex, mediaId: string): Promise<boolean> {
   return Boolean(await db('media_attachments').where({ media_id: mediaId }).first('media_id'));
 }
+
+/** Items still processing (with their kind and size): their jobs are queued again on start, in case one was lost. */
+export async function mediaStillProcessing(db: Knex): Promise<Array<{ id: string; kind: MediaKind; bytes: number }>> {
+  const rows = await db('media').where({ status: 'processing' }).select('id', 'kind', 'bytes');
+  return rows.map((row) => ({ id: row.id, kind: row.kind, bytes: Number(row.bytes) }));
+}

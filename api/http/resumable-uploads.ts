@@ -15,6 +15,7 @@ import { fileHead, writeCounted, type LimitFor, type ReceivedFile } from './mult
  */
 
 const TUS_VERSION = '1.0.0';
+const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 interface UploadRecord {
   id: string;
@@ -55,6 +56,7 @@ export function resumableUploads<Uploader extends { id: string }>(options: Resum
 
   async function ownRecord(req: Request, uploader: Uploader): Promise<UploadRecord> {
     const id = String(req.params.id);
+    if (!UPLOAD_ID.test(id)) throw refuse.notFound('Upload not found'); // never a path outside the folder
     const record = await readFile(recordPath(id), 'utf8').then(
       (text) => JSON.parse(text) as UploadRecord,
       () => null,

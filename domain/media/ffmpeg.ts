@@ -7,8 +7,8 @@ import { createInterface } from 'node:readline';
  */
 
 /** Whether ffmpeg and ffprobe are on PATH: without them the server takes images only. */
-export function ffmpegAvailable(): boolean {
-  return ['ffmpeg', 'ffprobe'].every((tool) => spawnSync(tool, ['-version'], { stdio: 'ignore' }).status === 0);
+export function ffmpegAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
+  return ['ffmpeg', 'ffprobe'].every((tool) => spawnSync(tool, ['-version'], { stdio: 'ignore', env }).status === 0);
 }
 
 export class ToolFailed extends Error {

@@ -67,7 +67,7 @@ export async function checkUpload(ingest: MediaIngest, uploader: Uploader, file:
 }
 
 /** Time a job may run before the supervisor takes it for dead: generous for long videos. */
-function expiryFor(kind: MediaKind, bytes: number): number {
+export function expiryFor(kind: MediaKind, bytes: number): number {
   if (kind === 'image') return 15 * 60;
   return Math.min(20 * 3600, 30 * 60 + Math.ceil(bytes / (256 * 1024)));
 }

@@ -59,7 +59,11 @@ export const refuseMedia = {
       `File too large: ${kind === 'file' ? 'uploads' : `${kind}s`} may be at most ${formatBytes(limit)}`,
     ),
   tooLong: (seconds: number) =>
-    new MediaRefusal(413, 'MEDIA_TOO_LARGE', `Video too long: videos may be at most ${seconds / 60} minutes`),
+    new MediaRefusal(
+      413,
+      'MEDIA_TOO_LARGE',
+      `Video too long: videos may be at most ${seconds / 60} minute${seconds === 60 ? '' : 's'}`,
+    ),
   tooManyPixels: (pixels: number) =>
     new MediaRefusal(
       400,
