@@ -4,6 +4,7 @@ import { formatCents } from '../domain/contracts/money';
 import type { MessageSent, MessageUnlocked } from '../domain/messaging/events';
 import { bulkInsert } from './engine/bulk-insert';
 import type { ProjectionContext, Projector } from './engine/projector';
+import { attachedMediaSql, attachmentViews, type AttachedMedia, type MediaLinks } from './media-access';
 import { displayName } from './users';
 
 const rowOf = (data: MessageSent['data']) => ({
@@ -95,13 +96,15 @@ interface MessageRow {
   price_cents: number | null;
   is_unlocked: boolean;
   created_at: Date;
+  /** Uploaded media in order (the media read model's items attached to the message). */
+  media: AttachedMedia[];
 }
 
 /** Locked for the viewer: a paid message not yet unlocked, and the viewer is its receiver. */
 const lockedFor = (row: MessageRow, viewerId: string) =>
   row.is_paid && !row.is_unlocked && row.receiver_id === viewerId;
 
-export function messageView(row: MessageRow, viewerId: string): Message {
+export function messageView(row: MessageRow, viewerId: string, links: MediaLinks): Message {
   const locked = lockedFor(row, viewerId);
   return {
     id: row.id,
@@ -114,8 +117,13 @@ export function messageView(row: MessageRow, viewerId: string): Message {
     isUnlocked: row.is_unlocked,
     locked,
     createdAt: new Date(row.created_at).toISOString(),
+    media: attachmentViews(row.media, !locked, links),
   };
 }
+
+/** Message rows with their media (`m` is the messages alias). */
+const withMedia = (db: Knex) =>
+  db('messages as m').select('m.*', db.raw(`${attachedMediaSql('message', 'm.id')} AS media`));
 
 export async function chatUser(db: Knex, userId: string): Promise<ChatUser | null> {
   const row = await db('users')
@@ -163,17 +171,24 @@ export async function conversations(db: Knex, viewerId: string): Promise<Convers
 }
 
 /** The thread between the viewer and another user, oldest first. */
-export async function thread(db: Knex, viewerId: string, otherId: string): Promise<Message[]> {
-  const rows = (await db('messages')
+export async function thread(db: Knex, viewerId: string, otherId: string, links: MediaLinks): Promise<Message[]> {
+  const rows = (await withMedia(db)
     .where((where) =>
-      where.where({ sender_id: viewerId, receiver_id: otherId }).orWhere({ sender_id: otherId, receiver_id: viewerId }),
+      where
+        .where({ 'm.sender_id': viewerId, 'm.receiver_id': otherId })
+        .orWhere({ 'm.sender_id': otherId, 'm.receiver_id': viewerId }),
     )
-    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .orderBy([{ column: 'm.created_at' }, { column: 'm.id' }])
     .limit(1000)) as MessageRow[];
-  return rows.map((row) => messageView(row, viewerId));
+  return rows.map((row) => messageView(row, viewerId, links));
 }
 
-export async function findMessage(db: Knex, viewerId: string, messageId: string): Promise<Message | null> {
-  const row = (await db('messages').where({ id: messageId }).first()) as MessageRow | undefined;
-  return row && (row.sender_id === viewerId || row.receiver_id === viewerId) ? messageView(row, viewerId) : null;
+export async function findMessage(
+  db: Knex,
+  viewerId: string,
+  messageId: string,
+  links: MediaLinks,
+): Promise<Message | null> {
+  const row = (await withMedia(db).where('m.id', messageId).first()) as MessageRow | undefined;
+  return row && (row.sender_id === viewerId || row.receiver_id === viewerId) ? messageView(row, viewerId, links) : null;
 }

@@ -4,6 +4,7 @@ import type { PostCommented, PostLiked } from '../domain/posts/events';
 import { readableCreatorIds } from './creator-subscriptions';
 import { preparedQuery } from './engine/database';
 import type { Projector } from './engine/projector';
+import { attachedMediaSql, attachmentViews, type AttachedMedia, type MediaLinks } from './media-access';
 import { applyPostsBatch, postRow } from './posts-batch';
 import { displayName, isUserId } from './users';
 
@@ -96,7 +97,8 @@ export const postsProjector: Projector = {
 
 /**
  * Queries: posts as a viewer sees them. A non-public post is locked for viewers who are neither its
- * creator nor subscribed to the creator; a locked post is sent without content and media URL.
+ * creator nor subscribed to the creator; a locked post is sent without content and media URL, its
+ * uploaded media as blurred previews only.
  */
 
 export interface PostRow {
@@ -115,9 +117,11 @@ export interface PostRow {
   email: string | null;
   profile_image_url: string | null;
   liked: boolean;
+  /** Uploaded media in order (the media read model's items attached to the post). */
+  media: AttachedMedia[];
 }
 
-export function postView(row: PostRow, readable: Set<string>): Post {
+export function postView(row: PostRow, readable: Set<string>, links: MediaLinks): Post {
   const locked = !row.is_public && !readable.has(row.creator_id);
   return {
     id: row.id,
@@ -131,20 +135,23 @@ export function postView(row: PostRow, readable: Set<string>): Post {
     content: locked ? null : row.content,
     mediaUrl: locked ? null : row.media_url,
     mediaType: row.media_type,
-    hasMedia: Boolean(row.media_url),
+    hasMedia: Boolean(row.media_url) || row.media.length > 0,
     isPublic: row.is_public,
     locked,
     likeCount: row.like_count,
     commentCount: row.comment_count,
     liked: row.liked,
     createdAt: new Date(row.created_at).toISOString(),
+    media: attachmentViews(row.media, !locked, links),
   };
 }
+
+const POST_MEDIA = attachedMediaSql('post', 'f.id');
 
 /** Columns of a post row with its author and whether the viewer liked it (`f` is the post alias). */
 const DECORATE = `f.id, f.creator_id, f.title, f.content, f.media_url, f.media_type, f.is_public, f.created_at,
   f.like_count, f.comment_count, u.first_name, u.last_name, u.email, u.profile_image_url,
-  EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = f.id AND l.user_id = ?) AS liked`;
+  EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = f.id AND l.user_id = ?) AS liked, ${POST_MEDIA} AS media`;
 
 interface Cursor {
   at: string;
@@ -178,7 +185,7 @@ function feedSql(withCursor: boolean): string {
     )
     SELECT f.id, f.creator_id, f.title, f.content, f.media_url, f.media_type, f.is_public, f.created_at,
       f.like_count, f.comment_count, u.first_name, u.last_name, u.email, u.profile_image_url,
-      EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = f.id AND l.user_id = $1) AS liked
+      EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = f.id AND l.user_id = $1) AS liked, ${POST_MEDIA} AS media
     FROM page JOIN posts f ON f.id = page.id
     LEFT JOIN users u ON u.id = f.creator_id::uuid
     ORDER BY page.created_at DESC, page.id DESC`;
@@ -197,6 +204,7 @@ export async function feedPage(
   now: Date,
   viewerId: string,
   options: { cursor?: string; limit: number },
+  links: MediaLinks,
 ): Promise<FeedPage> {
   const cursor = decodeCursor(options.cursor);
   const limit = options.limit;
@@ -213,7 +221,7 @@ export async function feedPage(
   // Every feed post is public or from a creator the viewer may read: none is locked.
   const readable = new Set(page.map((row) => row.creator_id));
   return {
-    posts: page.map((row) => postView(row, readable)),
+    posts: page.map((row) => postView(row, readable, links)),
     nextCursor:
       rows.length > limit && last ? encodeCursor({ at: new Date(last.created_at).toISOString(), id: last.id }) : null,
   };
@@ -226,7 +234,13 @@ function decorated(db: Knex, viewerId: string) {
 }
 
 /** A creator's posts, newest first (locked ones without content for non-subscribers). */
-export async function creatorPosts(db: Knex, now: Date, viewerId: string, creatorId: string): Promise<Post[]> {
+export async function creatorPosts(
+  db: Knex,
+  now: Date,
+  viewerId: string,
+  creatorId: string,
+  links: MediaLinks,
+): Promise<Post[]> {
   if (!isUserId(creatorId)) return [];
   const readable = await readableCreatorIds(db, now, viewerId);
   const rows = (await decorated(db, viewerId)
@@ -236,14 +250,20 @@ export async function creatorPosts(db: Knex, now: Date, viewerId: string, creato
       { column: 'f.id', order: 'desc' },
     ])
     .limit(500)) as PostRow[];
-  return rows.map((row) => postView(row, readable));
+  return rows.map((row) => postView(row, readable, links));
 }
 
 /** One post as the viewer sees it; null when unknown. */
-export async function findPost(db: Knex, now: Date, viewerId: string, postId: string): Promise<Post | null> {
+export async function findPost(
+  db: Knex,
+  now: Date,
+  viewerId: string,
+  postId: string,
+  links: MediaLinks,
+): Promise<Post | null> {
   if (!isUserId(postId)) return null;
   const row = (await decorated(db, viewerId).where('f.id', postId).first()) as PostRow | undefined;
-  return row ? postView(row, await readableCreatorIds(db, now, viewerId)) : null;
+  return row ? postView(row, await readableCreatorIds(db, now, viewerId), links) : null;
 }
 
 export async function postComments(db: Knex, postId: string): Promise<Comment[]> {

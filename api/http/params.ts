@@ -34,6 +34,8 @@ export const PARAM_FORMATS: Record<string, ParamFormat> = {
   /** Admin table names and payout actions: the routes 404 the unknown ones. */
   resource: { pattern: WORD, refusal: () => refuse.notFound('Not found') },
   action: { pattern: WORD, refusal: () => refuse.notFound('Not found') },
+  /** A media item's stored file (`w640.webp`, `video-480.mp4`): the route 404s unknown ones. */
+  variant: { pattern: /^[a-z0-9][a-z0-9.-]{0,40}$/, refusal: () => refuse.notFound('Media not found') },
 };
 
 interface Layer {

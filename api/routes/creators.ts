@@ -11,6 +11,7 @@ import { createTier, registerCreator, updateTier } from '../../domain/creators/c
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
 import { NO_TIERS_PRICE, creatorStats, creatorTiers, findCreator, listCreators } from '../../projections/creators';
+import type { MediaLinks } from '../../projections/media-access';
 import { creatorPosts } from '../../projections/posts';
 import { displayName, findUserRow, isUserId } from '../../projections/users';
 import { requireActiveSubscription } from '../http/access';
@@ -136,7 +137,7 @@ export function creatorRoutes(api: Api): Router {
 
   router.get('/creators/:id/posts', member, async (req, res) => {
     const creator = await creatorOr404(String(req.params.id));
-    res.json(await creatorPosts(db, now(), req.userId!, creator.id));
+    res.json(await creatorPosts(db, now(), req.userId!, creator.id, api.deps.ports.mediaUrls as MediaLinks));
   });
 
   router.get('/creators/:id/stats', member, async (req, res) => {

@@ -14,6 +14,7 @@ import { postRoutes } from './posts';
 import { creatorSubscriptionRoutes } from './creator-subscriptions';
 import { messagingRoutes } from './messaging';
 import { mediaRoutes } from './media';
+import { mediaFileRoutes } from './media-files';
 import { notificationRoutes } from './notifications';
 import { systemRoutes } from './system';
 import { billingRoutes } from './billing';
@@ -34,6 +35,7 @@ export const routeModules: Array<(api: Api) => Router> = [
   creatorSubscriptionRoutes,
   messagingRoutes,
   mediaRoutes,
+  mediaFileRoutes,
   notificationRoutes,
   adminRoutes,
   systemRoutes,

@@ -6,6 +6,7 @@ import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
 import { isCreator } from '../../projections/creators';
 import { isUserId } from '../../projections/users';
+import { attachmentViews, mediaByIds, unusableMedia, type MediaLinks } from '../../projections/media-access';
 import { chatUser, conversations, findMessage, thread } from '../../projections/messages';
 import { requireActiveSubscription } from '../http/access';
 import { idempotency } from '../http/idempotency';
@@ -17,6 +18,7 @@ export function messagingRoutes(api: Api): Router {
   const router = Router();
   const { db, store } = api.deps;
   const member = requireActiveSubscription(db);
+  const links = () => api.deps.ports.mediaUrls as MediaLinks;
 
   const userOr404 = async (id: string) => {
     const user = isUserId(id) ? await chatUser(db, id) : null;
@@ -25,7 +27,7 @@ export function messagingRoutes(api: Api): Router {
   };
 
   /** A message as one of its two parties sees it, from the write side (the read model may lag). */
-  const fromState = (messageId: string, state: MessageState, viewerId: string): Message => {
+  const fromState = async (messageId: string, state: MessageState, viewerId: string): Promise<Message> => {
     const locked = state.priceCents !== null && !state.unlocked && state.receiverId === viewerId;
     return {
       id: messageId,
@@ -38,6 +40,7 @@ export function messagingRoutes(api: Api): Router {
       isUnlocked: state.priceCents === null || state.unlocked,
       locked,
       createdAt: state.sentAt!,
+      media: attachmentViews(await mediaByIds(db, state.mediaIds), !locked, links()),
     };
   };
 
@@ -45,6 +48,8 @@ export function messagingRoutes(api: Api): Router {
     const body = parseWith(sendMessageSchema, req.body);
     const receiver = await userOr404(body.receiverId);
     const senderId = req.userId!;
+    const unusable = await unusableMedia(db, senderId, body.mediaIds);
+    if (unusable) throw refuse.unprocessable(unusable, { code: 'MEDIA_NOT_USABLE' });
     const messageId = newId();
     const senderIsCreator = await isCreator(db, senderId);
     const result = await sendMessage(
@@ -56,11 +61,16 @@ export function messagingRoutes(api: Api): Router {
         receiverId: receiver.id,
         content: body.content,
         priceCents: body.price ?? null,
+        mediaIds: body.mediaIds,
       },
       api.context(req),
     );
     await api.readYourWrites(result.position);
-    res.status(201).json((await findMessage(db, senderId, messageId)) ?? fromState(messageId, result.state, senderId));
+    res
+      .status(201)
+      .json(
+        (await findMessage(db, senderId, messageId, links())) ?? (await fromState(messageId, result.state, senderId)),
+      );
   });
 
   router.get('/conversations', member, async (req, res) => {
@@ -74,7 +84,7 @@ export function messagingRoutes(api: Api): Router {
 
   router.get('/messages/:userId', member, async (req, res) => {
     const other = await userOr404(String(req.params.userId));
-    res.json(await thread(db, req.userId!, other.id));
+    res.json(await thread(db, req.userId!, other.id, links()));
   });
 
   router.post('/messages/:id/unlock', member, idempotency(db), async (req, res) => {
@@ -82,8 +92,8 @@ export function messagingRoutes(api: Api): Router {
     if (!isUserId(messageId)) throw refuse.notFound('Message not found');
     const result = await unlockMessage(store, req.userId!, messageId, api.context(req));
     await api.readYourWrites(result.position);
-    const view = await findMessage(db, req.userId!, messageId);
-    res.json(view && !view.locked ? view : fromState(messageId, result.state, req.userId!));
+    const view = await findMessage(db, req.userId!, messageId, links());
+    res.json(view && !view.locked ? view : await fromState(messageId, result.state, req.userId!));
   });
 
   return router;

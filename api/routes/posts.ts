@@ -9,6 +9,7 @@ import {
 import { commentOnPost, likePost, publishPost } from '../../domain/posts/commands';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
+import { attachmentViews, mediaByIds, unusableMedia, type MediaLinks } from '../../projections/media-access';
 import { feedPage, findPost, postComments } from '../../projections/posts';
 import { displayName, findUserRow } from '../../projections/users';
 import { requireActiveSubscription } from '../http/access';
@@ -21,10 +22,11 @@ export function postRoutes(api: Api): Router {
   const { db, store } = api.deps;
   const member = requireActiveSubscription(db, () => api.deps.clock());
   const now = () => api.deps.clock();
+  const links = () => api.deps.ports.mediaUrls as MediaLinks;
 
   /** The post if the viewer may read it: 404 unknown, 403 locked (subscribe first). */
   const readablePost = async (req: Request) => {
-    const post = await findPost(db, now(), req.userId!, String(req.params.id));
+    const post = await findPost(db, now(), req.userId!, String(req.params.id), links());
     if (!post) throw refuse.notFound('Post not found');
     if (post.locked) throw refuse.forbidden('Subscribe to this creator to interact with this post');
     return post;
@@ -32,6 +34,8 @@ export function postRoutes(api: Api): Router {
 
   router.post('/posts', member, async (req, res) => {
     const body = parseWith(createPostSchema, req.body);
+    const unusable = await unusableMedia(db, req.userId!, body.mediaIds);
+    if (unusable) throw refuse.unprocessable(unusable, { code: 'MEDIA_NOT_USABLE' });
     const postId = newId();
     const result = await publishPost(
       store,
@@ -41,12 +45,13 @@ export function postRoutes(api: Api): Router {
         content: body.content,
         mediaUrl: body.mediaUrl ?? null,
         isPublic: body.isPublic,
+        mediaIds: body.mediaIds,
       },
       api.context(req),
       postId,
     );
     await api.readYourWrites(result.position);
-    const post = await findPost(db, now(), req.userId!, postId);
+    const post = await findPost(db, now(), req.userId!, postId, links());
     if (post) return void res.status(201).json(post);
     // The read model lags beyond the bounded wait: answer from the event.
     const data = result.events[0].data as {
@@ -70,13 +75,14 @@ export function postRoutes(api: Api): Router {
       content: data.content,
       mediaUrl: data.mediaUrl,
       mediaType: data.mediaType,
-      hasMedia: Boolean(data.mediaUrl),
+      hasMedia: Boolean(data.mediaUrl) || body.mediaIds.length > 0,
       isPublic: data.isPublic,
       locked: false,
       likeCount: 0,
       commentCount: 0,
       liked: false,
       createdAt: data.publishedAt,
+      media: attachmentViews(await mediaByIds(db, body.mediaIds), true, links()),
     };
     res.status(201).json(view);
   });
@@ -85,11 +91,11 @@ export function postRoutes(api: Api): Router {
   // database round trip after the session's.
   router.get('/posts/feed', member, async (req, res) => {
     const query = parseWith(feedQuerySchema, req.query);
-    res.json(await feedPage(db, now(), req.userId!, { cursor: query.cursor, limit: query.limit }));
+    res.json(await feedPage(db, now(), req.userId!, { cursor: query.cursor, limit: query.limit }, links()));
   });
 
   router.get('/posts/:id', member, async (req, res) => {
-    const post = await findPost(db, now(), req.userId!, String(req.params.id));
+    const post = await findPost(db, now(), req.userId!, String(req.params.id), links());
     if (!post) throw refuse.notFound('Post not found');
     res.json(post);
   });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { MediaAttachment } from './media';
+import { mediaIdsSchema } from './posts';
 import { text } from './text';
 
 /** HTTP payloads of direct messages (SPEC §3, §5), shared by API and web. */
@@ -25,6 +27,7 @@ export const sendMessageSchema = z.object({
     )
     .transform((value) => (value === undefined ? undefined : Math.round(Number(value) * 100)))
     .pipe(z.number().int().min(100, 'Price must be at least 1.00').max(99_999_99, 'Price too high').optional()),
+  mediaIds: mediaIdsSchema(),
 });
 
 export interface ChatUser {
@@ -46,6 +49,8 @@ export interface Message {
   isUnlocked: boolean;
   locked: boolean;
   createdAt: string;
+  /** Uploaded photos and videos in order (issue 18); a locked message has only blurred previews. */
+  media: MediaAttachment[];
 }
 
 export interface Conversation {

@@ -1,7 +1,23 @@
 import { z } from 'zod';
+import type { MediaAttachment } from './media';
 import { text } from './text';
 
 /** HTTP payloads of posts, likes, comments and the feed (SPEC §3, §5), shared by API and web. */
+
+/** How many uploaded items one post or message may carry. */
+export const MAX_ATTACHED_MEDIA = 20;
+
+/** `mediaIds` of a new post or message: the caller's own ready items, in the order shown. */
+export function mediaIdsSchema() {
+  return z
+    .array(text({ error: 'Each media id must be a string' }).trim().min(1).max(100), {
+      error: 'mediaIds must be a list of media ids',
+    })
+    .max(MAX_ATTACHED_MEDIA, `At most ${MAX_ATTACHED_MEDIA} media items can be attached`)
+    .refine((ids) => new Set(ids).size === ids.length, 'The same media item is attached twice')
+    .optional()
+    .default([]);
+}
 
 export const createPostSchema = z.object({
   title: text({ error: 'Title is required' }).trim().min(1, 'Title is required').max(200, 'Title too long'),
@@ -14,6 +30,7 @@ export const createPostSchema = z.object({
     .transform((value) => (value ? value : undefined))
     .pipe(z.url('Media URL must be a valid URL').optional()),
   isPublic: z.boolean({ error: 'isPublic must be true or false' }).optional().default(false),
+  mediaIds: mediaIdsSchema(),
 });
 export type CreatePostRequest = z.input<typeof createPostSchema>;
 
@@ -33,7 +50,10 @@ export interface PostAuthor {
   profileImageUrl: string | null;
 }
 
-/** A post as a viewer sees it: locked posts carry neither content nor media URL. */
+/**
+ * A post as a viewer sees it: locked posts carry neither content nor media URL, and their
+ * `media` only blurred previews.
+ */
 export interface Post {
   id: string;
   creatorId: string;
@@ -49,6 +69,8 @@ export interface Post {
   commentCount: number;
   liked: boolean;
   createdAt: string;
+  /** Uploaded photos and videos in order (issue 18); empty when none. */
+  media: MediaAttachment[];
 }
 
 export interface FeedPage {

@@ -12,6 +12,10 @@ import { mediaPrefix } from './variants';
 export { ingestUpload, checkUpload, type MediaIngest, type Uploader, type UploadedFile } from './ingest';
 export { MediaRefusal, refuseMedia, largestUpload, bytesLimit, type MediaLimits } from './limits';
 export { sniffHead } from './sniff';
+// Delivery (api/routes/media-files.ts): stored objects' names, the storage port, signed URLs.
+export { mediaKey, type MediaVariant } from './variants';
+export type { ByteRange, MediaStorage, StoredObject } from './storage';
+export type { MediaUrlSigner } from './signed-url';
 
 /**
  * Deletes an item of the owner's: MediaDeleted, then its stored objects (a side effect after

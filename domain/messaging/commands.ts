@@ -18,6 +18,8 @@ export interface SendMessageInput {
   receiverId: string;
   content: string;
   priceCents: number | null;
+  /** Uploaded media in order (issue 18); the caller checked ownership and readiness. */
+  mediaIds?: string[];
 }
 
 export function sendMessage(store: EventStore, input: SendMessageInput, context: CommandContext) {

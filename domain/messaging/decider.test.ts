@@ -31,6 +31,21 @@ describe('message decider', () => {
       .thenThrows({ kind: 'unprocessable' });
   });
 
+  it('carries uploaded media in order, at most 20, each once', () => {
+    const sent = spec.given().when({ ...send, mediaIds: ['x', 'y'] }).events;
+    expect(sent[0].data).toMatchObject({ mediaIds: ['x', 'y'] });
+    expect(spec.fold(sent).mediaIds).toEqual(['x', 'y']);
+    expect(spec.given().when(send).events[0].data).not.toHaveProperty('mediaIds');
+    spec
+      .given()
+      .when({ ...send, mediaIds: Array.from({ length: 21 }, (_, i) => `m${i}`) })
+      .thenThrows({ kind: 'validation' });
+    spec
+      .given()
+      .when({ ...send, mediaIds: ['x', 'x'] })
+      .thenThrows('The same media item is attached twice');
+  });
+
   it('unlocks a paid message once, for its receiver only', () => {
     const state = spec.fold([spec.given().when(send).events[0]]);
     const unlock = (userId: string): MessageCommand => ({

@@ -1,3 +1,4 @@
+import { checkedMediaIds } from '../posts/decider';
 import type { Decider } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
 import type { MessageEvent } from './events';
@@ -10,6 +11,7 @@ export interface MessageState {
   unlocked: boolean;
   content: string | null;
   sentAt: string | null;
+  mediaIds: string[];
 }
 
 export type MessageCommand =
@@ -21,6 +23,8 @@ export type MessageCommand =
       receiverId: string;
       content: string;
       priceCents: number | null;
+      /** Uploaded media in order; the caller checked they are the sender's own, ready items. */
+      mediaIds?: string[];
       at: Date;
     }
   | { type: 'UnlockMessage'; messageId: string; userId: string; paymentReference: string; at: Date };
@@ -34,6 +38,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
     unlocked: false,
     content: null,
     sentAt: null,
+    mediaIds: [],
   },
   evolve(state, event) {
     if (event.type === 'MessageSent') {
@@ -45,6 +50,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
         priceCents: event.data.priceCents,
         content: event.data.content,
         sentAt: event.data.sentAt,
+        mediaIds: event.data.mediaIds ?? [],
       };
     }
     return { ...state, unlocked: true };
@@ -57,6 +63,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
       if (!content) throw refuse.validation('Message cannot be empty', { content: 'Message cannot be empty' });
       if (command.priceCents !== null && !command.senderIsCreator)
         throw refuse.forbidden('Only creators can send paid messages');
+      const media = checkedMediaIds(command.mediaIds ?? []);
       return [
         {
           type: 'MessageSent',
@@ -68,6 +75,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
             mediaUrl: null,
             priceCents: command.priceCents,
             sentAt: command.at.toISOString(),
+            ...media,
           },
         },
       ];

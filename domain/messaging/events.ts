@@ -11,6 +11,8 @@ export interface MessageSent {
     /** Integer cents; null for a free message. */
     priceCents: number | null;
     sentAt: string;
+    /** Uploaded media (issue 18), in the order shown; absent when there is none. */
+    mediaIds?: string[];
   };
 }
 export interface MessageUnlocked {

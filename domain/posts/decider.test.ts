@@ -38,6 +38,34 @@ describe('post decider', () => {
       .thenThrows('Post not found');
   });
 
+  it('carries uploaded media in order, at most 20, each once, and no field without media', () => {
+    const publish = {
+      type: 'PublishPost' as const,
+      postId: 'p2',
+      creatorId: 'c1',
+      title: 'T',
+      content: 'C',
+      mediaUrl: null,
+      isPublic: false,
+      at,
+    };
+    expect(spec.given().when({ ...publish, mediaIds: ['b', 'a'] }).events[0].data).toMatchObject({
+      mediaIds: ['b', 'a'],
+    });
+    expect(spec.given().when({ ...publish, mediaIds: [] }).events[0].data).not.toHaveProperty('mediaIds');
+    expect(spec.given().when(publish).events[0].data).not.toHaveProperty('mediaIds');
+    const twenty = Array.from({ length: 20 }, (_, i) => `m${i}`);
+    expect(spec.given().when({ ...publish, mediaIds: twenty }).events[0].data).toMatchObject({ mediaIds: twenty });
+    spec
+      .given()
+      .when({ ...publish, mediaIds: [...twenty, 'm20'] })
+      .thenThrows('At most 20 media items can be attached');
+    spec
+      .given()
+      .when({ ...publish, mediaIds: ['a', 'b', 'a'] })
+      .thenThrows('The same media item is attached twice');
+  });
+
   it('derives the media type from the URL', () => {
     expect(mediaTypeOf('https://x.test/a.MP4?x=1')).toBe('video');
     expect(mediaTypeOf('https://x.test/a.jpg')).toBe('image');

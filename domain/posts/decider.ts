@@ -1,3 +1,4 @@
+import { MAX_ATTACHED_MEDIA } from '../contracts/posts';
 import type { Decider } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
 import type { PostEvent } from './events';
@@ -18,10 +19,25 @@ export type PostCommand =
       content: string;
       mediaUrl: string | null;
       isPublic: boolean;
+      /** Uploaded media in order; the caller checked they are the creator's own, ready items. */
+      mediaIds?: string[];
       at: Date;
     }
   | { type: 'ToggleLike'; postId: string; userId: string; at: Date }
   | { type: 'CommentOnPost'; postId: string; commentId: string; userId: string; content: string; at: Date };
+
+/** The media ids an event carries: at most MAX_ATTACHED_MEDIA, each once; none: no field. */
+export function checkedMediaIds(mediaIds: string[]): { mediaIds?: string[] } {
+  if (mediaIds.length > MAX_ATTACHED_MEDIA)
+    throw refuse.validation(`At most ${MAX_ATTACHED_MEDIA} media items can be attached`, {
+      mediaIds: `At most ${MAX_ATTACHED_MEDIA} media items can be attached`,
+    });
+  if (new Set(mediaIds).size !== mediaIds.length)
+    throw refuse.validation('The same media item is attached twice', {
+      mediaIds: 'The same media item is attached twice',
+    });
+  return mediaIds.length ? { mediaIds: [...mediaIds] } : {};
+}
 
 /** What kind of media a URL points at, from its extension; null when there is none. */
 export function mediaTypeOf(url: string | null): string | null {
@@ -53,6 +69,7 @@ export const postDecider: Decider<PostCommand, PostState, PostEvent> = {
     const at = command.at.toISOString();
     if (command.type === 'PublishPost') {
       if (state.published) throw refuse.conflict('This post already exists');
+      const media = checkedMediaIds(command.mediaIds ?? []);
       return [
         {
           type: 'PostPublished',
@@ -65,6 +82,7 @@ export const postDecider: Decider<PostCommand, PostState, PostEvent> = {
             mediaType: mediaTypeOf(command.mediaUrl),
             isPublic: command.isPublic,
             publishedAt: at,
+            ...media,
           },
         },
       ];

@@ -11,6 +11,8 @@ export interface PostPublished {
     mediaType: string | null;
     isPublic: boolean;
     publishedAt: string;
+    /** Uploaded media (issue 18), in the order shown; absent when there is none. */
+    mediaIds?: string[];
   };
 }
 export interface PostLiked {

@@ -13,6 +13,8 @@ export interface PublishInput {
   content: string;
   mediaUrl: string | null;
   isPublic: boolean;
+  /** Uploaded media in order (issue 18); the caller checked ownership and readiness. */
+  mediaIds?: string[];
 }
 
 /** Only registered creators publish; each post is its own stream. */

@@ -23,6 +23,7 @@ const lockedPost: Post = {
   commentCount: 0,
   liked: false,
   createdAt: '2026-01-01T00:00:00.000Z',
+  media: [],
 };
 
 describe('creator flows', () => {

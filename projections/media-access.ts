@@ -1,0 +1,152 @@
+import type { Knex } from 'knex';
+import type { MediaAttachment, MediaKind } from '../domain/contracts/media';
+import { IMAGE_WIDTHS, PREVIEW_VARIANTS, type MediaVariant } from '../domain/media/variants';
+import { isUserId } from './users';
+
+/**
+ * Who may fetch which of a media item's files, and how an attached item looks to a viewer.
+ * Reads the media read models (`media`, `media_attachments`, projections/media.ts) with the
+ * posts, subscriptions and messages they are attached to.
+ */
+
+/** What signs a media URL (domain/media/signed-url.ts, `ports.mediaUrls`). */
+export interface MediaLinks {
+  url(mediaId: string, variant: MediaVariant, ttlSeconds?: number): string;
+}
+
+/** An attached item as the posts and messages queries read it (a json row of the join). */
+export interface AttachedMedia {
+  id: string;
+  kind: MediaKind;
+  width: number | null;
+  height: number | null;
+  durationSeconds: number | null;
+  variants: MediaVariant[];
+}
+
+/**
+ * SQL of a json array of the items attached to `<targetKind>` `<targetIdSql>`, in their order:
+ * one sub-select in the posts and messages queries, so a feed page stays one round trip.
+ */
+export function attachedMediaSql(targetKind: 'post' | 'message', targetIdSql: string): string {
+  return `COALESCE((SELECT json_agg(json_build_object('id', mi.id, 'kind', mi.kind, 'width', mi.width,
+      'height', mi.height, 'durationSeconds', mi.duration_seconds, 'variants', mi.variants) ORDER BY ma.position)
+    FROM media_attachments ma JOIN media mi ON mi.id = ma.media_id
+    WHERE ma.target_kind = '${targetKind}' AND ma.target_id = ${targetIdSql}), '[]'::json)`;
+}
+
+/** The largest image variant made (WebP), or the best video rendition. */
+function fullVariant(item: AttachedMedia): MediaVariant | undefined {
+  const has = (variant: MediaVariant) => item.variants.includes(variant);
+  if (item.kind === 'video') return (['video-1080.mp4', 'video-480.mp4'] as const).find(has);
+  return [...IMAGE_WIDTHS]
+    .reverse()
+    .map((width) => `w${width}.webp` as MediaVariant)
+    .find(has);
+}
+
+/** A video plays for its whole length on one URL: it outlives the default expiry when needed. */
+function ttlFor(item: AttachedMedia): number | undefined {
+  return item.durationSeconds ? Math.ceil(item.durationSeconds) + 10 * 60 : undefined;
+}
+
+/** An attached item as the client sees it: full-size URLs only where the viewer is entitled. */
+export function attachmentView(item: AttachedMedia, entitled: boolean, links: MediaLinks): MediaAttachment {
+  const previewVariant = item.kind === 'video' ? 'poster-preview.webp' : 'preview.webp';
+  const full = entitled ? fullVariant(item) : undefined;
+  return {
+    id: item.id,
+    kind: item.kind,
+    width: item.width ?? 0,
+    height: item.height ?? 0,
+    ...(item.durationSeconds === null ? {} : { durationSeconds: Number(item.durationSeconds) }),
+    previewUrl: links.url(item.id, previewVariant),
+    ...(full ? { url: links.url(item.id, full, ttlFor(item)) } : {}),
+    ...(entitled && item.kind === 'video' && item.variants.includes('poster.jpg')
+      ? { posterUrl: links.url(item.id, 'poster.jpg') }
+      : {}),
+  };
+}
+
+export const attachmentViews = (items: AttachedMedia[], entitled: boolean, links: MediaLinks) =>
+  items.map((item) => attachmentView(item, entitled, links));
+
+/** Items by id in the given order (for a view answered from the write side); unknown ids left out. */
+export async function mediaByIds(db: Knex, ids: string[]): Promise<AttachedMedia[]> {
+  if (ids.length === 0) return [];
+  const rows = await db('media')
+    .whereIn('id', ids)
+    .select('id', 'kind', 'width', 'height', 'duration_seconds', 'variants');
+  const byId = new Map(
+    rows.map((row) => [
+      row.id as string,
+      { ...row, durationSeconds: row.duration_seconds, duration_seconds: undefined } as AttachedMedia,
+    ]),
+  );
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * Why media ids cannot go on the owner's post or message, or null when they all can: each must
+ * be the owner's own item, processed and ready.
+ */
+export async function unusableMedia(db: Knex, ownerId: string, ids: string[]): Promise<string | null> {
+  if (ids.length === 0) return null;
+  const rows: Array<{ id: string; owner_id: string; status: string }> = await db('media')
+    .whereIn('id', ids)
+    .select('id', 'owner_id', 'status');
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  for (const id of ids) {
+    const row = byId.get(id);
+    if (!row || row.owner_id !== ownerId) return `Media ${id} is not in your media library`;
+    if (row.status === 'processing') return `Media ${id} is still processing; try again when it is ready`;
+    if (row.status !== 'ready') return `Media ${id} failed to process and cannot be attached`;
+  }
+  return null;
+}
+
+export type MediaFileAccess = 'full' | 'preview' | 'none';
+
+/**
+ * What the viewer may fetch of an item: `full` (every variant) for its owner, finance staff, a
+ * public post's readers, a locked post's subscribers and the parties of a free or unlocked
+ * message; `preview` (the blurred variants) for anyone else who may see the post (any member)
+ * or message (its two parties); null when the item (or that variant) does not exist.
+ */
+export async function mediaFileAccess(
+  db: Knex,
+  now: Date,
+  viewerId: string,
+  mediaId: string,
+  variant: string,
+): Promise<MediaFileAccess | null> {
+  if (!isUserId(mediaId) || !isUserId(viewerId)) return null;
+  const result = await db.raw(
+    `SELECT m.variants, m.owner_id = :viewer AS owner,
+       COALESCE((SELECT u.role = 'admin' FROM users u WHERE u.id = :viewer::uuid), false) AS staff,
+       EXISTS (SELECT 1 FROM media_attachments a JOIN posts p ON p.id = a.target_id
+         WHERE a.media_id = m.id AND a.target_kind = 'post' AND (p.is_public OR p.creator_id = :viewer
+           OR EXISTS (SELECT 1 FROM creator_subscriptions s
+             WHERE s.subscriber_id = :viewer AND s.creator_id = p.creator_id AND s.end_date > :now))) AS post_full,
+       EXISTS (SELECT 1 FROM media_attachments a JOIN posts p ON p.id = a.target_id
+         WHERE a.media_id = m.id AND a.target_kind = 'post') AS post_seen,
+       EXISTS (SELECT 1 FROM media_attachments a JOIN messages g ON g.id = a.target_id
+         WHERE a.media_id = m.id AND a.target_kind = 'message' AND (g.sender_id = :viewer
+           OR (g.receiver_id = :viewer AND (NOT g.is_paid OR g.is_unlocked)))) AS message_full,
+       EXISTS (SELECT 1 FROM media_attachments a JOIN messages g ON g.id = a.target_id
+         WHERE a.media_id = m.id AND a.target_kind = 'message' AND :viewer IN (g.sender_id, g.receiver_id)) AS message_seen
+     FROM media m WHERE m.id = :media AND m.status = 'ready'`,
+    { viewer: viewerId, media: mediaId, now },
+  );
+  const row = result.rows[0] as
+    | ({ variants: string[]; owner: boolean; staff: boolean } & Record<
+        'post_full' | 'post_seen' | 'message_full' | 'message_seen',
+        boolean
+      >)
+    | undefined;
+  if (!row || !row.variants.includes(variant)) return null;
+  if (row.owner || row.staff || row.post_full || row.message_full) return 'full';
+  return row.post_seen || row.message_seen ? 'preview' : 'none';
+}
+
+export const isPreviewVariant = (variant: string) => (PREVIEW_VARIANTS as readonly string[]).includes(variant);
