@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+// In the browser zod validates without generated code: the site's CSP forbids eval, and zod's
+// probe for it would be reported as a violation. (Every contract imports this module first.)
+if (typeof window !== 'undefined') z.config({ jitless: true });
+
 /**
  * Free text as every contract takes it. PostgreSQL cannot store a NUL character (in text or
  * jsonb) nor a lone UTF-16 surrogate (in jsonb, where events live): such text used to get as far
