@@ -25,14 +25,15 @@ export interface AttachedMedia {
 }
 
 /**
- * SQL of a json array of the items attached to `<targetKind>` `<targetIdSql>`, in their order:
- * one sub-select in the posts and messages queries, so a feed page stays one round trip.
+ * SQL of a json array of the items whose ids are in the jsonb array `mediaIdsSql` (a post's or
+ * message's `media_ids`), in that order: one sub-select by primary key in the posts and messages
+ * queries, so a feed page stays one round trip, and nothing at all for a post without media.
  */
-export function attachedMediaSql(targetKind: 'post' | 'message', targetIdSql: string): string {
+export function attachedMediaSql(mediaIdsSql: string): string {
   return `COALESCE((SELECT json_agg(json_build_object('id', mi.id, 'kind', mi.kind, 'width', mi.width,
-      'height', mi.height, 'durationSeconds', mi.duration_seconds, 'variants', mi.variants) ORDER BY ma.position)
-    FROM media_attachments ma JOIN media mi ON mi.id = ma.media_id
-    WHERE ma.target_kind = '${targetKind}' AND ma.target_id = ${targetIdSql}), '[]'::json)`;
+      'height', mi.height, 'durationSeconds', mi.duration_seconds, 'variants', mi.variants) ORDER BY ids.position)
+    FROM jsonb_array_elements_text(${mediaIdsSql}) WITH ORDINALITY ids(id, position)
+    JOIN media mi ON mi.id = ids.id), '[]'::json)`;
 }
 
 /** The largest image variant made (WebP), or the best video rendition. */

@@ -18,6 +18,8 @@ const rowOf = (data: MessageSent['data']) => ({
   is_unlocked: data.priceCents === null,
   created_at: data.sentAt,
   unlocked_at: null as string | null,
+  // Uploaded media in order (jsonb: bulk inserts take the value; knex inserts take JSON text).
+  media_ids: data.mediaIds?.length ? data.mediaIds : null,
 });
 
 type Row = ReturnType<typeof rowOf>;
@@ -28,7 +30,7 @@ const unlock = (table: ProjectionContext['table'], data: MessageUnlocked['data']
 /** Direct messages between two users, paid ones with their lock state. */
 export const messagesProjector: Projector = {
   name: 'messages',
-  version: 1,
+  version: 2,
   tables: ['messages'],
   eventTypes: ['MessageSent', 'MessageUnlocked'],
   async createTables(db, schema) {
@@ -43,17 +45,20 @@ export const messagesProjector: Projector = {
       t.boolean('is_unlocked').notNullable();
       t.timestamp('created_at', { useTz: true }).notNullable();
       t.timestamp('unlocked_at', { useTz: true });
+      /** Ids of the uploaded media (issue 18) in order; null without. */
+      t.jsonb('media_ids');
       t.index(['sender_id', 'created_at']);
       t.index(['receiver_id', 'created_at']);
     });
   },
   async apply({ table }, event) {
-    if (event.type === 'MessageSent')
+    if (event.type === 'MessageSent') {
+      const row = rowOf(event.data as MessageSent['data']);
       await table('messages')
-        .insert(rowOf(event.data as MessageSent['data']))
+        .insert({ ...row, media_ids: row.media_ids && JSON.stringify(row.media_ids) })
         .onConflict('id')
         .ignore();
-    else await unlock(table, event.data as MessageUnlocked['data']);
+    } else await unlock(table, event.data as MessageUnlocked['data']);
   },
   // Sent messages go in as one bulk insert, unlocked already when the batch unlocks them, then
   // the page's other unlocks as one update: an update makes a new row version, several times
@@ -123,7 +128,7 @@ export function messageView(row: MessageRow, viewerId: string, links: MediaLinks
 
 /** Message rows with their media (`m` is the messages alias). */
 const withMedia = (db: Knex) =>
-  db('messages as m').select('m.*', db.raw(`${attachedMediaSql('message', 'm.id')} AS media`));
+  db('messages as m').select('m.*', db.raw(`${attachedMediaSql('m.media_ids')} AS media`));
 
 export async function chatUser(db: Knex, userId: string): Promise<ChatUser | null> {
   const row = await db('users')

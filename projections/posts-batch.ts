@@ -18,6 +18,8 @@ export function postRow(event: RecordedEvent) {
     is_public: data.isPublic,
     created_at: data.publishedAt,
     last_revision: event.revision.toString(),
+    // Uploaded media in order (jsonb: bulk inserts take the value; knex inserts take JSON text).
+    media_ids: data.mediaIds?.length ? data.mediaIds : null,
   };
 }
 

@@ -15,7 +15,7 @@ import { displayName, isUserId } from './users';
  */
 export const postsProjector: Projector = {
   name: 'posts',
-  version: 2,
+  version: 3,
   tables: ['posts', 'post_likes', 'post_comments'],
   eventTypes: ['PostPublished', 'PostLiked', 'PostUnliked', 'PostCommented'],
   async createTables(db, schema) {
@@ -31,6 +31,8 @@ export const postsProjector: Projector = {
       t.integer('like_count').notNullable().defaultTo(0);
       t.integer('comment_count').notNullable().defaultTo(0);
       t.bigInteger('last_revision').notNullable();
+      /** Ids of the uploaded media (issue 18) in order; null without. */
+      t.jsonb('media_ids');
     });
     const posts = `"${schema}"."posts"`;
     // Keyset pagination of the feed: newest first per creator, and over public posts.
@@ -56,7 +58,11 @@ export const postsProjector: Projector = {
   async apply({ table, trx }, event) {
     const revision = event.revision.toString();
     if (event.type === 'PostPublished') {
-      await table('posts').insert(postRow(event)).onConflict('id').ignore();
+      const row = postRow(event);
+      await table('posts')
+        .insert({ ...row, media_ids: row.media_ids && JSON.stringify(row.media_ids) })
+        .onConflict('id')
+        .ignore();
       return;
     }
     const advance = (changes: Record<string, unknown>) =>
@@ -146,7 +152,7 @@ export function postView(row: PostRow, readable: Set<string>, links: MediaLinks)
   };
 }
 
-const POST_MEDIA = attachedMediaSql('post', 'f.id');
+const POST_MEDIA = attachedMediaSql('f.media_ids');
 
 /** Columns of a post row with its author and whether the viewer liked it (`f` is the post alias). */
 const DECORATE = `f.id, f.creator_id, f.title, f.content, f.media_url, f.media_type, f.is_public, f.created_at,

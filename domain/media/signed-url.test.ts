@@ -49,6 +49,14 @@ describe('signed media URLs', () => {
     expect(signer.verify('m-1', 'w640.webp', String(Number(exp) + 3600), sig)).toBe('invalid');
     const tampered = `${sig!.slice(0, -2)}${sig!.endsWith('AA') ? 'BB' : 'AA'}`;
     expect(signer.verify('m-1', 'w640.webp', exp, tampered)).toBe('invalid');
+    // The last character's spare bits: another spelling of the same bytes is refused too.
+    const last = sig!.at(-1)!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const sameBytes = alphabet[alphabet.indexOf(last) ^ 1];
+    expect(Buffer.from(`${sig!.slice(0, -1)}${sameBytes}`, 'base64url').equals(Buffer.from(sig!, 'base64url'))).toBe(
+      true,
+    );
+    expect(signer.verify('m-1', 'w640.webp', exp, `${sig!.slice(0, -1)}${sameBytes}`)).toBe('invalid');
     expect(signer.verify('m-1', 'w640.webp', exp, undefined)).toBe('invalid');
     expect(signer.verify('m-1', 'w640.webp', undefined, sig)).toBe('invalid');
     expect(signer.verify('m-1', 'w640.webp', ['1'], sig)).toBe('invalid');

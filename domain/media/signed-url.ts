@@ -34,8 +34,10 @@ export function createMediaUrlSigner(secret: string, now: () => Date): MediaUrlS
 
     verify(mediaId, variant, exp, sig) {
       if (typeof exp !== 'string' || !/^\d{1,12}$/.test(exp) || typeof sig !== 'string') return 'invalid';
-      const given = Buffer.from(sig, 'base64url');
-      const expected = sign(mediaId, variant, Number(exp));
+      // Compared as text: base64url's last character has spare bits, so decoding would let
+      // several spellings of one signature through.
+      const given = Buffer.from(sig);
+      const expected = Buffer.from(sign(mediaId, variant, Number(exp)).toString('base64url'));
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';
       return Number(exp) < nowSeconds() ? 'expired' : 'ok';
     },
