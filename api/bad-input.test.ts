@@ -64,6 +64,12 @@ interface Fixtures {
 
 /** A body each route accepts (or refuses only after validating it): the attacks spoil one field at a time. */
 const SAMPLES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
+  // Media uploads take files, not JSON: every JSON body is refused before (or as) the upload is read.
+  'POST /api/media': () => ({}),
+  'DELETE /api/media/:id': () => ({}),
+  'POST /api/media/uploads/': () => ({}),
+  'PATCH /api/media/uploads/:id': () => ({}),
+  'DELETE /api/media/uploads/:id': () => ({}),
   'POST /api/logs/client': () => ({
     level: 'info',
     message: 'Hello from the sweep',
@@ -182,6 +188,7 @@ const QUERIES: Record<string, (f: Fixtures) => Record<string, string>> = {
     minAmount: '0',
   }),
   'GET /api/admin/streams/:streamName/events': () => ({ related: 'sweep' }),
+  'GET /api/media': () => ({ kind: 'image', limit: '10' }),
   'GET /api/system/events': () => ({
     type: 'UserRegistered',
     stream: 'user',
@@ -205,6 +212,7 @@ function goodParam(route: Route, name: string, f: Fixtures): string {
     streamName: `user-${f.staffId}`,
     resource: 'payouts',
     action: 'fail',
+    variant: 'preview.webp',
   };
   if (!(name in values)) throw new Error(`the sweep has no value for :${name} in ${keyOf(route)}: add one`);
   return values[name];

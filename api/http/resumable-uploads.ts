@@ -6,7 +6,8 @@ import { DomainError, refuse } from '../../domain/shared/errors';
 import { fileHead, writeCounted, type LimitFor, type ReceivedFile } from './multipart-upload';
 
 /**
- * Resumable uploads with the tus protocol 1.0.0 (core, creation and termination), as
+ * Resumable uploads with the tus protocol 1.0.0 (core, creation and termination; no OPTIONS
+ * discovery, which same-origin clients do not need), as
  * tus-js-client speaks it: POST makes an upload of a declared length, HEAD tells how many bytes
  * the server has, PATCH appends from exactly there. What arrived is on disk with a small JSON
  * record beside it, so a dropped connection or a server restart loses nothing: the client asks
@@ -39,7 +40,19 @@ export interface ResumableOptions<Uploader extends { id: string }> {
   complete(req: Request, uploader: Uploader, file: ReceivedFile): Promise<{ id: string; kind: string; status: string }>;
 }
 
-const tusHeaders = (res: Response) => res.setHeader('Tus-Resumable', TUS_VERSION);
+/** Whether the client speaks our tus version; answers 412 when not. Checked in each handler, after the path was decoded. */
+function speaksTus(req: Request, res: Response): boolean {
+  res.setHeader('Tus-Resumable', TUS_VERSION);
+  if (req.get('Tus-Resumable') === TUS_VERSION) return true;
+  res
+    .status(412)
+    .setHeader('Tus-Version', TUS_VERSION)
+    .json({
+      error: `This endpoint speaks the tus protocol ${TUS_VERSION} (Tus-Resumable header)`,
+      code: 'TUS_VERSION',
+    });
+  return false;
+}
 
 function declaredLength(req: Request): number {
   const value = req.get('Upload-Length');
@@ -72,26 +85,8 @@ export function resumableUploads<Uploader extends { id: string }>(options: Resum
           () => 0,
         );
 
-  router.use((req, res, next) => {
-    tusHeaders(res);
-    if (req.method !== 'OPTIONS' && req.get('Tus-Resumable') !== TUS_VERSION)
-      return void res
-        .status(412)
-        .setHeader('Tus-Version', TUS_VERSION)
-        .json({
-          error: `This endpoint speaks the tus protocol ${TUS_VERSION} (Tus-Resumable header)`,
-          code: 'TUS_VERSION',
-        });
-    next();
-  });
-
-  router.options(['/', '/:id'], (_req, res) => {
-    res.setHeader('Tus-Version', TUS_VERSION);
-    res.setHeader('Tus-Extension', 'creation,termination');
-    res.status(204).end();
-  });
-
   router.post('/', async (req, res) => {
+    if (!speaksTus(req, res)) return;
     const uploader = await options.authorize(req);
     const length = declaredLength(req);
     const max = options.maxBytes(uploader);
@@ -107,14 +102,18 @@ export function resumableUploads<Uploader extends { id: string }>(options: Resum
     res.status(201).end();
   });
 
-  router.head('/:id', async (req, res) => {
+  // HEAD asks how far an upload is (express answers HEAD with the GET route, without its body).
+  router.get('/:id', async (req, res) => {
+    if (!speaksTus(req, res)) return;
     const record = await ownRecord(req, await options.authorize(req));
-    res.setHeader('Upload-Offset', String(await offsetOf(record)));
+    const offset = await offsetOf(record);
+    res.setHeader('Upload-Offset', String(offset));
     res.setHeader('Upload-Length', String(record.length));
-    res.status(200).end();
+    res.json({ offset, length: record.length });
   });
 
   router.patch('/:id', async (req, res) => {
+    if (!speaksTus(req, res)) return;
     const uploader = await options.authorize(req);
     const record = await ownRecord(req, uploader);
     if (req.get('Content-Type') !== 'application/offset+octet-stream')
@@ -150,6 +149,7 @@ export function resumableUploads<Uploader extends { id: string }>(options: Resum
   });
 
   router.delete('/:id', async (req, res) => {
+    if (!speaksTus(req, res)) return;
     const record = await ownRecord(req, await options.authorize(req));
     await forget(record.id);
     res.status(204).end();

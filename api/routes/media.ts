@@ -31,6 +31,11 @@ import type { Api } from '../kit';
  */
 
 const UPLOADS_PATH = '/api/media/uploads';
+
+/** The part of delivery's URL signer (`ports.mediaUrls`) the vault uses. */
+interface ThumbnailSigner {
+  url(mediaId: string, variant: 'w320.webp' | 'poster.jpg'): string;
+}
 const MEDIA_KINDS: readonly MediaKind[] = ['image', 'video'];
 
 /** Refusals of a file answer with their own status (413, 415, 400, 403). */
@@ -112,14 +117,18 @@ export function mediaRoutes(api: Api): Router {
     return record;
   }
 
-  async function withProgress(record: MediaRecord): Promise<MediaItem> {
+  /** The item as its owner sees it: progress while processing, a small signed thumbnail once ready. */
+  async function ownerView(record: MediaRecord): Promise<MediaItem> {
     const item = mediaItem(record);
-    if (record.status !== 'processing') return item;
-    return { ...item, progress: (await ingest().progress.get(record.id)) ?? 0 };
+    if (record.status === 'processing') return { ...item, progress: (await ingest().progress.get(record.id)) ?? 0 };
+    const urls = api.deps.ports.mediaUrls as ThumbnailSigner | undefined;
+    const thumbnail = record.kind === 'image' ? 'w320.webp' : 'poster.jpg';
+    if (record.status !== 'ready' || !urls || !record.variants.includes(thumbnail)) return item;
+    return { ...item, thumbnailUrl: urls.url(record.id, thumbnail) };
   }
 
   router.get('/media/:id', async (req, res) => {
-    res.json(await withProgress(await visibleMedia(req)));
+    res.json(await ownerView(await visibleMedia(req)));
   });
 
   router.get('/media', async (req, res) => {
@@ -133,7 +142,7 @@ export function mediaRoutes(api: Api): Router {
     const cursor = typeof req.query.cursor === 'string' ? req.query.cursor : undefined;
     const page = await ownerVault(db, user.id, { kind: kind as MediaKind | undefined, cursor, limit });
     const body: MediaVaultPage = {
-      items: await Promise.all(page.items.map(withProgress)),
+      items: await Promise.all(page.items.map(ownerView)),
       nextCursor: page.nextCursor,
     };
     res.json(body);

@@ -89,7 +89,7 @@ async function copyOriginal(storage: MediaStorage, mediaId: string, to: string):
   return true;
 }
 
-const systemContext = (deps: ProcessingDeps, mediaId: string): CommandContext => ({
+const systemContext = (deps: Pick<ProcessingDeps, 'clock'>, mediaId: string): CommandContext => ({
   actorId: null,
   correlationId: `media-processing:${mediaId}`,
   now: deps.clock(),
@@ -107,10 +107,6 @@ async function record(
 /** Records that processing failed for good, with the reason the creator sees. */
 export async function fail(deps: Pick<ProcessingDeps, 'store' | 'clock'>, mediaId: string, reason: string) {
   const command = { type: 'RecordProcessingFailed' as const, mediaId, reason, at: deps.clock() };
-  await handleCommand(deps.store, mediaStream(mediaId), mediaDecider, command, {
-    actorId: null,
-    correlationId: `media-processing:${mediaId}`,
-    now: deps.clock(),
-  });
+  await handleCommand(deps.store, mediaStream(mediaId), mediaDecider, command, systemContext(deps, mediaId));
   return 'failed' as const;
 }
