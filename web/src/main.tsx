@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router';
@@ -11,16 +11,21 @@ import { AppThemeProvider } from './app/theme';
 
 installGlobalErrorLogging();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Provider store={store}>
-      <AppThemeProvider>
-        <BrowserRouter>
-          <ScrollToTop />
-          <AppRoutes />
-          <Toaster />
-        </BrowserRouter>
-      </AppThemeProvider>
-    </Provider>
-  </StrictMode>,
+// Rendered as a transition: React yields to the browser every few milliseconds instead of
+// holding the main thread for the whole first render (a phone stays responsive while it loads).
+const root = createRoot(document.getElementById('root')!);
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <Provider store={store}>
+        <AppThemeProvider>
+          <BrowserRouter>
+            <ScrollToTop />
+            <AppRoutes />
+            <Toaster />
+          </BrowserRouter>
+        </AppThemeProvider>
+      </Provider>
+    </StrictMode>,
+  ),
 );
