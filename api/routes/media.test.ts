@@ -9,6 +9,7 @@ import type { MediaItem } from '../../domain/contracts/media';
 import { createMemoryStorage } from '../../domain/media/testing/memory-storage';
 import { corruptVideo, jpegWithGps, noisyJpeg, pngBomb, testVideo } from '../../domain/media/testing/sample-files';
 import { mediaPrefix } from '../../domain/media/variants';
+import { membershipStream } from '../../domain/membership/events';
 import { createLogger } from '../logger';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { eventually, person, ready } from '../../ops/testing/payouts-fixtures';
@@ -87,6 +88,11 @@ describe('media uploads', () => {
     expect([w1280.width, w1280.height]).toEqual([960, 1280]);
     const preview = await sharp(storage.bytes(`${mediaPrefix(item.id)}preview.webp`)!).metadata();
     expect(Math.max(preview.width!, preview.height!)).toBeLessThanOrEqual(64);
+    // The vault's thumbnail: a signed link to the 320 px WebP, served to the owner.
+    expect(item.thumbnailUrl).toMatch(new RegExp(`^/api/media/${item.id}/files/w320\\.webp\\?`));
+    const thumbnail = await creator.agent.get(item.thumbnailUrl!).buffer(true).expect(200);
+    expect(thumbnail.headers['content-type']).toBe('image/webp');
+    expect((await sharp(thumbnail.body).metadata()).width).toBe(240);
   });
 
   it('decides the type by content: a text file named .jpg is 415 "Unsupported file type"', async () => {
@@ -111,9 +117,44 @@ describe('media uploads', () => {
   });
 
   it('lets creators and subscribed members upload; others are refused', async () => {
-    const member = await person(stack, 'member'); // no site subscription
-    await upload(member.agent, await jpegWithGps(), 'a.jpg').expect(403);
+    const member = await person(stack, 'member'); // no site subscription yet
+    const refused = await upload(member.agent, await jpegWithGps(), 'a.jpg').expect(403);
+    expect(refused.body.code).toBe('SUBSCRIPTION_REQUIRED');
     await stack.agent().post('/api/media').attach('file', Buffer.from('x'), 'a.jpg').expect(401);
+
+    const now = new Date();
+    const period = {
+      periodStart: now.toISOString(),
+      periodEnd: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+    };
+    await stack.store.append(
+      membershipStream(member.userId),
+      [
+        {
+          type: 'MembershipActivated',
+          data: {
+            userId: member.userId,
+            ...period,
+            source: 'crypto',
+            paymentId: 'p-1',
+            activatedAt: now.toISOString(),
+          },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    await stack.settle();
+    // Subscribed members upload images (avatar, chat profile), not videos.
+    const avatar = await upload(member.agent, await jpegWithGps(), 'avatar.jpg').expect(201);
+    expect(avatar.body.kind).toBe('image');
+    const video = await member.agent
+      .post('/api/media')
+      .attach('file', await testVideo(), 'clip.mp4')
+      .expect(403);
+    expect(video.body).toEqual({
+      error: 'Only creators may upload videos; members may upload images',
+      code: 'CREATOR_REQUIRED',
+    });
   });
 
   it('processes a short video: duration, 480p rendition and posters', async () => {
