@@ -4,6 +4,7 @@ import { createLogger } from '../api/logger';
 import { openDatabaseUrl } from './commands/connect';
 import { loadConfig } from './config';
 import { startStack } from './stack';
+import { turnConfig } from './turn';
 
 /**
  * `npm run dev`: the whole stack's API and realtime service on PORT, and Vite's dev server
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
     metricsPort: config.metricsPort,
     metricsHost: config.metricsHost,
     metricsToken: config.metricsToken,
+    turn: turnConfig(config.dataDir),
     logger,
   });
   const vite = await createServer({ configFile: path.resolve(__dirname, '../web/vite.config.ts') });

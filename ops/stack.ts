@@ -19,6 +19,7 @@ import { allProjectors } from '../projections/engine/registry';
 import { ProjectionRunner } from '../projections/engine/runner';
 import { startRealtimeServer, type RealtimeServer } from '../realtime/server';
 import { startTickers, type RunningTickers } from './tickers';
+import { startTurn, type TurnConfig } from './turn';
 import { allProcessManagers, allTickers, createPorts, startMedia } from './wiring';
 
 export interface StackOptions {
@@ -39,6 +40,8 @@ export interface StackOptions {
   metricsHost?: string;
   /** With it, GET /metrics also answers on the public port to `Authorization: Bearer <token>`. */
   metricsToken?: string | null;
+  /** The TURN relay for chat calls (ops/turn.ts); default: none, public STUN only. */
+  turn?: TurnConfig;
 }
 
 export interface Stack {
@@ -96,6 +99,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     allowedOrigins: options.allowedOrigins ?? [],
   });
   ports.realtime = realtime; // for GET /metrics (open sockets, queue, matches)
+  const turn = await startTurn(options.turn ?? { kind: 'none', reason: null, stunUrls: null }, logger);
+  ports.iceServers ??= turn.iceServers; // GET /api/chat/ice-servers
   const deps: AppDependencies = {
     store,
     db: apiDb,
@@ -143,6 +148,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       await metricsServer?.close();
       proxy.close();
       await realtime.close();
+      await turn.stop();
       await tickers.stop();
       await media.stop();
       await runner.stop();

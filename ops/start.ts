@@ -5,6 +5,7 @@ import { loadConfig } from './config';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres';
 import { DEMO_LOGIN, SIZES, logIsEmpty, seed } from './commands/seed';
 import { defaultWebRoot, startStack } from './stack';
+import { turnConfig } from './turn';
 
 /** `npm start`: the whole product on one machine, on embedded PostgreSQL unless DATABASE_URL is set. */
 async function main(): Promise<void> {
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
     metricsPort: config.metricsPort,
     metricsHost: config.metricsHost,
     metricsToken: config.metricsToken,
+    turn: turnConfig(config.dataDir),
     logger,
   });
   logger.info(

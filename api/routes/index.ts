@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import type { Api } from '../kit';
 import { accountsRoutes } from './accounts';
 import { chatRoutes } from './chat';
+import { iceServerRoutes } from './ice-servers';
 import { clientLogRoutes } from './client-logs';
 import { cryptoRoutes } from './crypto';
 import { healthRoutes } from './health';
@@ -28,6 +29,7 @@ export const routeModules: Array<(api: Api) => Router> = [
   membershipRoutes,
   chatProfileRoutes,
   chatRoutes,
+  iceServerRoutes,
   cryptoRoutes,
   payoutRoutes,
   creatorRoutes,
