@@ -18,6 +18,8 @@ import { toast } from './toast';
 import { isUnauthorized } from '@/lib/api';
 import { useLikePostMutation } from '@/lib/creators-api';
 import { PostComments } from './post-comments';
+import { SafetyMenu } from './safety-menu';
+import { useCurrentUser } from '@/lib/current-user';
 import { formatDate } from '@/lib/format';
 
 /** The media of an unlocked post: video or image by its type. */
@@ -94,6 +96,7 @@ export function PostCard({
   const [like, { isLoading }] = useLikePostMutation();
   const [liked, setLiked] = useState({ liked: post.liked, count: post.likeCount });
   const [showComments, setShowComments] = useState(false);
+  const { user } = useCurrentUser();
 
   const toggleLike = async () => {
     try {
@@ -138,6 +141,13 @@ export function PostCard({
             <Chip size="small" icon={<Public />} label="Public" />
           ) : (
             <Chip size="small" icon={<Lock />} label="Subscribers" color="secondary" variant="outlined" />
+          )}
+          {user && user.id !== post.creatorId && (
+            <SafetyMenu
+              label={`More actions for ${post.title}`}
+              report={{ targetType: 'post', targetId: post.id }}
+              reportLabel="Report post"
+            />
           )}
         </Stack>
         <Typography variant="h6" component="h3">

@@ -1,5 +1,6 @@
 import Add from '@mui/icons-material/Add';
 import ArrowBack from '@mui/icons-material/ArrowBack';
+import Block from '@mui/icons-material/Block';
 import Edit from '@mui/icons-material/Edit';
 import Message from '@mui/icons-material/Message';
 import Star from '@mui/icons-material/Star';
@@ -18,6 +19,7 @@ import { CoverBanner } from '@/components/creator-card';
 import { countOf, usd } from '@/lib/format';
 import { useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from '@/lib/creators-api';
 import { PostCard } from '@/components/post-card';
+import { SafetyMenu } from '@/components/safety-menu';
 import { SubscribeDialog } from '@/components/subscribe-dialog';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -118,6 +120,17 @@ export function CreatorProfilePage() {
               >
                 Subscribe
               </Button>
+            )}
+            {isOwner ? (
+              <Button component={RouterLink} to="/profile#blocked-users" startIcon={<Block />}>
+                Blocked users
+              </Button>
+            ) : (
+              <SafetyMenu
+                label={`More actions for ${profile.name}`}
+                report={{ targetType: 'user', targetId: profile.id }}
+                user={{ id: profile.id, name: profile.name }}
+              />
             )}
           </Stack>
         </Stack>

@@ -34,6 +34,7 @@ import {
   useUnlockMessageMutation,
 } from './messaging-api';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { ThreadSafetyMenu } from './thread-safety-menu';
 
 function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolean; otherUserId: string }) {
   const [unlock, { isLoading }] = useUnlockMessageMutation();
@@ -149,6 +150,7 @@ function Thread({
         <Typography variant="h6" noWrap>
           {otherName}
         </Typography>
+        <ThreadSafetyMenu otherUserId={otherUserId} otherName={otherName} />
       </Stack>
       <Stack spacing={1} sx={{ flex: 1, overflowY: 'auto', p: 2 }}>
         {!isLoading && messages.length === 0 && (

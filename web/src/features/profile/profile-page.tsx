@@ -15,6 +15,7 @@ import { PageSpinner } from '@/components/page-spinner';
 import { useCurrentUser } from '@/lib/current-user';
 import { formatDate } from '@/lib/format';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { BLOCKED_USERS_ID, BlockedUsers } from './blocked-users';
 
 /** First plus last name, else the email (as a creator's name is shown, SPEC §2). */
 export function displayNameOf(user: CurrentUser): string {
@@ -38,9 +39,9 @@ export function membershipSummary(user: CurrentUser, now = new Date()): string {
 
 const ROLE_LABELS: Record<CurrentUser['role'], string> = { admin: 'Admin', creator: 'Creator', subscriber: 'Member' };
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+function Section({ title, id, children }: { title: string; id?: string; children: ReactNode }) {
   return (
-    <Card variant="outlined">
+    <Card variant="outlined" id={id}>
       <CardContent>
         <Typography variant="h6" component="h2" gutterBottom>
           {title}
@@ -112,6 +113,10 @@ export function ProfilePage() {
           >
             Edit chat profile
           </Button>
+        </Section>
+
+        <Section title="Blocked users" id={BLOCKED_USERS_ID}>
+          <BlockedUsers />
         </Section>
 
         {user.isCreator ? (

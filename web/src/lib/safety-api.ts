@@ -1,0 +1,28 @@
+import type { BlockedUser, BlockResult, BlockUserRequest, ReportReceipt, ReportRequest } from '@contracts/safety';
+import { api } from './api';
+
+/**
+ * Blocks and reports (issue 20): one block list and one report queue for profiles, posts,
+ * messages and Lively Chat. In `lib/` because several features show the safety menu.
+ */
+export const safetyApi = api.enhanceEndpoints({ addTagTypes: ['Blocks'] }).injectEndpoints({
+  endpoints: (build) => ({
+    blocks: build.query<BlockedUser[], void>({
+      query: () => '/api/blocks',
+      providesTags: ['Blocks'],
+    }),
+    blockUser: build.mutation<BlockResult, BlockUserRequest>({
+      query: (body) => ({ url: '/api/blocks', method: 'POST', body }),
+      invalidatesTags: ['Blocks'],
+    }),
+    unblockUser: build.mutation<BlockResult, string>({
+      query: (userId) => ({ url: `/api/blocks/${encodeURIComponent(userId)}`, method: 'DELETE' }),
+      invalidatesTags: ['Blocks'],
+    }),
+    report: build.mutation<ReportReceipt, ReportRequest>({
+      query: (body) => ({ url: '/api/reports', method: 'POST', body }),
+    }),
+  }),
+});
+
+export const { useBlocksQuery, useBlockUserMutation, useUnblockUserMutation, useReportMutation } = safetyApi;
