@@ -1,8 +1,9 @@
 import '@/test-support/jsdom-setup';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import { getToasts, removeToast } from '@/components/toast';
+import { installFakeFetch } from '@/test-support/fake-fetch';
 import { renderWithApp } from '@/test-support/render';
-import { useLivelyChat } from './use-lively-chat';
+import { RELAY_ONLY_KEY, useLivelyChat } from './use-lively-chat';
 
 /** A chat socket the test drives: it fires what a browser would. */
 class FakeSocket {
@@ -18,6 +19,10 @@ class FakeSocket {
     FakeSocket.all.push(this);
   }
   send() {}
+  /** The server says something. */
+  receive(message: unknown) {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
   close() {
     this.closed = true;
   }
@@ -73,4 +78,48 @@ it('leaving the page closes the socket and takes its toasts along; late socket e
   expect(openToasts()).toEqual([]);
   await new Promise((resolve) => setTimeout(resolve, 50));
   expect(FakeSocket.all).toHaveLength(1);
+});
+
+describe('ICE servers', () => {
+  const TURN = { urls: ['turn:relay.example:3478?transport=udp'], username: '1800000000:u-1', credential: 'c2lnbmVk' };
+  let configs: RTCConfiguration[];
+  beforeEach(() => {
+    configs = [];
+    installFakeFetch((call) =>
+      call.url.endsWith('/api/chat/ice-servers')
+        ? { status: 200, body: { iceServers: [{ urls: ['stun:relay.example:3478'] }, TURN], ttlSeconds: 3600 } }
+        : { status: 404, body: { error: 'Not found' } },
+    );
+    /** Enough of a peer connection for the hook to set one up; it records its configuration. */
+    class FakePeer {
+      constructor(config: RTCConfiguration) {
+        configs.push(config);
+      }
+      addTrack() {}
+      close() {}
+    }
+    Object.assign(globalThis, { RTCPeerConnection: FakePeer });
+  });
+  afterEach(() => localStorage.removeItem(RELAY_ONLY_KEY));
+
+  const matched = {
+    type: 'matched',
+    sessionId: 's-1',
+    data: { peer: { displayName: 'Bo' }, compatibilityScore: 0.5, isInitiator: false },
+  };
+
+  it("a call uses the site's STUN and TURN servers from GET /api/chat/ice-servers", async () => {
+    renderWithApp(<ChatProbe />, { path: '/chat' });
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    act(() => FakeSocket.all[0]!.receive(matched));
+    expect(configs).toEqual([{ iceServers: [{ urls: ['stun:relay.example:3478'] }, TURN], iceTransportPolicy: 'all' }]);
+  });
+
+  it(`relays every call through TURN when localStorage ${RELAY_ONLY_KEY} is 'relay' (tests only)`, async () => {
+    localStorage.setItem(RELAY_ONLY_KEY, 'relay');
+    renderWithApp(<ChatProbe />, { path: '/chat' });
+    await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+    act(() => FakeSocket.all[0]!.receive(matched));
+    expect(configs[0]?.iceTransportPolicy).toBe('relay');
+  });
 });

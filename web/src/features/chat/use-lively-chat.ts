@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatMode, ServerMessage } from '@contracts/chat';
 import { dismissToast, toast, type ToastInput } from '@/components/toast';
+import { useLazyIceServersQuery } from './ice-servers-api';
 
 /** SPEC §4 chat status. */
 export type ChatStatus = 'idle' | 'finding_match' | 'matched' | 'connected' | 'error';
@@ -18,11 +19,29 @@ export interface ChatSettings {
   orientation: string;
 }
 
-export const ICE_SERVERS: RTCIceServer[] = [
+/** Public STUN: used only until (or if) GET /api/chat/ice-servers answers with the site's own servers. */
+export const FALLBACK_ICE_SERVERS: RTCIceServer[] = [
   { urls: 'stun:stun.l.google.com:19302' },
   { urls: 'stun:stun1.l.google.com:19302' },
   { urls: 'stun:stun2.l.google.com:19302' },
 ];
+/**
+ * Test only: localStorage `chatIceTransportPolicy` = 'relay' sends every call through the TURN
+ * relay (web/e2e/chat-relay.test.ts). The product never sets it.
+ */
+export const RELAY_ONLY_KEY = 'chatIceTransportPolicy';
+/** TURN credentials are asked for again this long before they expire. */
+const ICE_REFRESH_MARGIN_S = 5 * 60;
+/** The socket waits at most this long for the ICE servers (then calls start with the fallback). */
+const ICE_WAIT_MS = 5000;
+
+function iceTransportPolicy(): RTCIceTransportPolicy {
+  try {
+    return localStorage.getItem(RELAY_ONLY_KEY) === 'relay' ? 'relay' : 'all';
+  } catch {
+    return 'all';
+  }
+}
 export const HEARTBEAT_MS = 30_000;
 export const OFFER_DELAY_MS = 1000;
 export const REQUEUE_DELAY_MS = 1000;
@@ -47,6 +66,8 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
 
   const ws = useRef<WebSocket | null>(null);
   const pc = useRef<RTCPeerConnection | null>(null);
+  const iceServers = useRef<RTCIceServer[]>(FALLBACK_ICE_SERVERS);
+  const [fetchIceServers] = useLazyIceServersQuery();
   const matchRef = useRef<ChatMatch | null>(null);
   const local = useRef<MediaStream | null>(null);
   const pendingCandidates = useRef<RTCIceCandidateInit[]>([]);
@@ -98,7 +119,10 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
 
   const createPeer = useCallback(
     (current: ChatMatch) => {
-      const connection = new RTCPeerConnection({ iceServers: ICE_SERVERS });
+      const connection = new RTCPeerConnection({
+        iceServers: iceServers.current,
+        iceTransportPolicy: iceTransportPolicy(),
+      });
       pc.current = connection;
       for (const track of local.current?.getTracks() ?? []) connection.addTrack(track, local.current!);
       connection.onicecandidate = (event) => {
@@ -208,7 +232,22 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
     let socket: WebSocket | null = null;
     let heartbeat: ReturnType<typeof setInterval> | null = null;
     let reconnect: ReturnType<typeof setTimeout> | null = null;
+    let iceRefresh: ReturnType<typeof setTimeout> | null = null;
     let failures = 0;
+
+    /** The site's STUN and TURN servers, asked for again before the TURN credentials expire. */
+    async function loadIceServers() {
+      try {
+        const answer = await fetchIceServers(undefined, false).unwrap();
+        if (cancelled) return;
+        iceServers.current = answer.iceServers;
+        const refreshS = Math.max(30, answer.ttlSeconds - ICE_REFRESH_MARGIN_S);
+        iceRefresh = setTimeout(() => void loadIceServers(), refreshS * 1000);
+      } catch {
+        // Keep what we have (public STUN at first); try again in a minute.
+        if (!cancelled) iceRefresh = setTimeout(() => void loadIceServers(), 60_000);
+      }
+    }
     (async () => {
       let stream: MediaStream;
       try {
@@ -223,7 +262,8 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
       }
       local.current = stream;
       setLocalStream(stream);
-      connect();
+      await Promise.race([loadIceServers(), new Promise((resolve) => setTimeout(resolve, ICE_WAIT_MS))]);
+      if (!cancelled) connect();
     })();
 
     /** Opens the socket; a dropped socket ends any chat and is reopened a second later. */
@@ -276,6 +316,7 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
       cancelled = true;
       if (heartbeat) clearInterval(heartbeat);
       if (reconnect) clearTimeout(reconnect);
+      if (iceRefresh) clearTimeout(iceRefresh);
       // Closing a socket that is still connecting fires `error`: nothing of it may reach the next page.
       if (socket) socket.onopen = socket.onerror = socket.onclose = socket.onmessage = null;
       socket?.close();
@@ -286,7 +327,7 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
       for (const id of toasts) dismissToast(id);
       toasts.clear();
     };
-  }, [userId, onMessage, endPeer, send, chatError]);
+  }, [userId, onMessage, endPeer, send, chatError, fetchIceServers]);
 
   const join = useCallback(
     (settings: ChatSettings, mode: ChatMode = settings.mode) => {
