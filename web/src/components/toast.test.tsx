@@ -1,6 +1,7 @@
 import '@/test-support/jsdom-setup';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { getToasts, removeToast, toast, Toaster, TOAST_DURATION_MS } from './toast';
+import { getToasts, removeToast, toast, TOAST_DURATION_MS } from './toast';
+import { Toaster } from './toaster';
 
 jest.setTimeout(30_000);
 afterEach(() => {

@@ -1,9 +1,9 @@
-import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
-import Snackbar from '@mui/material/Snackbar';
-import { useCallback, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from 'react';
 
-/** Toasts (SPEC §4, §9): one visible at a time, default or destructive, 5 s, swipe right, F8. */
+/**
+ * Toasts (SPEC §4, §9): one visible at a time, default or destructive, 5 s, swipe right, F8.
+ * This module is the store (light, on every page's first load); ./toaster draws them.
+ */
 export type ToastVariant = 'default' | 'destructive';
 
 export interface ToastInput {
@@ -22,7 +22,6 @@ export interface ToastItem extends ToastInput {
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
-const SWIPE_THRESHOLD_PX = 50;
 
 // A module-level store so toasts can be raised outside React (e.g. the base query's 401 handling).
 let toasts: ToastItem[] = [];
@@ -88,6 +87,15 @@ export function toastAfterReload(input: ReloadToastInput): void {
   }
 }
 
+/** Whether a toast waits for this page load (kept by toastAfterReload). */
+export function hasToastKeptForReload(): boolean {
+  try {
+    return sessionStorage.getItem(TOAST_AFTER_RELOAD_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
 /** Shows (once) the toast kept by toastAfterReload before the page was loaded. */
 export function showToastKeptForReload(): void {
   let saved: string | null;
@@ -130,51 +138,20 @@ export function useToast() {
   return { toasts: current, toast, dismiss: dismissToast };
 }
 
-/** Renders the visible toast; mount once near the root. */
-export function Toaster() {
+const LazyToaster = lazy(async () => ({ default: (await import('./toaster')).Toaster }));
+
+/**
+ * Mount once near the root: draws the toasts from the first one on (or at once when one was
+ * kept for this page load), so their components are not part of every page's first load.
+ */
+export function ToastHost() {
   const { toasts: items } = useToast();
-  const regionRef = useRef<HTMLDivElement>(null);
-  const swipeStart = useRef<number | null>(null);
-
-  useEffect(showToastKeptForReload, []);
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'F8') regionRef.current?.focus();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
-
-  const item = items[0];
-  const close = useCallback(() => item && dismissToast(item.id), [item]);
+  const [needed, setNeeded] = useState(hasToastKeptForReload);
+  if (!needed && items.length) setNeeded(true);
+  if (!needed) return null;
   return (
-    <div ref={regionRef} tabIndex={-1} aria-label="Notifications (F8)" role="region">
-      {item && (
-        <Snackbar
-          key={item.id}
-          open={item.open}
-          autoHideDuration={item.duration ?? TOAST_DURATION_MS}
-          onClose={(_event, reason) => reason !== 'clickaway' && close()}
-          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-          onPointerDown={(event) => (swipeStart.current = event.clientX)}
-          onPointerUp={(event) => {
-            if (swipeStart.current !== null && event.clientX - swipeStart.current > SWIPE_THRESHOLD_PX) close();
-            swipeStart.current = null;
-          }}
-        >
-          <Alert
-            role="status"
-            onClose={close}
-            severity={item.variant === 'destructive' ? 'error' : 'success'}
-            variant={item.variant === 'destructive' ? 'filled' : 'standard'}
-            sx={{ width: '100%', maxWidth: 420, boxShadow: 3 }}
-          >
-            {item.title && <AlertTitle>{item.title}</AlertTitle>}
-            {item.description}
-          </Alert>
-        </Snackbar>
-      )}
-    </div>
+    <Suspense fallback={null}>
+      <LazyToaster />
+    </Suspense>
   );
 }

@@ -4,7 +4,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter, useLocation } from 'react-router';
 import { createStore } from '@/app/store';
 import { AppThemeProvider } from '@/app/theme';
-import { Toaster } from '@/components/toast';
+import { Toaster } from '@/components/toaster';
 
 /** Shows the current path so tests can see redirects. */
 export function LocationProbe() {
