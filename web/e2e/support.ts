@@ -3,6 +3,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import type { StackOptions } from '../../ops/stack';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WEB_ROOT = path.resolve(__dirname, '../dist');
@@ -43,9 +44,9 @@ export async function launchBrowser(options: { fakeMedia?: boolean } = {}): Prom
 }
 
 /** The real product (built web client included) on a fresh database, for one journey file. */
-export async function startE2EStack(): Promise<TestStack> {
+export async function startE2EStack(options: Partial<StackOptions> = {}): Promise<TestStack> {
   if (!existsSync(path.join(WEB_ROOT, 'index.html'))) throw new Error('web/dist is missing: run `npm run build` first');
-  return startTestStack({ webRoot: WEB_ROOT });
+  return startTestStack({ webRoot: WEB_ROOT, ...options });
 }
 
 /** A page whose console errors and failed requests are collected, for clearer failures. */
