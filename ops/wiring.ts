@@ -31,6 +31,7 @@ import { housekeepingTicker } from './housekeeping';
 import { createFsStorage } from '../domain/media/fs-storage';
 import { createS3Storage } from '../domain/media/s3-storage';
 import { createMediaUrlSigner, mediaUrlSecret } from '../domain/media/signed-url';
+import { createWatermarks, watermarkSecret } from '../domain/media/watermark';
 import { mediaStorageConfig } from './config';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -59,12 +60,14 @@ export function createPorts(infrastructure: { db: Knex; logger: Logger }): Recor
   };
 }
 
-/** Media objects (S3 when S3_BUCKET is set, else LIVELY_DATA_DIR/media) and the URL signer. */
+/** Media objects (S3 when S3_BUCKET is set, else LIVELY_DATA_DIR/media), the URL signer and the watermarks. */
 function mediaDeliveryPorts(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
   const config = mediaStorageConfig(env);
+  const secret = mediaUrlSecret(env.LIVELY_DATA_DIR || '.data', env);
   return {
     mediaStorage: config.kind === 's3' ? createS3Storage(config) : createFsStorage(config.rootDir),
-    mediaUrls: createMediaUrlSigner(mediaUrlSecret(env.LIVELY_DATA_DIR || '.data', env), () => new Date()),
+    mediaUrls: createMediaUrlSigner(secret, () => new Date()),
+    mediaWatermarks: createWatermarks(watermarkSecret(secret)),
   };
 }
 
