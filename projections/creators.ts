@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { DEFAULT_CREATOR_BIO, type Creator, type CreatorStats, type Tier } from '../domain/contracts/creators';
 import { formatCents } from '../domain/contracts/money';
 import type { RecordedEvent } from '../domain/event-store/port';
-import type { CreatorRegistered, TierData } from '../domain/creators/events';
+import type { CreatorRegistered, CreatorWatermarkSet, TierData } from '../domain/creators/events';
 import { FALLBACK_TIERS } from '../domain/creators/fallback-tiers';
 import { splitEarnings } from '../domain/payouts/money';
 import type { Projector } from './engine/projector';
@@ -14,18 +14,22 @@ import { displayName, isUserId } from './users';
  */
 export const NO_TIERS_PRICE = formatCents(Math.min(...FALLBACK_TIERS.map((tier) => tier.priceCents)));
 
-/** Creators (bio, cover) and their tiers. Names and avatars come from the users read model. */
+/**
+ * Creators (bio, cover, watermark setting) and their tiers. Names and avatars come from the
+ * users read model.
+ */
 export const creatorsProjector: Projector = {
   name: 'creators',
-  version: 2,
+  version: 3,
   tables: ['creators', 'subscription_tiers'],
-  eventTypes: ['CreatorRegistered', 'TierCreated', 'TierUpdated'],
+  eventTypes: ['CreatorRegistered', 'TierCreated', 'TierUpdated', 'CreatorWatermarkSet'],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('creators', (t) => {
       t.text('user_id').primary();
       t.text('bio').notNullable();
       t.text('cover_image_url');
       t.timestamp('registered_at', { useTz: true }).notNullable();
+      t.boolean('watermark_enabled').notNullable().defaultTo(false);
       // The creator list's order: its first page is read in order, not sorted from all.
       t.index(['registered_at', 'user_id']);
     });
@@ -52,6 +56,11 @@ export const creatorsProjector: Projector = {
         })
         .onConflict('user_id')
         .merge();
+      return;
+    }
+    if (event.type === 'CreatorWatermarkSet') {
+      const data = (event as RecordedEvent<CreatorWatermarkSet['data']>).data;
+      await table('creators').where({ user_id: data.creatorId }).update({ watermark_enabled: data.enabled });
       return;
     }
     const data = event.data as TierData;
@@ -158,6 +167,19 @@ export async function findCreator(db: Knex, now: Date, creatorId: string): Promi
   if (!isUserId(creatorId)) return null;
   const row = (await creatorQuery(db, now).where('c.user_id', creatorId).first()) as CreatorRow | undefined;
   return row ? creatorView(row) : null;
+}
+
+/** Whether the creator's images carry the viewer watermark (false for anyone not a creator). */
+export async function watermarkEnabled(db: Knex, creatorId: string): Promise<boolean> {
+  const row = await db('creators').where({ user_id: creatorId }).first('watermark_enabled');
+  return Boolean(row?.watermark_enabled);
+}
+
+/** Every account's id, name and email, for staff mapping a watermark's viewer code back. */
+export async function watermarkCandidates(
+  db: Knex,
+): Promise<Array<{ id: string; email: string; first_name: string | null; last_name: string | null }>> {
+  return db('users').select('id', 'email', 'first_name', 'last_name');
 }
 
 export async function isCreator(db: Knex, userId: string): Promise<boolean> {

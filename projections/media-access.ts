@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { MediaAttachment, MediaKind } from '../domain/contracts/media';
 import { IMAGE_WIDTHS, PREVIEW_VARIANTS, type MediaVariant } from '../domain/media/variants';
-import { isUserId } from './users';
+import { displayName, isUserId, type UserRow } from './users';
 
 /**
  * Who may fetch which of a media item's files, and how an attached item looks to a viewer.
@@ -109,6 +109,15 @@ export async function unusableMedia(db: Knex, ownerId: string, ids: string[]): P
 export type MediaFileAccess = 'full' | 'preview' | 'none';
 
 /**
+ * The access, and the owner's page name when the owner has the viewer watermark on and the
+ * viewer is someone else (their images are then served marked, domain/media/watermark.ts).
+ */
+export interface MediaFileGrant {
+  access: MediaFileAccess;
+  watermarkPageName: string | null;
+}
+
+/**
  * What the viewer may fetch of an item: `full` (every variant) for its owner, finance staff, a
  * public post's readers, a locked post's subscribers and the parties of a free or unlocked
  * message; `preview` (the blurred variants) for anyone else who may see the post (any member)
@@ -120,7 +129,7 @@ export async function mediaFileAccess(
   viewerId: string,
   mediaId: string,
   variant: string,
-): Promise<MediaFileAccess | null> {
+): Promise<MediaFileGrant | null> {
   if (!isUserId(mediaId) || !isUserId(viewerId)) return null;
   const result = await db.raw(
     `SELECT m.variants, m.owner_id = :viewer AS owner,
@@ -135,19 +144,28 @@ export async function mediaFileAccess(
          WHERE a.media_id = m.id AND a.target_kind = 'message' AND (g.sender_id = :viewer
            OR (g.receiver_id = :viewer AND (NOT g.is_paid OR g.is_unlocked)))) AS message_full,
        EXISTS (SELECT 1 FROM media_attachments a JOIN messages g ON g.id = a.target_id
-         WHERE a.media_id = m.id AND a.target_kind = 'message' AND :viewer IN (g.sender_id, g.receiver_id)) AS message_seen
-     FROM media m WHERE m.id = :media AND m.status = 'ready'`,
+         WHERE a.media_id = m.id AND a.target_kind = 'message' AND :viewer IN (g.sender_id, g.receiver_id)) AS message_seen,
+       c.watermark_enabled AS watermark, u.first_name, u.last_name
+     FROM media m LEFT JOIN creators c ON c.user_id = m.owner_id
+       LEFT JOIN users u ON c.watermark_enabled AND u.id = m.owner_id::uuid
+     WHERE m.id = :media AND m.status = 'ready'`,
     { viewer: viewerId, media: mediaId, now },
   );
   const row = result.rows[0] as
-    | ({ variants: string[]; owner: boolean; staff: boolean } & Record<
+    | ({ variants: string[]; owner: boolean; staff: boolean; watermark: boolean | null } & Record<
         'post_full' | 'post_seen' | 'message_full' | 'message_seen',
         boolean
-      >)
+      > &
+        Pick<UserRow, 'first_name' | 'last_name'>)
     | undefined;
   if (!row || !row.variants.includes(variant)) return null;
-  if (row.owner || row.staff || row.post_full || row.message_full) return 'full';
-  return row.post_seen || row.message_seen ? 'preview' : 'none';
+  const access: MediaFileAccess =
+    row.owner || row.staff || row.post_full || row.message_full
+      ? 'full'
+      : row.post_seen || row.message_seen
+        ? 'preview'
+        : 'none';
+  return { access, watermarkPageName: row.watermark && !row.owner ? displayName(row, 'Creator') : null };
 }
 
 export const isPreviewVariant = (variant: string) => (PREVIEW_VARIANTS as readonly string[]).includes(variant);

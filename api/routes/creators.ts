@@ -3,14 +3,23 @@ import {
   creatorSearchSchema,
   registerCreatorSchema,
   tierSchema,
+  watermarkSettingSchema,
   type Creator,
   type Tier,
+  type WatermarkSetting,
 } from '../../domain/contracts/creators';
 import { formatCents } from '../../domain/contracts/money';
-import { createTier, registerCreator, updateTier } from '../../domain/creators/commands';
+import { createTier, registerCreator, setWatermark, updateTier } from '../../domain/creators/commands';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
-import { NO_TIERS_PRICE, creatorStats, creatorTiers, findCreator, listCreators } from '../../projections/creators';
+import {
+  NO_TIERS_PRICE,
+  creatorStats,
+  creatorTiers,
+  findCreator,
+  listCreators,
+  watermarkEnabled,
+} from '../../projections/creators';
 import type { MediaLinks } from '../../projections/media-access';
 import { creatorPosts } from '../../projections/posts';
 import { displayName, findUserRow, isUserId } from '../../projections/users';
@@ -61,6 +70,20 @@ export function creatorRoutes(api: Api): Router {
       subscriberCount: 0,
     };
     res.status(201).json(creator ?? fallback);
+  });
+
+  // The viewer watermark on the creator's images (issue 18; applied by api/routes/media-files.ts).
+  router.get('/creators/me/watermark', member, async (req, res) => {
+    const setting: WatermarkSetting = { enabled: await watermarkEnabled(db, req.userId!) };
+    res.json(setting);
+  });
+
+  router.put('/creators/me/watermark', member, async (req, res) => {
+    const body = parseWith(watermarkSettingSchema, req.body);
+    const result = await setWatermark(store, { creatorId: req.userId!, enabled: body.enabled }, api.context(req));
+    await api.readYourWrites(result.position);
+    const setting: WatermarkSetting = { enabled: result.state.watermark };
+    res.json(setting);
   });
 
   router.get('/creators/:id', member, async (req, res) => {

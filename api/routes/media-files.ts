@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { buffer } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import {
   mediaKey,
@@ -8,6 +9,7 @@ import {
   type MediaVariant,
   type StoredObject,
 } from '../../domain/media/commands';
+import type { Watermarks } from '../../domain/media/watermark';
 import { refuse } from '../../domain/shared/errors';
 import { isPreviewVariant, mediaFileAccess } from '../../projections/media-access';
 import type { Api } from '../kit';
@@ -37,8 +39,9 @@ export function mediaFileRoutes(api: Api): Router {
     if (link !== 'ok') throw refuse.forbidden('This media link is not valid', { code: 'MEDIA_LINK_INVALID' });
     if (!req.userId) throw refuse.unauthorized();
 
-    const access = await mediaFileAccess(db, api.deps.clock(), req.userId, mediaId, variant);
-    if (!access) throw refuse.notFound('Media not found');
+    const grant = await mediaFileAccess(db, api.deps.clock(), req.userId, mediaId, variant);
+    if (!grant) throw refuse.notFound('Media not found');
+    const { access } = grant;
     const preview = isPreviewVariant(variant);
     if (access === 'none' || (access === 'preview' && !preview))
       throw refuse.forbidden('You do not have access to this media', { code: 'MEDIA_FORBIDDEN' });
@@ -52,7 +55,9 @@ export function mediaFileRoutes(api: Api): Router {
       object,
       preview ? `public, max-age=${PREVIEW_MAX_AGE_SECONDS}, immutable` : `private, max-age=${expiresIn}`,
     );
-    if (notModified(req, object)) return void res.status(304).end();
+    if (grant.watermarkPageName && WATERMARKED_VARIANT.test(variant))
+      return sendWatermarked(req, res, { mediaId, variant, key, object, pageName: grant.watermarkPageName });
+    if (notModified(req, object.etag)) return void res.status(304).end();
 
     const range = requestedRange(req, object);
     if (range === 'unsatisfiable') {
@@ -75,8 +80,37 @@ export function mediaFileRoutes(api: Api): Router {
     });
   });
 
+  /**
+   * A copy marked for this viewer (page name and viewer code), rendered once and then served
+   * from the watermark cache: whole (images are small), with an ETag of its own.
+   */
+  async function sendWatermarked(
+    req: Request,
+    res: Response,
+    file: { mediaId: string; variant: string; key: string; object: StoredObject; pageName: string },
+  ) {
+    const watermarks = api.deps.ports.mediaWatermarks as Watermarks;
+    const copy = await watermarks.marked(
+      { mediaId: file.mediaId, variant: file.variant, etag: file.object.etag },
+      async () => {
+        const found = await storage().read(file.key);
+        if (!found) throw refuse.notFound('Media not found');
+        return { body: await buffer(found.body), contentType: file.object.contentType };
+      },
+      { pageName: file.pageName, code: watermarks.code(req.userId!) },
+    );
+    res.setHeader('ETag', `"${copy.etag}"`);
+    res.removeHeader('Accept-Ranges');
+    if (notModified(req, copy.etag)) return void res.status(304).end();
+    res.setHeader('Content-Length', copy.body.length);
+    res.end(req.method === 'HEAD' ? undefined : copy.body);
+  }
+
   return router;
 }
+
+/** Image variants a watermark is drawn on (previews stay as they are: they show nothing). */
+const WATERMARKED_VARIANT = /^w\d+\.(webp|jpg)$/;
 
 function setFileHeaders(res: Response, object: StoredObject, cacheControl: string) {
   res.setHeader('Content-Type', object.contentType);
@@ -85,14 +119,14 @@ function setFileHeaders(res: Response, object: StoredObject, cacheControl: strin
   res.setHeader('Cache-Control', cacheControl);
 }
 
-/** If-None-Match names the stored version (strong or weak form, or `*`). */
-function notModified(req: Request, object: StoredObject): boolean {
+/** If-None-Match names the served version (strong or weak form, or `*`). */
+function notModified(req: Request, etag: string): boolean {
   const header = req.headers['if-none-match'];
   if (!header) return false;
   return header
     .split(',')
     .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || tag === `"${object.etag}"`);
+    .some((tag) => tag === '*' || tag === `"${etag}"`);
 }
 
 /**

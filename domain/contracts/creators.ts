@@ -18,6 +18,15 @@ export const registerCreatorSchema = z.object({
   coverImageUrl: optionalUrl('Cover image must be a valid URL'),
 });
 
+/**
+ * PUT /api/creators/me/watermark, and the answer of it and of GET: whether images served to
+ * anyone but the creator carry the page name and a code naming the viewer (issue 18).
+ */
+export const watermarkSettingSchema = z.object({
+  enabled: z.boolean({ error: 'enabled must be true or false' }),
+});
+export type WatermarkSetting = z.infer<typeof watermarkSettingSchema>;
+
 /** GET /api/creators: a search text (names and bios) and how many. */
 export const creatorSearchSchema = z.object({
   q: text().max(200, 'Search is too long').optional(),

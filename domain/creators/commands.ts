@@ -62,3 +62,18 @@ export function updateTier(
     context,
   );
 }
+
+/** A creator turns the viewer watermark on their images on or off (setting it again changes nothing). */
+export function setWatermark(
+  store: EventStore,
+  input: { creatorId: string; enabled: boolean },
+  context: CommandContext,
+) {
+  return handleCommand(
+    store,
+    creatorStream(input.creatorId),
+    creatorDecider,
+    { type: 'SetWatermark', ...input, at: context.now },
+    context,
+  );
+}

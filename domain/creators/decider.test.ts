@@ -37,6 +37,25 @@ describe('creator decider', () => {
     expect(offeredTiers(state).map((t) => t.tierId)).toEqual(['t1']);
   });
 
+  it('turns the watermark on and off for creators only, and a repeated setting changes nothing', () => {
+    const on: CreatorCommand = { type: 'SetWatermark', creatorId: 'u1', enabled: true, at };
+    const set: CreatorEvent = {
+      type: 'CreatorWatermarkSet',
+      data: { creatorId: 'u1', enabled: true, at: at.toISOString() },
+    };
+    creator.given([]).when(on).thenThrows({ kind: 'forbidden' });
+    creator.given([registered]).when(on).then([set]);
+    creator.given([registered, set]).when(on).then([]);
+    expect(creator.given([registered, set]).when({ ...on, enabled: false }).events[0]).toMatchObject({
+      type: 'CreatorWatermarkSet',
+      data: { enabled: false },
+    });
+    creator
+      .given([registered])
+      .when({ ...on, enabled: false })
+      .then([]);
+  });
+
   it('creates and edits tiers only as a creator, and only known tiers are edited', () => {
     const create: CreatorCommand = { type: 'CreateTier', ...tier, at };
     creator.given([]).when(create).thenThrows({ kind: 'forbidden' });

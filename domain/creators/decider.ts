@@ -7,6 +7,7 @@ import { FALLBACK_TIERS, type TierDefinition } from './fallback-tiers';
 export interface CreatorState {
   registered: boolean;
   tiers: Map<string, TierDefinition>;
+  watermark: boolean;
 }
 
 export type CreatorCommand =
@@ -30,7 +31,8 @@ export type CreatorCommand =
       priceCents: number;
       features: string[];
       at: Date;
-    };
+    }
+  | { type: 'SetWatermark'; creatorId: string; enabled: boolean; at: Date };
 
 const tierOf = (data: TierData): TierDefinition => ({
   tierId: data.tierId,
@@ -43,7 +45,7 @@ const tierOf = (data: TierData): TierDefinition => ({
 });
 
 export const creatorDecider: Decider<CreatorCommand, CreatorState, CreatorEvent> = {
-  initialState: { registered: false, tiers: new Map() },
+  initialState: { registered: false, tiers: new Map(), watermark: false },
   evolve(state, event) {
     switch (event.type) {
       case 'CreatorRegistered':
@@ -54,6 +56,8 @@ export const creatorDecider: Decider<CreatorCommand, CreatorState, CreatorEvent>
         tiers.set(event.data.tierId, tierOf(event.data));
         return { ...state, tiers };
       }
+      case 'CreatorWatermarkSet':
+        return { ...state, watermark: event.data.enabled };
     }
   },
   decide(command, state) {
@@ -70,6 +74,12 @@ export const creatorDecider: Decider<CreatorCommand, CreatorState, CreatorEvent>
           },
         },
       ];
+    }
+    if (command.type === 'SetWatermark') {
+      if (!state.registered) throw refuse.forbidden('Only creators can watermark their media');
+      if (state.watermark === command.enabled) return [];
+      const data = { creatorId: command.creatorId, enabled: command.enabled, at: command.at.toISOString() };
+      return [{ type: 'CreatorWatermarkSet', data }];
     }
     if (!state.registered) throw refuse.forbidden('Only creators can manage tiers');
     const data: TierData = {

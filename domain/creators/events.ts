@@ -23,7 +23,13 @@ export interface TierUpdated {
   data: TierData;
 }
 
-export type CreatorEvent = CreatorRegistered | TierCreated | TierUpdated;
+/** The creator turned the viewer watermark on their images on or off (domain/media/watermark.ts). */
+export interface CreatorWatermarkSet {
+  type: 'CreatorWatermarkSet';
+  data: { creatorId: string; enabled: boolean; at: string };
+}
+
+export type CreatorEvent = CreatorRegistered | TierCreated | TierUpdated | CreatorWatermarkSet;
 
 /** One creator subscription: a member paid a tier for a month. */
 export interface CreatorSubscriptionStarted {

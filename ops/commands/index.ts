@@ -12,6 +12,7 @@ import { statusCommand } from './status';
 import { createAdminCommand } from './create-admin';
 import { reconcileCommand } from './reconcile';
 import { mailCommand } from './mail';
+import { watermarkLookupCommand } from './watermark-lookup';
 
 /** Every `npm run ops` command, in the order help lists them. Other contexts add theirs here. */
 export const opsCommands: OpsCommand[] = [
@@ -26,4 +27,5 @@ export const opsCommands: OpsCommand[] = [
   reconcileCommand,
   createAdminCommand,
   mailCommand,
+  watermarkLookupCommand,
 ];
