@@ -122,6 +122,7 @@ export const memberRoutes: MemberRoute[] = [
     element: lazyPage(() => import('@/features/dashboard/analytics-page'), 'AnalyticsPage'),
   },
   { path: '/messages', element: lazyPage(() => import('@/features/messaging/messages-page'), 'MessagesPage') },
+  { path: '/vault', element: lazyPage(() => import('@/features/media/vault-page'), 'VaultPage') },
   { path: '/search', element: lazyPage(() => import('@/features/search/search-page'), 'SearchPage') },
   { path: '/payouts', element: lazyPage(() => import('@/features/payouts/payouts-page'), 'PayoutsPage') },
   // Finance staff may have no site membership: the console checks the role itself, the API enforces it.

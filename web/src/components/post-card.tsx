@@ -17,6 +17,7 @@ import type { Post } from '@contracts/posts';
 import { toast } from './toast';
 import { isUnauthorized } from '@/lib/api';
 import { useLikePostMutation } from '@/lib/creators-api';
+import { MediaGallery } from './media-gallery';
 import { PostComments } from './post-comments';
 import { SafetyMenu } from './safety-menu';
 import { useCurrentUser } from '@/lib/current-user';
@@ -42,6 +43,27 @@ function Media({ post }: { post: Post }) {
  * placeholder stands in for them, with a Subscribe prompt.
  */
 function LockedOverlay({ post, onSubscribe }: { post: Post; onSubscribe?: () => void }) {
+  const prompt = (
+    <Stack spacing={1} sx={{ alignItems: 'center' }}>
+      <Lock fontSize="large" />
+      <Typography sx={{ fontWeight: 700 }}>This post is for subscribers only</Typography>
+      <Typography variant="body2">
+        {post.hasMedia ? 'Subscribe to see this post and its media.' : 'Subscribe to read this post.'}
+      </Typography>
+      {onSubscribe && (
+        <Button variant="contained" color="secondary" onClick={onSubscribe}>
+          Subscribe to unlock
+        </Button>
+      )}
+    </Stack>
+  );
+  // Uploaded media: the server's blurred previews stand behind the prompt.
+  if (post.media.length > 0)
+    return (
+      <Box data-testid="locked-overlay">
+        <MediaGallery media={post.media} alt={post.title} lockedOverlay={prompt} />
+      </Box>
+    );
   return (
     <Box
       data-testid="locked-overlay"
@@ -58,7 +80,6 @@ function LockedOverlay({ post, onSubscribe }: { post: Post; onSubscribe?: () => 
         }}
       />
       <Stack
-        spacing={1}
         sx={{
           position: 'relative',
           alignItems: 'center',
@@ -69,16 +90,7 @@ function LockedOverlay({ post, onSubscribe }: { post: Post; onSubscribe?: () => 
           textAlign: 'center',
         }}
       >
-        <Lock fontSize="large" />
-        <Typography sx={{ fontWeight: 700 }}>This post is for subscribers only</Typography>
-        <Typography variant="body2">
-          {post.hasMedia ? 'Subscribe to see this post and its media.' : 'Subscribe to read this post.'}
-        </Typography>
-        {onSubscribe && (
-          <Button variant="contained" color="secondary" onClick={onSubscribe}>
-            Subscribe to unlock
-          </Button>
-        )}
+        {prompt}
       </Stack>
     </Box>
   );
@@ -161,6 +173,7 @@ export function PostCard({
               {post.content}
             </Typography>
             <Media post={post} />
+            <MediaGallery media={post.media} alt={post.title} />
           </>
         )}
         <Stack direction="row" spacing={1} sx={{ mt: 1.5 }}>

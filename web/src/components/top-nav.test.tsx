@@ -31,12 +31,13 @@ it('members see Profile, Crypto Wallet, Billing and Logout, not the creator item
   expect(openMenu(member)).toEqual(['Profile', 'Crypto Wallet', 'Billing', 'Logout']);
 });
 
-it('creators also see Dashboard and Payouts', () => {
+it('creators also see Dashboard, Media Vault and Payouts', () => {
   expect(openMenu({ ...member, isCreator: true, role: 'creator' })).toEqual([
     'Profile',
     'Crypto Wallet',
     'Billing',
     'Dashboard',
+    'Media Vault',
     'Payouts',
     'Logout',
   ]);

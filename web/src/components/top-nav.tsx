@@ -6,6 +6,7 @@ import Logout from '@mui/icons-material/Logout';
 import MailOutline from '@mui/icons-material/MailOutlineOutlined';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import PersonOutline from '@mui/icons-material/PersonOutlineOutlined';
+import PhotoLibraryOutlined from '@mui/icons-material/PhotoLibraryOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
 import Search from '@mui/icons-material/Search';
 import AppBar from '@mui/material/AppBar';
@@ -51,6 +52,12 @@ export const userMenuItems: UserMenuItem[] = [
     label: 'Dashboard',
     icon: <DashboardOutlined fontSize="small" />,
     to: () => '/dashboard',
+    visible: (user) => user.isCreator,
+  },
+  {
+    label: 'Media Vault',
+    icon: <PhotoLibraryOutlined fontSize="small" />,
+    to: () => '/vault',
     visible: (user) => user.isCreator,
   },
   {

@@ -4,6 +4,7 @@ import BarChart from '@mui/icons-material/BarChart';
 import Article from '@mui/icons-material/Article';
 import Group from '@mui/icons-material/Group';
 import People from '@mui/icons-material/People';
+import PhotoLibraryOutlined from '@mui/icons-material/PhotoLibraryOutlined';
 import TrendingUp from '@mui/icons-material/TrendingUp';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -161,6 +162,9 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
                 <Button variant="outlined" startIcon={<BarChart />} component={RouterLink} to="/dashboard/analytics">
                   View Analytics
                 </Button>
+                <Button variant="outlined" startIcon={<PhotoLibraryOutlined />} component={RouterLink} to="/vault">
+                  Media Vault
+                </Button>
               </Stack>
             </CardContent>
           </Card>
@@ -177,7 +181,7 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
           <TierManager creatorId={user.id} />
         </Grid>
       </Grid>
-      <NewPostDialog open={newPostOpen} onClose={closeNewPost} />
+      <NewPostDialog open={newPostOpen} onClose={closeNewPost} initialMediaIds={params.getAll('media')} />
     </Container>
   );
 }

@@ -7,23 +7,48 @@ import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useState } from 'react';
+import Typography from '@mui/material/Typography';
+import { useEffect, useState } from 'react';
 import { createPostSchema } from '@contracts/posts';
+import { MediaUploader } from '@/components/media-uploader';
 import { toast } from '@/components/toast';
 import { isUnauthorized } from '@/lib/api';
 import { useCreatePostMutation } from '@/lib/creators-api';
+import { useMediaUpload } from '@/lib/use-media-upload';
 
 const EMPTY = { title: '', content: '', mediaUrl: '', isPublic: false };
 
-/** The New Post modal (SPEC §2 Dashboard, §5 validation). */
-export function NewPostDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/**
+ * The New Post modal (SPEC §2 Dashboard, §5 validation) with uploaded photos and videos (issue
+ * 18): Create Post waits until every file is processed, then sends their ids in the order shown.
+ * `initialMediaIds`: items picked in the vault ("Use in a post").
+ */
+export function NewPostDialog({
+  open,
+  onClose,
+  initialMediaIds = [],
+}: {
+  open: boolean;
+  onClose: () => void;
+  initialMediaIds?: string[];
+}) {
   const [form, setForm] = useState(EMPTY);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [create, { isLoading }] = useCreatePostMutation();
+  const upload = useMediaUpload();
+  const { addExisting, remove, clear } = upload;
+  const preselected = open ? initialMediaIds.join(',') : '';
+
+  useEffect(() => {
+    if (!preselected) return;
+    const keys = preselected.split(',').map(addExisting);
+    return () => keys.forEach(remove);
+  }, [preselected, addExisting, remove]);
 
   const close = () => {
     setForm(EMPTY);
     setErrors({});
+    clear();
     onClose();
   };
 
@@ -42,6 +67,7 @@ export function NewPostDialog({ open, onClose }: { open: boolean; onClose: () =>
         content: parsed.data.content,
         isPublic: parsed.data.isPublic,
         ...(parsed.data.mediaUrl ? { mediaUrl: parsed.data.mediaUrl } : {}),
+        ...(upload.mediaIds.length ? { mediaIds: upload.mediaIds } : {}),
       }).unwrap();
       toast({ title: 'Post created!', description: 'Your post has been published.' });
       close();
@@ -72,6 +98,7 @@ export function NewPostDialog({ open, onClose }: { open: boolean; onClose: () =>
               placeholder="https://example.com/photo.jpg"
               {...field('mediaUrl')}
             />
+            <MediaUploader upload={upload} />
             <FormControlLabel
               control={
                 <Checkbox
@@ -83,11 +110,16 @@ export function NewPostDialog({ open, onClose }: { open: boolean; onClose: () =>
             />
           </Stack>
         </DialogContent>
-        <DialogActions>
+        <DialogActions sx={{ flexWrap: 'wrap' }}>
+          {!upload.allReady && (
+            <Typography variant="caption" color="textSecondary" sx={{ flex: '1 1 auto', px: 1 }}>
+              Create Post waits until every file is ready (remove failed ones).
+            </Typography>
+          )}
           <Button onClick={close} disabled={isLoading}>
             Cancel
           </Button>
-          <Button type="submit" variant="contained" disabled={isLoading}>
+          <Button type="submit" variant="contained" disabled={isLoading || !upload.allReady}>
             {isLoading ? 'Creating...' : 'Create Post'}
           </Button>
         </DialogActions>

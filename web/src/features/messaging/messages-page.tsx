@@ -1,4 +1,5 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
+import AttachFile from '@mui/icons-material/AttachFile';
 import Lock from '@mui/icons-material/Lock';
 import LockOpen from '@mui/icons-material/LockOpen';
 import Send from '@mui/icons-material/Send';
@@ -24,7 +25,10 @@ import { useSearchParams } from 'react-router';
 import type { Message } from '@contracts/messaging';
 import { isUnauthorized, serverErrorText } from '@/lib/api';
 import { useCurrentUser } from '@/lib/current-user';
+import { MediaGallery } from '@/components/media-gallery';
+import { MediaUploader } from '@/components/media-uploader';
 import { toast } from '@/components/toast';
+import { useMediaUpload } from '@/lib/use-media-upload';
 import { formatDateTime, formatTime, usd } from '@/lib/format';
 import {
   useConversationsQuery,
@@ -62,7 +66,32 @@ function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolea
         }}
         elevation={0}
       >
-        {message.locked ? (
+        {message.locked && message.media.length > 0 ? (
+          // The server's blurred previews behind the message's own unlock prompt.
+          <MediaGallery
+            media={message.media}
+            alt="Photo in a paid message"
+            lockedOverlay={
+              <Stack spacing={1} sx={{ alignItems: 'center' }}>
+                <Lock />
+                <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                  Paid message · {usd(message.price ?? 0)}
+                </Typography>
+                <Button
+                  size="small"
+                  variant="contained"
+                  color="secondary"
+                  startIcon={<LockOpen />}
+                  disabled={isLoading}
+                  onClick={doUnlock}
+                  sx={{ minHeight: 44 }}
+                >
+                  {isLoading ? 'Unlocking...' : `Unlock for ${usd(message.price ?? 0)}`}
+                </Button>
+              </Stack>
+            }
+          />
+        ) : message.locked ? (
           <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
               <Lock fontSize="small" />
@@ -86,6 +115,7 @@ function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolea
             <Typography data-testid="message-content" sx={{ whiteSpace: 'pre-wrap' }}>
               {message.content}
             </Typography>
+            <MediaGallery media={message.media} alt="Photo in a message" />
             {message.isPaid && (
               <Typography variant="caption" sx={{ opacity: 0.8 }}>
                 Paid message · {usd(message.price ?? 0)} {mine ? (message.isUnlocked ? '· unlocked' : '· locked') : ''}
@@ -116,6 +146,8 @@ function Thread({
   const [send, { isLoading: sending }] = useSendMessageMutation();
   const [text, setText] = useState('');
   const [price, setPrice] = useState('');
+  const [attaching, setAttaching] = useState(false);
+  const upload = useMediaUpload();
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'end' });
@@ -126,9 +158,16 @@ function Thread({
     const content = text.trim();
     if (!content) return; // SPEC §5: blocked when empty after trimming
     try {
-      await send({ receiverId: otherUserId, content, ...(price.trim() ? { price: price.trim() } : {}) }).unwrap();
+      await send({
+        receiverId: otherUserId,
+        content,
+        ...(price.trim() ? { price: price.trim() } : {}),
+        ...(upload.mediaIds.length ? { mediaIds: upload.mediaIds } : {}),
+      }).unwrap();
       setText('');
       setPrice('');
+      upload.clear();
+      setAttaching(false);
     } catch (error) {
       if (!isUnauthorized(error))
         toast({ title: 'Error', description: 'Failed to send message.', variant: 'destructive' });
@@ -163,6 +202,11 @@ function Thread({
         ))}
         <div ref={end} />
       </Stack>
+      {attaching && (
+        <Box sx={{ p: { xs: 1, sm: 2 }, borderTop: 1, borderColor: 'divider', maxHeight: '40%', overflowY: 'auto' }}>
+          <MediaUploader upload={upload} />
+        </Box>
+      )}
       <Stack
         component="form"
         onSubmit={submit}
@@ -182,6 +226,17 @@ function Thread({
           slotProps={{ htmlInput: { 'aria-label': 'Message' } }}
         />
         {user?.isCreator && (
+          <IconButton
+            aria-label={attaching ? 'Hide attached media' : 'Attach photos or videos'}
+            aria-pressed={attaching}
+            aria-expanded={attaching}
+            onClick={() => setAttaching((open) => !open)}
+            sx={{ width: 44, height: 44 }}
+          >
+            <AttachFile />
+          </IconButton>
+        )}
+        {user?.isCreator && (
           <TextField
             size="small"
             placeholder="Price"
@@ -198,7 +253,7 @@ function Thread({
           type="submit"
           variant="contained"
           endIcon={<Send />}
-          disabled={!text.trim() || sending}
+          disabled={!text.trim() || sending || !upload.allReady}
           sx={{ minHeight: 44 }}
         >
           Send

@@ -15,7 +15,7 @@ export const messagingApi = api.enhanceEndpoints({ addTagTypes: ['Conversations'
       query: (userId) => `/api/messages/${encodeURIComponent(userId)}`,
       providesTags: (_result, _error, userId) => [{ type: 'Thread', id: userId }],
     }),
-    sendMessage: build.mutation<Message, { receiverId: string; content: string; price?: string }>({
+    sendMessage: build.mutation<Message, { receiverId: string; content: string; price?: string; mediaIds?: string[] }>({
       query: (body) => ({ url: '/api/messages', method: 'POST', body }),
       invalidatesTags: (_result, _error, { receiverId }) => [{ type: 'Thread', id: receiverId }, 'Conversations'],
     }),
