@@ -7,17 +7,23 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink, Navigate, useParams } from 'react-router';
-import { ADMIN_RESOURCES, type AdminResource } from '@contracts/admin';
+import { ADMIN_RESOURCES } from '@contracts/admin';
 import { useCurrentUser } from '@/lib/current-user';
 import { AdminTable } from './admin-table';
+import { ReportsPanel } from './reports-panel';
 import { RevenueChart } from './revenue-chart';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
-const TITLES: Record<AdminResource, string> = {
+/** The finance tables, then the moderation queue (issue 20). */
+const TABS = [...ADMIN_RESOURCES, 'reports'] as const;
+type AdminTab = (typeof TABS)[number];
+
+const TITLES: Record<AdminTab, string> = {
   payouts: 'Payouts',
   conversions: 'Conversions',
   payments: 'Payments',
   ledger: 'Ledger',
+  reports: 'Reports',
 };
 
 /** The finance console (/admin/:resource) for finance staff (role admin). */
@@ -40,8 +46,8 @@ export function AdminPage() {
       </Container>
     );
   }
-  if (!(ADMIN_RESOURCES as readonly string[]).includes(resource)) return <Navigate to="/admin/payouts" replace />;
-  const current = resource as AdminResource;
+  if (!(TABS as readonly string[]).includes(resource)) return <Navigate to="/admin/payouts" replace />;
+  const current = resource as AdminTab;
   return (
     <Container maxWidth="xl" sx={{ py: { xs: 3, md: 4 } }}>
       <Stack spacing={3}>
@@ -50,7 +56,8 @@ export function AdminPage() {
             Finance Console
           </Typography>
           <Typography color="textSecondary">
-            Payouts, conversions, payments and the ledger, with the event history behind every record.
+            Payouts, conversions, payments and the ledger with the event history behind every record, and the reports
+            members sent.
           </Typography>
         </Box>
         <RevenueChart />
@@ -60,11 +67,11 @@ export function AdminPage() {
           allowScrollButtonsMobile
           sx={{ borderBottom: 1, borderColor: 'divider' }}
         >
-          {ADMIN_RESOURCES.map((name) => (
+          {TABS.map((name) => (
             <Tab key={name} value={name} label={TITLES[name]} component={RouterLink} to={`/admin/${name}`} />
           ))}
         </Tabs>
-        <AdminTable key={current} resource={current} />
+        {current === 'reports' ? <ReportsPanel /> : <AdminTable key={current} resource={current} />}
       </Stack>
     </Container>
   );
