@@ -22,6 +22,11 @@ import { LoadSocket, textFrame } from './_chat-load-client';
  *    matched p50/p99 with joins paced at fixed rates; signalling relay msgs/s; service CPU time
  *    per match and per relayed message (comparable across machine loads, unlike wall clock).
  * 3. Baseline, same client, same run: a bare uWebSockets.js echo server (msgs/s, memory/socket).
+ * 4. Blocks (issue 20), unless --no-blocks: the service run again with every tenth waiting member
+ *    holding 100 blocks (of joiners, the people they would otherwise meet; both ways, as the
+ *    service keeps them), side by side with the run without: matches/s and join-to-matched p99.
+ * The load generator's joiners join thousands of times a minute: the service runs here without
+ * the per-member join and skip limits (the limiter is still consulted on every join).
  * Every figure is printed with the load average when it was measured (2 shared cores here).
  */
 const arg = (args: string[], name: string, fallback: number) => {
@@ -63,15 +68,38 @@ function benchMember(i: number): Member {
   return { userId: `u${i}`, displayName: `Member ${i}`, profile, blocked: new Set() };
 }
 
-const benchDirectory: MemberDirectory = {
-  async admit(token, userId) {
-    const match = token && /^tok-(\d+)$/.exec(token);
-    if (!match) return { ok: false, status: '401 Unauthorized', reason: 'Unauthorized' };
-    if (userId !== `u${match[1]}`) return { ok: false, status: '403 Forbidden', reason: 'Forbidden' };
-    return { ok: true, member: benchMember(Number(match[1])), refusal: null };
-  },
-  load: async () => null,
-};
+/**
+ * Issue 20's blocked population: every tenth waiting member (user u<2i>) blocked 100 joiners
+ * (odd ids): the people they would otherwise be matched with, so every block is one the matcher
+ * meets. Blocks apply both ways, as the service keeps them (realtime/server.ts blockSets).
+ */
+function benchBlocks(waiting: number, joiners: number): Map<string, Set<string>> {
+  const sets = new Map<string, Set<string>>();
+  const setOf = (userId: string) => sets.get(userId) ?? sets.set(userId, new Set()).get(userId)!;
+  for (let i = 0; i < waiting; i += 10) {
+    const r = rng(i + 7);
+    const blocker = `u${2 * i}`;
+    while (setOf(blocker).size < Math.min(100, joiners)) {
+      const joiner = `u${2 * Math.floor(r() * joiners) + 1}`;
+      setOf(blocker).add(joiner);
+      setOf(joiner).add(blocker);
+    }
+  }
+  return sets;
+}
+
+function benchDirectory(blocks: Map<string, Set<string>> | null): MemberDirectory {
+  return {
+    async admit(token, userId) {
+      const match = token && /^tok-(\d+)$/.exec(token);
+      if (!match) return { ok: false, status: '401 Unauthorized', reason: 'Unauthorized' };
+      if (userId !== `u${match[1]}`) return { ok: false, status: '403 Forbidden', reason: 'Forbidden' };
+      const member = benchMember(Number(match[1]));
+      return { ok: true, member: { ...member, blocked: blocks?.get(userId) ?? member.blocked }, refusal: null };
+    },
+    load: async () => null,
+  };
+}
 
 // ---------- child roles: the realtime service, or the bare echo baseline ----------
 
@@ -79,7 +107,16 @@ async function serveRole(role: string) {
   let port: number;
   if (role === 'realtime') {
     const { startRealtimeServer } = await import('../../realtime/server');
-    port = (await startRealtimeServer({ port: 0, directory: benchDirectory })).port;
+    const blocks = process.env.CHAT_BENCH_BLOCKS
+      ? benchBlocks(Number(process.env.CHAT_BENCH_WAITING), Number(process.env.CHAT_BENCH_JOINERS))
+      : null;
+    port = (
+      await startRealtimeServer({
+        port: 0,
+        directory: benchDirectory(blocks),
+        rateLimits: { joinsPerMinute: Infinity, skipsPerMinute: Infinity },
+      })
+    ).port;
   } else {
     const uWS = (await import('uWebSockets.js')).default;
     const app = uWS.App();
@@ -120,13 +157,13 @@ const ownCpu = () => {
   return user + system;
 };
 
-function startChild(role: string): Promise<Child> {
+function startChild(role: string, env: Record<string, string> = {}): Promise<Child> {
   // CHAT_BENCH_PROFILE=<dir>: the child writes a CPU profile there (open it in Chrome DevTools).
   const profile = process.env.CHAT_BENCH_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CHAT_BENCH_PROFILE}`]
     : [];
   const child = spawn(process.execPath, ['--expose-gc', ...profile, '--import', 'tsx', __filename], {
-    env: { ...process.env, CHAT_BENCH_ROLE: role },
+    env: { ...process.env, ...env, CHAT_BENCH_ROLE: role },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -239,6 +276,8 @@ interface RealtimeOptions {
   rates: number[];
   seconds: number;
   relayRounds: number;
+  /** Every tenth waiting member holds 100 blocks (benchBlocks). */
+  blocks?: boolean;
 }
 
 /**
@@ -250,7 +289,12 @@ interface RealtimeOptions {
  * - relay: the joiners stay matched and each sends `relayRounds` ICE candidates to its partner.
  */
 async function benchRealtime(o: RealtimeOptions) {
-  const server = await startChild('realtime');
+  const server = await startChild(
+    'realtime',
+    o.blocks
+      ? { CHAT_BENCH_BLOCKS: '1', CHAT_BENCH_WAITING: String(o.waiting), CHAT_BENCH_JOINERS: String(o.joiners) }
+      : {},
+  );
   const rssBefore = await server.rss();
   const total = o.waiting + o.joiners;
   const userOf = (i: number) => (i < o.waiting ? 2 * i : 2 * (i - o.waiting) + 1);
@@ -482,6 +526,42 @@ export async function run(args: string[]): Promise<void> {
   console.log(
     `Relay / echo throughput: ${((rt.relay.perSecond / echo.perSecond) * 100).toFixed(0)}% (target >= 50%); by server CPU per message: ${((echo.cpu / rt.relay.cpu) * 100).toFixed(0)}%`,
   );
+  if (!args.includes('--no-blocks')) await compareBlocks(o, rt);
+}
+
+/** Issue 20: the same service run with blocks, side by side with the run without. */
+async function compareBlocks(o: RealtimeOptions, without: Awaited<ReturnType<typeof benchRealtime>>) {
+  const blockers = Math.ceil(o.waiting / 10);
+  console.log(
+    `Blocks: the service run again with ${blockers} of the ${o.waiting} waiting (10%) holding ${Math.min(100, o.joiners)} blocks each, of joiners (both ways)...`,
+  );
+  const withBlocks = await benchRealtime({ ...o, blocks: true });
+  const row = (what: string, a: string, b: string, target: string) =>
+    console.log(`  ${what.padEnd(34)}${a.padStart(16)}${b.padStart(16)}   ${target}`);
+  row('', 'without blocks', 'with blocks', 'target');
+  const ratio = withBlocks.loop.perSecond / without.loop.perSecond;
+  row(
+    'matches/s, closed loop',
+    String(without.loop.perSecond),
+    `${withBlocks.loop.perSecond} (${(ratio * 100).toFixed(0)}%)`,
+    `>= 80% of without: ${ratio >= 0.8 ? 'met' : 'NOT met'}`,
+  );
+  row(
+    'service CPU per match',
+    `${without.loop.cpu.server.toFixed(0)} µs`,
+    `${withBlocks.loop.cpu.server.toFixed(0)} µs`,
+    '',
+  );
+  for (const [i, p] of without.paced.entries()) {
+    const q = withBlocks.paced[i]!;
+    row(
+      `join-to-matched p99 at ${p.rate}/s`,
+      `${p.p99.toFixed(1)} ms`,
+      `${q.p99.toFixed(1)} ms`,
+      p.rate === 1000 ? `< 50 ms: ${q.p99 < 50 ? 'met' : 'NOT met'}` : '',
+    );
+  }
+  row('load average (closed loop)', without.loop.load, withBlocks.loop.load, '');
 }
 
 /** The open-file limit of this process (each socket is a descriptor, in the client and in the server). */
