@@ -1,97 +1,76 @@
+import Block from '@mui/icons-material/Block';
+import FlagOutlined from '@mui/icons-material/FlagOutlined';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
-import TextField from '@mui/material/TextField';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
 import { useState } from 'react';
-import { toast } from '@/components/toast';
-import { useBlockChatPartnerMutation, useReportChatSessionMutation } from './chat-api';
+import { BlockDialog, ReportDialog } from '@/components/safety-menu';
 import type { ChatMatch } from './use-lively-chat';
 
 /**
- * Block or report the current partner. A report needs a reason and keeps the chat; a block ends
- * it (`onBlocked` moves on to the next match) and the pair is never matched again. It stays on
- * the chat it was opened for, even when the partner ends that chat meanwhile.
- * SPEC quotes no texts for this dialog; these are the product's own.
+ * Report or block the chat partner, during the call or right after it: the same dialogs and
+ * routes as everywhere else (POST /api/reports names the chat session, so staff see its
+ * participants and times; POST /api/blocks names the partner). It stays on the chat it was
+ * opened for, even when that chat ends meanwhile; `onBlocked` moves on when it is still live.
  */
-export function BlockReportDialog({
+export function BlockReportMenu({
   match,
-  onClose,
   onBlocked,
 }: {
   match: ChatMatch;
-  onClose: () => void;
-  onBlocked: () => void;
+  /** The blocked chat's session id. */
+  onBlocked: (sessionId: string) => void;
 }) {
-  const [reason, setReason] = useState('');
-  const [missingReason, setMissingReason] = useState(false);
-  const [block, blocking] = useBlockChatPartnerMutation();
-  const [report, reporting] = useReportChatSessionMutation();
-  const busy = blocking.isLoading || reporting.isLoading;
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [dialog, setDialog] = useState<{ kind: 'report' | 'block'; match: ChatMatch } | null>(null);
   const name = match.peerName || 'Anonymous';
-
-  const close = () => {
-    setReason('');
-    setMissingReason(false);
-    onClose();
+  const open = (kind: 'report' | 'block') => {
+    setAnchor(null);
+    setDialog({ kind, match });
   };
-  const onReport = async () => {
-    if (!reason.trim()) return setMissingReason(true);
-    try {
-      await report({ roomId: match.sessionId, reason: reason.trim() }).unwrap();
-      toast({ title: 'Report Sent', description: 'Thank you. Our team will review this chat.' });
-      close();
-    } catch {
-      toast({ title: 'Chat Error', description: 'Failed to send report.', variant: 'destructive' });
-    }
-  };
-  const onBlock = async () => {
-    try {
-      await block({ roomId: match.sessionId, reason: reason.trim() || undefined }).unwrap();
-      close();
-      onBlocked();
-      // After onBlocked: moving on shows its own toast, and only one toast shows at a time.
-      toast({ title: 'User Blocked', description: `You will not be matched with ${name} again.` });
-    } catch {
-      toast({ title: 'Chat Error', description: 'Failed to block user.', variant: 'destructive' });
-    }
-  };
-
   return (
-    <Dialog open onClose={busy ? undefined : close} fullWidth maxWidth="xs" aria-labelledby="block-report-title">
-      <DialogTitle id="block-report-title">Block or report {name}</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>
-          Blocking ends this chat and you will never be matched again. A report is reviewed by our team.
-        </DialogContentText>
-        <TextField
-          label="Reason"
-          value={reason}
-          onChange={(event) => {
-            setReason(event.target.value);
-            setMissingReason(false);
-          }}
-          error={missingReason}
-          helperText={missingReason ? 'Reason is required' : 'Required for a report, optional for a block'}
-          multiline
-          minRows={2}
-          fullWidth
-          slotProps={{ htmlInput: { maxLength: 500 } }}
+    <>
+      <Button
+        variant="outlined"
+        color="warning"
+        startIcon={<Block />}
+        aria-haspopup="menu"
+        onClick={(event) => setAnchor(event.currentTarget)}
+        sx={{ minHeight: 44 }}
+      >
+        Block or Report
+      </Button>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        <MenuItem onClick={() => open('report')} sx={{ minHeight: 44 }}>
+          <ListItemIcon>
+            <FlagOutlined fontSize="small" />
+          </ListItemIcon>
+          Report {name}
+        </MenuItem>
+        <MenuItem onClick={() => open('block')} disabled={!match.peerId} sx={{ minHeight: 44, color: 'error.main' }}>
+          <ListItemIcon sx={{ color: 'inherit' }}>
+            <Block fontSize="small" />
+          </ListItemIcon>
+          Block {name}
+        </MenuItem>
+      </Menu>
+      {dialog?.kind === 'report' && (
+        <ReportDialog
+          target={{ targetType: 'chat_session', targetId: dialog.match.sessionId }}
+          open
+          onClose={() => setDialog(null)}
         />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={close} disabled={busy}>
-          Cancel
-        </Button>
-        <Button onClick={onReport} disabled={busy}>
-          Report
-        </Button>
-        <Button onClick={onBlock} disabled={busy} variant="contained" color="error">
-          Block
-        </Button>
-      </DialogActions>
-    </Dialog>
+      )}
+      {dialog?.kind === 'block' && dialog.match.peerId && (
+        <BlockDialog
+          userId={dialog.match.peerId}
+          name={dialog.match.peerName || 'Anonymous'}
+          open
+          onClose={() => setDialog(null)}
+          onBlocked={() => onBlocked(dialog.match.sessionId)}
+        />
+      )}
+    </>
   );
 }

@@ -1,4 +1,3 @@
-import Block from '@mui/icons-material/Block';
 import CallEnd from '@mui/icons-material/CallEnd';
 import Mic from '@mui/icons-material/Mic';
 import MicOff from '@mui/icons-material/MicOff';
@@ -21,7 +20,7 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useCurrentUser } from '@/lib/current-user';
 import { useDocumentTitle } from '@/lib/use-document-title';
-import { BlockReportDialog } from './block-report-dialog';
+import { BlockReportMenu } from './block-report-dialog';
 import { ChatFiltersDialog, DEFAULT_SETTINGS } from './chat-filters-dialog';
 import { NoMatchHint, useWaitedLong } from './no-match-hint';
 import { useLivelyChat, type ChatMatch, type ChatStatus } from './use-lively-chat';
@@ -68,8 +67,9 @@ export function ChatPage() {
   const chat = useLivelyChat(user?.id ?? null, !!user?.ageVerified);
   const [settings, setSettings] = useState(DEFAULT_SETTINGS);
   const [filtersOpen, setFiltersOpen] = useState(false);
-  /** The chat whose partner is being blocked or reported (kept if that chat ends meanwhile). */
-  const [safetyTarget, setSafetyTarget] = useState<ChatMatch | null>(null);
+  /** The partner of the current or the last chat: they can be reported or blocked during the call and after it. */
+  const [lastMatch, setLastMatch] = useState<ChatMatch | null>(null);
+  if (chat.match && chat.match !== lastMatch) setLastMatch(chat.match);
   const searching = chat.chatting && chat.status === 'finding_match';
   const waitedLong = useWaitedLong(searching, chat.searches);
 
@@ -82,6 +82,14 @@ export function ChatPage() {
   }
 
   const { socketOpen, status, chatting, match } = chat;
+  const recent = match ?? lastMatch;
+  const safety = recent && (
+    <BlockReportMenu
+      match={recent}
+      // Still chatting with them: move on, as Next does. Otherwise that chat is already over.
+      onBlocked={(sessionId) => chat.match?.sessionId === sessionId && chat.next(settings)}
+    />
+  );
   const { title, description } = statusText(socketOpen, status, match);
   const connected = status === 'connected';
 
@@ -176,9 +184,12 @@ export function ChatPage() {
 
         <Stack direction="row" spacing={2} sx={{ justifyContent: 'center', flexWrap: 'wrap' }}>
           {!chatting ? (
-            <Button size="large" variant="contained" disabled={!socketOpen} onClick={() => chat.start(settings)}>
-              Start Chatting
-            </Button>
+            <>
+              <Button size="large" variant="contained" disabled={!socketOpen} onClick={() => chat.start(settings)}>
+                Start Chatting
+              </Button>
+              {safety}
+            </>
           ) : (
             <>
               {connected && (
@@ -207,11 +218,7 @@ export function ChatPage() {
               >
                 Next
               </Button>
-              {match && (
-                <Button variant="outlined" color="warning" startIcon={<Block />} onClick={() => setSafetyTarget(match)}>
-                  Block or Report
-                </Button>
-              )}
+              {safety}
               <Button variant="contained" color="error" startIcon={<CallEnd />} onClick={chat.leave}>
                 Leave Chat
               </Button>
@@ -262,14 +269,6 @@ export function ChatPage() {
           </Card>
         )}
       </Stack>
-      {safetyTarget && (
-        <BlockReportDialog
-          match={safetyTarget}
-          onClose={() => setSafetyTarget(null)}
-          // Still chatting with them: move on, as Next does. Otherwise that chat is already over.
-          onBlocked={() => match?.sessionId === safetyTarget.sessionId && chat.next(settings)}
-        />
-      )}
       <ChatFiltersDialog
         open={filtersOpen}
         settings={settings}
