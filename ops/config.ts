@@ -1,3 +1,5 @@
+import { CHAT_RATE_LIMITS, type ChatRateLimits } from '../realtime/rate-limits';
+
 /** Configuration from the environment; every variable is documented in the README. */
 export interface Config {
   port: number;
@@ -72,5 +74,21 @@ export function mediaStorageConfig(env: NodeJS.ProcessEnv = process.env): MediaS
     credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY },
     // Most S3-compatible servers (MinIO, Ceph, s3rver) want path-style URLs; AWS wants virtual hosts.
     forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === 'true' : Boolean(env.S3_ENDPOINT),
+  };
+}
+
+/** Chat joins and skips per member per minute: CHAT_JOINS_PER_MINUTE and CHAT_SKIPS_PER_MINUTE (default 30 and 60). */
+export function chatRateLimits(env: NodeJS.ProcessEnv = process.env): ChatRateLimits {
+  const perMinute = (name: string, fallback: number) => {
+    const value = env[name];
+    if (value === undefined || value === '') return fallback;
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < 1)
+      throw new Error(`${name} must be a whole number above 0, got "${value}"`);
+    return parsed;
+  };
+  return {
+    joinsPerMinute: perMinute('CHAT_JOINS_PER_MINUTE', CHAT_RATE_LIMITS.joinsPerMinute),
+    skipsPerMinute: perMinute('CHAT_SKIPS_PER_MINUTE', CHAT_RATE_LIMITS.skipsPerMinute),
   };
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { createServer } from 'vite';
 import { createLogger } from '../api/logger';
 import { openDatabaseUrl } from './commands/connect';
-import { loadConfig } from './config';
+import { chatRateLimits, loadConfig } from './config';
 import { startStack } from './stack';
 import { turnConfig } from './turn';
 
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     metricsHost: config.metricsHost,
     metricsToken: config.metricsToken,
     turn: turnConfig(config.dataDir),
+    chatRateLimits: chatRateLimits(),
     logger,
   });
   const vite = await createServer({ configFile: path.resolve(__dirname, '../web/vite.config.ts') });

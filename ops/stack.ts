@@ -18,6 +18,7 @@ import { processManagerFollower } from '../projections/engine/process-managers';
 import { allProjectors } from '../projections/engine/registry';
 import { ProjectionRunner } from '../projections/engine/runner';
 import { startRealtimeServer, type RealtimeServer } from '../realtime/server';
+import type { ChatRateLimits } from '../realtime/rate-limits';
 import { startTickers, type RunningTickers } from './tickers';
 import { startTurn, type TurnConfig } from './turn';
 import { allProcessManagers, allTickers, createPorts, startMedia } from './wiring';
@@ -42,6 +43,8 @@ export interface StackOptions {
   metricsToken?: string | null;
   /** The TURN relay for chat calls (ops/turn.ts); default: none, public STUN only. */
   turn?: TurnConfig;
+  /** Chat joins and skips per member per minute (default CHAT_RATE_LIMITS). */
+  chatRateLimits?: Partial<ChatRateLimits>;
 }
 
 export interface Stack {
@@ -97,6 +100,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     clock,
     logger,
     allowedOrigins: options.allowedOrigins ?? [],
+    rateLimits: options.chatRateLimits,
   });
   ports.realtime = realtime; // for GET /metrics (open sockets, queue, matches)
   const turn = await startTurn(options.turn ?? { kind: 'none', reason: null, stunUrls: null }, logger);

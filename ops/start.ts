@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '../api/logger';
-import { loadConfig } from './config';
+import { chatRateLimits, loadConfig } from './config';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './database/embedded-postgres';
 import { DEMO_LOGIN, SIZES, logIsEmpty, seed } from './commands/seed';
 import { defaultWebRoot, startStack } from './stack';
@@ -47,6 +47,7 @@ async function main(): Promise<void> {
     metricsHost: config.metricsHost,
     metricsToken: config.metricsToken,
     turn: turnConfig(config.dataDir),
+    chatRateLimits: chatRateLimits(),
     logger,
   });
   logger.info(

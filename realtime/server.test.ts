@@ -370,3 +370,54 @@ it('keeps the newest socket of a member when session checks finish out of order'
   second.close();
   await server.close();
 });
+
+it('limits joins and skips per member per minute, answering with an error and doing nothing more', async () => {
+  const member = (userId: string) => ({
+    userId,
+    displayName: userId,
+    profile: compileProfile(null, null),
+    blocked: new Set<string>(),
+  });
+  let now = Date.parse('2027-01-12T10:00:00Z');
+  const server = await startRealtimeServer({
+    port: 0,
+    clock: () => new Date(now),
+    rateLimits: { joinsPerMinute: 3, skipsPerMinute: 2 },
+    directory: {
+      admit: async (_token, userId) => ({ ok: true, member: member(userId), refusal: null }),
+      load: async () => null,
+    },
+  });
+  const url = `http://127.0.0.1:${server.port}`;
+  const ann = await ChatClient.connect(url, 'ann', 'ann');
+  await ann.next('connected');
+  for (let i = 0; i < 3; i++) {
+    ann.send({ type: 'join_queue', mode: 'random' });
+    await ann.next('waiting');
+  }
+  ann.send({ type: 'leave' });
+  ann.send({ type: 'join_queue', mode: 'random' });
+  expect(await ann.next('error')).toEqual({ type: 'error', error: CHAT_ERRORS.tooManyJoins });
+  expect(server.stats().waiting).toBe(0); // the refused join queued no one
+
+  // Another member has limits of their own. Skips: two a minute here (nothing to skip still counts).
+  const bob = await ChatClient.connect(url, 'bob', 'bob');
+  await bob.next('connected');
+  bob.send({ type: 'skip' });
+  bob.send({ type: 'skip' });
+  // A third of a minute later Ann may join once more (Bob's skips are not back yet: one per 30 s).
+  now += 20_000;
+  ann.send({ type: 'join_queue', mode: 'random' });
+  await ann.next('waiting');
+  bob.send({ type: 'join_queue', mode: 'random' });
+  const matched = await bob.next('matched');
+  bob.send({ type: 'skip', sessionId: matched.sessionId });
+  expect(await bob.next('error')).toEqual({ type: 'error', error: CHAT_ERRORS.tooManySkips });
+  expect(server.stats().inSessions).toBe(2); // the refused skip ended nothing
+  expect(ann.messages.some((m) => m.type === 'skipped')).toBe(false);
+  expect(CHAT_ERRORS.tooManySkips).toBe('Too many skips in a minute. Please wait a moment before skipping again.');
+  expect(CHAT_ERRORS.tooManyJoins).toBe('Too many chat searches in a minute. Please wait a moment and try again.');
+  ann.close();
+  bob.close();
+  await server.close();
+});

@@ -9,6 +9,7 @@ import { SESSION_COOKIE } from '../projections/sessions';
 import { compileRequest, Matcher, type Effect, type Member } from './matcher';
 import { cookieValue, DatabaseDirectory, type Admission, type MemberDirectory } from './members';
 import { PresenceRecorder } from './presence-recorder';
+import { CHAT_RATE_LIMITS, PerUserRateLimit, type ChatRateLimits } from './rate-limits';
 import { SessionRecorder } from './session-recorder';
 
 export interface RealtimeServer {
@@ -33,6 +34,8 @@ export interface RealtimeOptions {
   /** Origins whose pages may open a chat socket; when empty, the origin the request was addressed to. */
   allowedOrigins?: string[];
   skipCooldownMs?: number;
+  /** Joins and skips per user per minute (default CHAT_RATE_LIMITS). */
+  rateLimits?: Partial<ChatRateLimits>;
 }
 
 interface SocketData {
@@ -185,6 +188,16 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   }, COOLDOWN_SWEEP_MS);
   sweep.unref();
 
+  // Rate limits: joins and skips per user per minute; a refused one is not carried out.
+  const limits = { ...CHAT_RATE_LIMITS, ...options.rateLimits };
+  const joins = new PerUserRateLimit(limits.joinsPerMinute);
+  const skips = new PerUserRateLimit(limits.skipsPerMinute);
+  const limitSweep = setInterval(() => {
+    joins.sweep(now());
+    skips.sweep(now());
+  }, 60_000);
+  limitSweep.unref();
+
   const handle = (ws: Socket, raw: ArrayBuffer, isBinary: boolean) => {
     const data = ws.getUserData();
     if (!data.member) return deliver(ws, MALFORMED);
@@ -219,8 +232,10 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     const message = result.data;
     switch (message.type) {
       case 'join_queue':
+        if (!joins.take(me.userId, now())) return send(ws, { type: 'error', error: CHAT_ERRORS.tooManyJoins });
         return apply(matcher.join(me, compileRequest(me, message.mode, message.filters), now()));
       case 'skip':
+        if (!skips.take(me.userId, now())) return send(ws, { type: 'error', error: CHAT_ERRORS.tooManySkips });
         return apply(matcher.skip(me.userId, message.sessionId, now()));
       case 'leave':
         return apply(matcher.leave(me.userId, 'left', now()));
@@ -389,6 +404,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     followed: () => follower?.followed() ?? null,
     async close() {
       clearInterval(sweep);
+      clearInterval(limitSweep);
       uWS.us_listen_socket_close(listenSocket);
       app.close();
       await follower?.subscription.close();

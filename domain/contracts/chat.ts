@@ -321,4 +321,6 @@ export const CHAT_ERRORS = {
   malformed: 'Malformed message',
   tooLarge: 'Message too large',
   staleSession: 'No such chat session',
+  tooManyJoins: 'Too many chat searches in a minute. Please wait a moment and try again.',
+  tooManySkips: 'Too many skips in a minute. Please wait a moment before skipping again.',
 } as const;
