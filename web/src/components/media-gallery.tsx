@@ -13,11 +13,25 @@ import type { MediaAttachment } from '@contracts/media';
 /** A photo's alt text: the post's or message's title and its place in the gallery. */
 const altOf = (alt: string, index: number, count: number) => (count > 1 ? `${alt} (${index + 1} of ${count})` : alt);
 
-/** Full width for one item; two columns for more, the first spanning both when the count is odd. */
-function tileSx(index: number, count: number, media: MediaAttachment) {
-  const single = count === 1;
-  const wide = single || media.kind === 'video' || (count % 2 === 1 && index === 0);
-  const ratio = single ? `${media.width || 4} / ${media.height || 3}` : wide ? '2 / 1' : '1 / 1';
+/**
+ * Which tiles take a whole row: videos, and a photo with no photo beside it to pair with (one
+ * item alone, or a photo next to a video), so the two-column grid never leaves a hole.
+ */
+function wideTiles(media: MediaAttachment[]): boolean[] {
+  const wide: boolean[] = [];
+  for (let index = 0; index < media.length; index++) {
+    const pairs = media[index]!.kind === 'image' && media[index + 1]?.kind === 'image';
+    if (pairs) {
+      wide.push(false, false);
+      index++;
+    } else wide.push(true);
+  }
+  return wide;
+}
+
+function tileSx(media: MediaAttachment, wide: boolean, single: boolean) {
+  const own = `${media.width || 4} / ${media.height || 3}`;
+  const ratio = single || media.kind === 'video' ? own : wide ? '2 / 1' : '1 / 1';
   return {
     gridColumn: wide ? '1 / -1' : 'auto',
     aspectRatio: ratio,
@@ -169,6 +183,8 @@ export function MediaGallery({
   const locked = media.some((item) => !item.url);
   // Behind a locked prompt four previews say enough.
   const shown = locked && lockedOverlay ? media.slice(0, 4) : media;
+  const wide = wideTiles(shown);
+  const tile = (index: number) => tileSx(shown[index]!, wide[index]!, shown.length === 1);
 
   return (
     <Box data-testid="media-gallery" sx={{ position: 'relative', mt: 1.5 }}>
@@ -189,7 +205,7 @@ export function MediaGallery({
                 key={item.id}
                 data-testid="media-preview"
                 sx={{
-                  ...tileSx(index, shown.length, item),
+                  ...tile(index),
                   ...(lockedOverlay ? { aspectRatio: 'auto', height: '100%' } : {}),
                 }}
               >
@@ -198,7 +214,7 @@ export function MediaGallery({
             );
           if (item.kind === 'video')
             return (
-              <Box key={item.id} sx={tileSx(index, shown.length, item)}>
+              <Box key={item.id} sx={tile(index)}>
                 <Video media={item} label={label} />
               </Box>
             );
@@ -207,7 +223,7 @@ export function MediaGallery({
               key={item.id}
               aria-label={`Open photo: ${label}`}
               onClick={() => setOpen(photos.indexOf(item))}
-              sx={tileSx(index, shown.length, item)}
+              sx={tile(index)}
             >
               <Box component="img" src={item.url} alt={label} loading="lazy" sx={fill} />
             </ButtonBase>
@@ -222,7 +238,7 @@ export function MediaGallery({
             inset: 0,
             display: 'grid',
             placeItems: 'center',
-            bgcolor: 'rgba(0,0,0,0.35)',
+            bgcolor: 'rgba(0,0,0,0.45)',
             color: 'common.white',
             borderRadius: 1,
             p: 2,
