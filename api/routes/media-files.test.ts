@@ -284,6 +284,8 @@ describe('delivering media files', () => {
     const cached = await subscriber.agent.get(clip.url!).set('If-None-Match', etag).expect(304);
     expect(cached.headers.etag).toBe(etag);
     await fetchFile(subscriber.agent, clip.url!).set('If-None-Match', '"something-else"').expect(200);
+    const head = await subscriber.agent.head(clip.url!).expect(200);
+    expect(head.headers).toMatchObject({ 'content-length': String(bytes.length), etag, 'accept-ranges': 'bytes' });
     // A stale If-Range gets the whole file, not a piece of a newer one.
     await fetchFile(subscriber.agent, clip.url!).set('Range', 'bytes=0-9').set('If-Range', '"old"').expect(200);
   });
