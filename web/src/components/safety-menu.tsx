@@ -30,7 +30,7 @@ import {
   type ReportTargetType,
 } from '@contracts/safety';
 import { isApiError, isUnauthorized, serverErrorText } from '@/lib/api';
-import { useBlockUserMutation, useReportMutation } from '@/lib/safety-api';
+import { useBlockChatPartnerMutation, useBlockUserMutation, useReportMutation } from '@/lib/safety-api';
 import { toast } from './toast';
 
 export interface ReportTarget {
@@ -53,25 +53,32 @@ export const BLOCK_EFFECTS = [
   'They cannot like or comment on your posts.',
 ];
 
+/** Who is blocked: a member by id, or Lively Chat's partner by the chat session (the page never learns their id). */
+export type BlockTarget = { userId: string } | { chatSessionId: string };
+
 /** Confirms and blocks a member; `onBlocked` runs after the block is recorded. */
 export function BlockDialog({
-  userId,
+  target,
   name,
   open,
   onClose,
   onBlocked,
 }: {
-  userId: string;
+  target: BlockTarget;
   name: string;
   open: boolean;
   onClose: () => void;
   onBlocked?: () => void;
 }) {
-  const [block, { isLoading }] = useBlockUserMutation();
+  const [blockUser, byId] = useBlockUserMutation();
+  const [blockPartner, bySession] = useBlockChatPartnerMutation();
+  const isLoading = byId.isLoading || bySession.isLoading;
   const titleId = useId();
   const confirm = async () => {
     try {
-      await block({ userId }).unwrap();
+      await (
+        'userId' in target ? blockUser({ userId: target.userId }) : blockPartner({ sessionId: target.chatSessionId })
+      ).unwrap();
       onClose();
       onBlocked?.();
       toast({ title: 'User Blocked', description: `You blocked ${name}. Unblock them any time in your Profile.` });
@@ -260,7 +267,7 @@ export function SafetyMenu({
       <ReportDialog target={report} open={dialog === 'report'} onClose={() => setDialog(null)} />
       {user && (
         <BlockDialog
-          userId={user.id}
+          target={{ userId: user.id }}
           name={user.name}
           open={dialog === 'block'}
           onClose={() => setDialog(null)}

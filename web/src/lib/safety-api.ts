@@ -15,6 +15,15 @@ export const safetyApi = api.enhanceEndpoints({ addTagTypes: ['Blocks'] }).injec
       query: (body) => ({ url: '/api/blocks', method: 'POST', body }),
       invalidatesTags: ['Blocks'],
     }),
+    /** Lively Chat blocks the partner by the chat session: the page never learns the partner's id. */
+    blockChatPartner: build.mutation<BlockResult, { sessionId: string }>({
+      query: ({ sessionId }) => ({
+        url: `/api/chat/sessions/${encodeURIComponent(sessionId)}/block`,
+        method: 'POST',
+        body: {},
+      }),
+      invalidatesTags: ['Blocks'],
+    }),
     unblockUser: build.mutation<BlockResult, string>({
       query: (userId) => ({ url: `/api/blocks/${encodeURIComponent(userId)}`, method: 'DELETE' }),
       invalidatesTags: ['Blocks'],
@@ -25,4 +34,10 @@ export const safetyApi = api.enhanceEndpoints({ addTagTypes: ['Blocks'] }).injec
   }),
 });
 
-export const { useBlocksQuery, useBlockUserMutation, useUnblockUserMutation, useReportMutation } = safetyApi;
+export const {
+  useBlocksQuery,
+  useBlockUserMutation,
+  useBlockChatPartnerMutation,
+  useUnblockUserMutation,
+  useReportMutation,
+} = safetyApi;

@@ -9,10 +9,10 @@ import { BlockDialog, ReportDialog } from '@/components/safety-menu';
 import type { ChatMatch } from './use-lively-chat';
 
 /**
- * Report or block the chat partner, during the call or right after it: the same dialogs and
- * routes as everywhere else (POST /api/reports names the chat session, so staff see its
- * participants and times; POST /api/blocks names the partner). It stays on the chat it was
- * opened for, even when that chat ends meanwhile; `onBlocked` moves on when it is still live.
+ * Report or block the chat partner, during the call or right after it, with the dialogs, block
+ * list and report queue used everywhere else. Both name the chat session: staff see its
+ * participants and times, and the page never learns the partner's id. A dialog stays on the chat
+ * it was opened for, even when that chat ends meanwhile; `onBlocked` moves on when it is still live.
  */
 export function BlockReportMenu({
   match,
@@ -48,7 +48,7 @@ export function BlockReportMenu({
           </ListItemIcon>
           Report {name}
         </MenuItem>
-        <MenuItem onClick={() => open('block')} disabled={!match.peerId} sx={{ minHeight: 44, color: 'error.main' }}>
+        <MenuItem onClick={() => open('block')} sx={{ minHeight: 44, color: 'error.main' }}>
           <ListItemIcon sx={{ color: 'inherit' }}>
             <Block fontSize="small" />
           </ListItemIcon>
@@ -62,9 +62,9 @@ export function BlockReportMenu({
           onClose={() => setDialog(null)}
         />
       )}
-      {dialog?.kind === 'block' && dialog.match.peerId && (
+      {dialog?.kind === 'block' && (
         <BlockDialog
-          userId={dialog.match.peerId}
+          target={{ chatSessionId: dialog.match.sessionId }}
           name={dialog.match.peerName || 'Anonymous'}
           open
           onClose={() => setDialog(null)}

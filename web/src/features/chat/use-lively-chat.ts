@@ -9,8 +9,6 @@ export type ChatStatus = 'idle' | 'finding_match' | 'matched' | 'connected' | 'e
 export interface ChatMatch {
   sessionId: string;
   peerName: string;
-  /** The partner's user id, when the chat service names it: blocking needs it. */
-  peerId: string | null;
   score: number;
   isInitiator: boolean;
 }
@@ -47,11 +45,6 @@ function iceTransportPolicy(): RTCIceTransportPolicy {
 export const HEARTBEAT_MS = 30_000;
 export const OFFER_DELAY_MS = 1000;
 export const REQUEUE_DELAY_MS = 1000;
-
-/** The partner's id from a `matched` message (a service that does not send it leaves Block unavailable). */
-function peerIdOf(peer: { displayName: string; userId?: unknown }): string | null {
-  return typeof peer.userId === 'string' ? peer.userId : null;
-}
 
 /**
  * Lively Chat in the browser: camera first, then the chat socket (SPEC §7), the queue, and one
@@ -169,7 +162,6 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
           const current: ChatMatch = {
             sessionId: message.sessionId,
             peerName: message.data.peer.displayName,
-            peerId: peerIdOf(message.data.peer),
             score: message.data.compatibilityScore,
             isInitiator: message.data.isInitiator,
           };

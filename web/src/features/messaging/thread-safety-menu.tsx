@@ -121,7 +121,12 @@ export function ThreadSafetyMenu({ otherUserId, otherName }: { otherUserId: stri
         />
       )}
       {report && <ReportDialog target={report} open onClose={() => setReport(null)} />}
-      <BlockDialog userId={otherUserId} name={otherName} open={step === 'block'} onClose={() => setStep(null)} />
+      <BlockDialog
+        target={{ userId: otherUserId }}
+        name={otherName}
+        open={step === 'block'}
+        onClose={() => setStep(null)}
+      />
     </>
   );
 }
