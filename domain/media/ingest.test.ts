@@ -34,6 +34,7 @@ describe('checking an upload', () => {
     expect(await checkUpload(ingest(), creator, await saved(await testVideo()))).toEqual({
       kind: 'video',
       mime: 'video/mp4',
+      durationSeconds: expect.closeTo(2, 0),
     });
     expect(await refusal(checkUpload(ingest(), member, await saved(await testVideo())))).toMatchObject({
       status: 403,

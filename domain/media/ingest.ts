@@ -43,7 +43,11 @@ export interface UploadedFile {
 }
 
 /** Checks a received file against type and limits; the sniffed type when it may be taken in. */
-export async function checkUpload(ingest: MediaIngest, uploader: Uploader, file: UploadedFile): Promise<Sniffed> {
+export async function checkUpload(
+  ingest: MediaIngest,
+  uploader: Uploader,
+  file: UploadedFile,
+): Promise<Sniffed & { durationSeconds?: number }> {
   const sniffed = sniffHead(await readHead(file.path));
   if (!sniffed) throw refuseMedia.unsupported();
   const { limits } = ingest;
@@ -62,14 +66,18 @@ export async function checkUpload(ingest: MediaIngest, uploader: Uploader, file:
       () => 0,
     );
     if (duration > limits.videoSeconds) throw refuseMedia.tooLong(limits.videoSeconds);
+    return { ...sniffed, durationSeconds: duration };
   }
   return sniffed;
 }
 
-/** Time a job may run before the supervisor takes it for dead: generous for long videos. */
-export function expiryFor(kind: MediaKind, bytes: number): number {
+/**
+ * Time a job may run before the supervisor takes it for dead (and hands it to another worker):
+ * generous, as a long 1080p video on a small machine transcodes slower than real time.
+ */
+export function expiryFor(kind: MediaKind, bytes: number, durationSeconds = 0): number {
   if (kind === 'image') return 15 * 60;
-  return Math.min(20 * 3600, 30 * 60 + Math.ceil(bytes / (256 * 1024)));
+  return Math.min(20 * 3600, 30 * 60 + Math.max(Math.ceil(bytes / (256 * 1024)), 8 * Math.ceil(durationSeconds)));
 }
 
 export async function ingestUpload(
@@ -79,7 +87,7 @@ export async function ingestUpload(
   file: UploadedFile,
   context: CommandContext,
 ): Promise<MediaUploadResult & { result: CommandResult<MediaEvent> }> {
-  const { kind, mime } = await checkUpload(ingest, uploader, file);
+  const { kind, mime, durationSeconds } = await checkUpload(ingest, uploader, file);
   const mediaId = newId();
   // The original first: the job the event leads to must find it.
   await ingest.storage.put(mediaKey(mediaId, 'original'), createReadStream(file.path), mime);
@@ -92,6 +100,6 @@ export async function ingestUpload(
     context,
   );
   await ingest.progress.set(mediaId, 0);
-  await ingest.jobs.enqueue(mediaId, { expireInSeconds: expiryFor(kind, file.bytes) });
+  await ingest.jobs.enqueue(mediaId, { expireInSeconds: expiryFor(kind, file.bytes, durationSeconds) });
   return { id: mediaId, kind, status: 'processing', result };
 }
