@@ -139,7 +139,10 @@ async function scriptsOf(lhr: Result, headers: Record<string, string>): Promise<
   const scripts = (details?.items ?? []).filter((item) => item.resourceType === 'Script');
   return Promise.all(
     scripts.map(async ({ url, transferSize }) => {
-      const body = Buffer.from(await (await fetch(url, { headers })).arrayBuffer());
+      const res = await fetch(url, { headers });
+      // A 404 here means web/dist was rebuilt during the run (new hashed names): no figure then.
+      if (!res.ok) throw new Error(`${url}: ${res.status}; was the web client rebuilt during the run?`);
+      const body = Buffer.from(await res.arrayBuffer());
       return { url, gzip: gzipSync(body).length, transfer: transferSize ?? 0 };
     }),
   );
