@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import type { MediaAttachment } from '../../domain/contracts/media';
 import type { TestStack } from '../../ops/testing/harness';
-import { describeInBrowser, launchBrowser, newPage, screenshot, startE2EStack } from './support';
+import { describeInBrowser, launchBrowser, newPage, screenshot, seriousAxeViolations, startE2EStack } from './support';
 
 /**
  * Issue 18's journey: a creator drops a photo and a short video into the New Post dialog, sees
@@ -26,6 +26,7 @@ describeInBrowser('media journey', () => {
   let creator: Page;
   let member: Page;
   let creatorId: string;
+  let memberId: string;
   let workDir: string;
   const memberFileResponses: { url: string; status: number }[] = [];
 
@@ -107,7 +108,7 @@ describeInBrowser('media journey', () => {
     creator = await newPage(creatorContext);
     member = await newPage(memberContext);
     creatorId = await signUp(creatorContext, 'Rhea');
-    await signUp(memberContext, 'Nico');
+    memberId = await signUp(memberContext, 'Nico');
     const registered = await creatorContext.request.post('/api/creators/register', {
       headers: { Origin: stack.url },
       data: { bio: 'Rooftop light, photographed and filmed' },
@@ -228,5 +229,87 @@ describeInBrowser('media journey', () => {
     await photo.scrollIntoViewIfNeeded();
     expect(await noSidewaysScroll(member)).toBe(true);
     await screenshot(member, 'media-unlocked-390');
+    await photo.click();
+    await member.getByRole('dialog').locator('img').waitFor();
+    await member.waitForTimeout(400);
+    await screenshot(member, 'media-lightbox-390');
+    await member.keyboard.press('Escape');
+    await member.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('the vault lists both items; one in use cannot be deleted; Use in a post preselects it', async () => {
+    await creator.goto('/vault');
+    const items = creator.getByTestId('vault-item');
+    await items.nth(1).waitFor();
+    expect(await items.count()).toBe(2);
+    await creator.waitForFunction(
+      () =>
+        [...document.querySelectorAll<HTMLImageElement>('[data-testid="vault-item"] img')].filter(
+          (img) => img.naturalWidth > 0,
+        ).length === 2,
+    );
+    await creator.getByRole('button', { name: 'Videos', exact: true }).click();
+    await creator.waitForFunction(() => document.querySelectorAll('[data-testid="vault-item"]').length === 1);
+    await creator.getByRole('button', { name: 'All', exact: true }).click();
+    await items.nth(1).waitFor();
+    expect(await seriousAxeViolations(creator, '/vault')).toEqual([]);
+    await screenshot(creator, 'media-vault-1280');
+
+    await items.first().getByRole('button', { name: 'Delete' }).click();
+    const confirm = creator.getByRole('dialog');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await confirm.getByRole('alert').waitFor(); // 409: the post uses it
+    await screenshot(creator, 'media-vault-in-use');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+
+    await creator.setViewportSize({ width: 390, height: 844 });
+    expect(await noSidewaysScroll(creator)).toBe(true);
+    await screenshot(creator, 'media-vault-390');
+    await items.first().getByRole('button', { name: 'Use in a post' }).click();
+    const composer = creator.getByRole('dialog', { name: 'New Post' });
+    await composer.getByText('Ready', { exact: true }).waitFor();
+    expect(await composer.getByTestId('upload-entry').count()).toBe(1);
+    expect(await composer.getByRole('button', { name: 'Create Post' }).isDisabled()).toBe(false);
+    expect(await noSidewaysScroll(creator)).toBe(true);
+    await screenshot(creator, 'media-composer-preselected-390');
+    await composer.getByRole('button', { name: 'Cancel' }).click();
+    await creator.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('a paid message carries a photo: blurred under its unlock prompt, whole once paid', async () => {
+    const files = await makeFiles();
+    await creator.goto(`/messages?user=${memberId}`);
+    await creator.getByRole('button', { name: 'Attach photos or videos' }).click();
+    await dropFiles(creator, files.slice(0, 1));
+    await creator.getByText('Ready', { exact: true }).waitFor();
+    await creator.getByLabel('Message', { exact: true }).fill('A frame just for you');
+    await creator.getByLabel('Price (optional, makes it a paid message)').fill('3.50');
+    await creator.getByRole('button', { name: 'Send' }).click();
+    await creator.getByTestId('message-content').getByText('A frame just for you').waitFor();
+    await creator.getByRole('button', { name: /Open photo/ }).waitFor(); // the sender sees it whole
+
+    const convert = await memberContext.request.post('/api/crypto/convert', {
+      headers: { Origin: stack.url },
+      data: { cryptoAmount: '20', cryptoType: 'USDC', walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7' },
+    });
+    expect(convert.status()).toBeLessThan(300);
+    await member.goto(`/messages?user=${creatorId}`);
+    const unlock = member.getByRole('button', { name: 'Unlock for $3.50' });
+    await unlock.waitFor();
+    expect(await member.getByTestId('media-preview').count()).toBe(1);
+    expect(await member.getByRole('button', { name: /Open photo/ }).count()).toBe(0);
+    await screenshot(member, 'media-paid-message-locked');
+    for (let i = 0; i < 100; i++) {
+      const balance = await (await memberContext.request.get('/api/crypto/balance')).json();
+      if (Number(balance.totalUsd) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await unlock.click();
+    await member.getByText('Message unlocked!').waitFor();
+    await member.getByRole('button', { name: /Open photo/ }).waitFor();
+    await member.setViewportSize({ width: 390, height: 844 });
+    expect(await noSidewaysScroll(member)).toBe(true);
+    await screenshot(member, 'media-paid-message-unlocked-390');
   });
 });

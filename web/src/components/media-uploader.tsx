@@ -44,7 +44,8 @@ function EntryRow({
   upload: MediaUploadState;
 }) {
   const failed = entry.phase === 'failed';
-  const label = `${entry.name} (${index + 1} of ${count})`;
+  const name = entry.fromVault ? `${entry.kind === 'video' ? 'Video' : 'Photo'} from your vault` : entry.name;
+  const label = `${name} (${index + 1} of ${count})`;
   return (
     <Stack
       component="li"
@@ -56,15 +57,15 @@ function EntryRow({
     >
       <Thumbnail entry={entry} />
       <Box sx={{ flex: 1, minWidth: 0 }}>
-        <Typography variant="body2" noWrap title={entry.name}>
-          {entry.name}
+        <Typography variant="body2" noWrap title={name}>
+          {name}
         </Typography>
         {!failed && entry.phase !== 'ready' && (
           <LinearProgress
             variant="determinate"
             value={entry.percent}
             color={entry.phase === 'processing' ? 'secondary' : 'primary'}
-            aria-label={`${entry.name}: ${statusText(entry)}`}
+            aria-label={`${name}: ${statusText(entry)}`}
             sx={{ my: 0.5 }}
           />
         )}
@@ -77,21 +78,17 @@ function EntryRow({
           {statusText(entry)}
         </Typography>
       </Box>
-      <IconButton
-        aria-label={`Move ${entry.name} up`}
-        disabled={index === 0}
-        onClick={() => upload.move(entry.key, -1)}
-      >
+      <IconButton aria-label={`Move ${name} up`} disabled={index === 0} onClick={() => upload.move(entry.key, -1)}>
         <ArrowUpward fontSize="small" />
       </IconButton>
       <IconButton
-        aria-label={`Move ${entry.name} down`}
+        aria-label={`Move ${name} down`}
         disabled={index === count - 1}
         onClick={() => upload.move(entry.key, 1)}
       >
         <ArrowDownward fontSize="small" />
       </IconButton>
-      <IconButton aria-label={`Remove ${entry.name}`} onClick={() => upload.remove(entry.key)}>
+      <IconButton aria-label={`Remove ${name}`} onClick={() => upload.remove(entry.key)}>
         <Close fontSize="small" />
       </IconButton>
     </Stack>

@@ -31,6 +31,8 @@ export interface UploadEntry {
   /** A local preview of a photo (object URL) or the server's thumbnail. */
   thumbnailUrl?: string;
   error?: string;
+  /** Picked in the vault rather than uploaded here (its name is not known). */
+  fromVault?: boolean;
 }
 
 /** How a file reaches the server; tests replace it (jsdom has no real uploads). */
@@ -124,6 +126,11 @@ export const uploadTransport: UploadTransport = {
   },
 };
 
+/** A local photo preview holds the file in memory until its URL is revoked. */
+function forgetPreview(entry: UploadEntry | undefined) {
+  if (entry?.thumbnailUrl?.startsWith('blob:')) URL.revokeObjectURL(entry.thumbnailUrl);
+}
+
 const kindOf = (file: File): MediaKind => (file.type.startsWith('video/') ? 'video' : 'image');
 let nextKey = 0;
 const newKey = () => `upload-${++nextKey}`;
@@ -178,7 +185,7 @@ export function useMediaUpload({ pollMs = 1000 }: MediaUploadOptions = {}) {
           update(key, { phase: 'failed', error: item.failureReason ?? 'Processing failed' });
           return;
         }
-        update(key, { phase: 'processing', percent: item.progress ?? 0 });
+        update(key, { phase: 'processing', percent: item.progress ?? 0, kind: item.kind });
         await new Promise((wake) => setTimeout(wake, pollMs));
       }
     },
@@ -237,7 +244,7 @@ export function useMediaUpload({ pollMs = 1000 }: MediaUploadOptions = {}) {
       aborts.current.set(key, controller);
       setEntries((current) => [
         ...current,
-        { key, name: 'From your vault', kind: 'image', phase: 'processing', percent: 0, mediaId },
+        { key, name: 'From your vault', kind: 'image', phase: 'processing', percent: 0, mediaId, fromVault: true },
       ]);
       void follow(key, mediaId, controller.signal).finally(() => aborts.current.delete(key));
       return key;
@@ -247,7 +254,10 @@ export function useMediaUpload({ pollMs = 1000 }: MediaUploadOptions = {}) {
 
   const remove = useCallback((key: string) => {
     aborts.current.get(key)?.abort();
-    setEntries((current) => current.filter((entry) => entry.key !== key));
+    setEntries((current) => {
+      forgetPreview(current.find((entry) => entry.key === key));
+      return current.filter((entry) => entry.key !== key);
+    });
   }, []);
 
   const move = useCallback((key: string, by: -1 | 1) => {
@@ -263,7 +273,10 @@ export function useMediaUpload({ pollMs = 1000 }: MediaUploadOptions = {}) {
 
   const clear = useCallback(() => {
     aborts.current.forEach((controller) => controller.abort());
-    setEntries([]);
+    setEntries((current) => {
+      current.forEach(forgetPreview);
+      return [];
+    });
   }, []);
 
   return {

@@ -94,7 +94,12 @@ function VaultCard({ item, onDelete }: { item: MediaItem; onDelete: (item: Media
           startIcon={<PostAdd />}
           disabled={item.status !== 'ready'}
           onClick={() => void navigate(`/dashboard?newPost=1&media=${encodeURIComponent(item.id)}`)}
-          sx={{ minHeight: 44 }}
+          // Two cards a row on phones: the label keeps one line there, without its icon.
+          sx={{
+            minHeight: 44,
+            whiteSpace: 'nowrap',
+            '& .MuiButton-startIcon': { display: { xs: 'none', sm: 'inherit' } },
+          }}
         >
           Use in a post
         </Button>
@@ -157,7 +162,8 @@ function VaultChunk({
   );
 }
 
-function DeleteDialog({ item, onClose }: { item: MediaItem | null; onClose: () => void }) {
+/** `item` stays set while the dialog fades out (so its title does not change); `open` closes it. */
+function DeleteDialog({ item, open, onClose }: { item: MediaItem | null; open: boolean; onClose: () => void }) {
   const [remove, { isLoading }] = useDeleteMediaMutation();
   const [refusal, setRefusal] = useState<string | null>(null);
   const close = () => {
@@ -177,7 +183,7 @@ function DeleteDialog({ item, onClose }: { item: MediaItem | null; onClose: () =
     }
   };
   return (
-    <Dialog open={Boolean(item)} onClose={close} aria-labelledby="delete-media-title">
+    <Dialog open={open} onClose={close} aria-labelledby="delete-media-title">
       <DialogTitle id="delete-media-title">Delete this {item?.kind === 'video' ? 'video' : 'photo'}?</DialogTitle>
       <DialogContent>
         <DialogContentText>It is removed from your vault and cannot be brought back.</DialogContentText>
@@ -204,7 +210,7 @@ type Filter = 'all' | MediaKind;
 function Vault() {
   const [filter, setFilter] = useState<Filter>('all');
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
-  const [deleting, setDeleting] = useState<MediaItem | null>(null);
+  const [deleting, setDeleting] = useState<{ item: MediaItem | null; open: boolean }>({ item: null, open: false });
   const upload = useMediaUpload();
   const kind = filter === 'all' ? undefined : filter;
 
@@ -255,11 +261,15 @@ function Vault() {
             cursor={cursor}
             last={index === cursors.length - 1}
             onMore={(next) => setCursors((current) => [...current, next])}
-            onDelete={setDeleting}
+            onDelete={(item) => setDeleting({ item, open: true })}
           />
         ))}
       </Box>
-      <DeleteDialog item={deleting} onClose={() => setDeleting(null)} />
+      <DeleteDialog
+        item={deleting.item}
+        open={deleting.open}
+        onClose={() => setDeleting((current) => ({ ...current, open: false }))}
+      />
     </Stack>
   );
 }
