@@ -113,6 +113,22 @@ describe('matcher', () => {
     expect(matched(join(m2, man('m')))).toEqual([]);
   });
 
+  it('passes over a blocked or cooling candidate that would win for the next best one', () => {
+    const m = newMatcher();
+    join(m, woman('w1'));
+    join(m, woman('w2'));
+    // Same profiles: the longer waiting w1 would win; the joiner blocked her.
+    expect(matched(join(m, { ...man('m'), blocked: new Set(['w1']) }))[0].user1.userId).toBe('w2');
+    expect(m.isWaiting('w1')).toBe(true);
+  });
+
+  it('still matches a member whom the first scanLimit candidates all blocked, with one behind them', () => {
+    const m = newMatcher({ scanLimit: 2 });
+    for (const id of ['w1', 'w2', 'w3']) join(m, { ...woman(id), blocked: new Set(['m']) });
+    join(m, woman('w4'));
+    expect(matched(join(m, man('m')))[0].user1.userId).toBe('w4');
+  });
+
   it('re-queues the abandoned partner, who is matched with the next arrival', () => {
     const m = newMatcher();
     join(m, woman('w'));

@@ -15,9 +15,11 @@ import { compatibility, interestMask, type MatchProfile } from './compatibility'
  *   the owner calls `expireCooldowns(now)` every second or so, and that matches them;
  * - standard mode: the hard filters pick the queues first (one queue per gender identity; only
  *   the genders the joiner looks for are read), then mutual checks (looking-for genders, age
- *   ranges, orientation filter, location filter, blocks, cool-down), then scoring
- *   (compatibility.ts) of at most `scanLimit` eligible candidates, oldest first; the best wins,
- *   ties to the longest waiting. Random mode pairs with the longest-waiting allowed user;
+ *   ranges, orientation filter, location filter), then scoring (compatibility.ts) of at most
+ *   `scanLimit` eligible candidates, oldest first; the best allowed one wins (blocks and
+ *   cool-downs are looked up only for a candidate that would beat the best so far, a few per
+ *   join, not every one), ties to the longest waiting. Random mode pairs with the longest-waiting
+ *   allowed user;
  * - exactly one side of a session is the initiator: the one who waited (its page was ready first).
  */
 
@@ -322,18 +324,19 @@ export class Matcher {
       const entry = cursors[pick]!;
       cursors[pick] = entry.next;
       visited++;
-      if (!this.mutual(member, request, entry.member, entry.request, now)) continue;
-      scored++;
+      if (!this.mutual(member, request, entry.member, entry.request)) continue;
       const score = compatibility(me, entry.member.profile, request.interests, entry.request.interests);
       if (score > bestScore) {
+        if (!this.allowed(member, entry.member, now)) continue; // blocked or cooling down: not counted
         best = entry;
         bestScore = score;
       }
+      scored++;
     }
     return best ? { entry: best, score: bestScore } : null;
   }
 
-  private mutual(a: Member, ra: Request, b: Member, rb: Request, now: number): boolean {
+  private mutual(a: Member, ra: Request, b: Member, rb: Request): boolean {
     const pa = a.profile;
     const pb = b.profile;
     if (pa.lookingFor && !(pa.lookingFor & pb.genderBit)) return false;
@@ -343,8 +346,7 @@ export class Matcher {
     if (!orientationFits(ra.orientation, pb.orientation) || !orientationFits(rb.orientation, pa.orientation))
       return false;
     if (ra.location && !pb.location.includes(ra.location)) return false;
-    if (rb.location && !pa.location.includes(rb.location)) return false;
-    return this.allowed(a, b, now);
+    return !rb.location || pa.location.includes(rb.location);
   }
 }
 
