@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { MediaAttachment, MediaKind } from '../domain/contracts/media';
 import { IMAGE_WIDTHS, PREVIEW_VARIANTS, type MediaVariant } from '../domain/media/variants';
+import { preparedQuery } from './engine/database';
 import { displayName, isUserId, type UserRow } from './users';
 
 /**
@@ -108,6 +109,31 @@ export async function unusableMedia(db: Knex, ownerId: string, ids: string[]): P
 
 export type MediaFileAccess = 'full' | 'preview' | 'none';
 
+/** One statement with a generic plan (prepared once per connection): delivery runs it per file. */
+const MEDIA_FILE_ACCESS = `SELECT m.variants, m.owner_id = $1 AS owner,
+       COALESCE((SELECT u.role = 'admin' FROM users u WHERE u.id = $1::uuid), false) AS staff,
+       EXISTS (SELECT 1 FROM media_attachments a JOIN posts p ON p.id = a.target_id
+         WHERE a.media_id = m.id AND a.target_kind = 'post' AND (p.is_public OR p.creator_id = $1
+           OR EXISTS (SELECT 1 FROM creator_subscriptions s
+             WHERE s.subscriber_id = $1 AND s.creator_id = p.creator_id AND s.end_date > $3))) AS post_full,
+       EXISTS (SELECT 1 FROM media_attachments a JOIN posts p ON p.id = a.target_id
+         WHERE a.media_id = m.id AND a.target_kind = 'post') AS post_seen,
+       EXISTS (SELECT 1 FROM media_attachments a JOIN messages g ON g.id = a.target_id
+         WHERE a.media_id = m.id AND a.target_kind = 'message' AND (g.sender_id = $1
+           OR (g.receiver_id = $1 AND (NOT g.is_paid OR g.is_unlocked)))) AS message_full,
+       EXISTS (SELECT 1 FROM media_attachments a JOIN messages g ON g.id = a.target_id
+         WHERE a.media_id = m.id AND a.target_kind = 'message' AND $1 IN (g.sender_id, g.receiver_id)) AS message_seen,
+       c.watermark_enabled AS watermark, u.first_name, u.last_name
+     FROM media m LEFT JOIN creators c ON c.user_id = m.owner_id
+       LEFT JOIN users u ON c.watermark_enabled AND u.id = m.owner_id::uuid
+     WHERE m.id = $2 AND m.status = 'ready'`;
+
+type GrantRow = { variants: string[]; owner: boolean; staff: boolean; watermark: boolean | null } & Record<
+  'post_full' | 'post_seen' | 'message_full' | 'message_seen',
+  boolean
+> &
+  Pick<UserRow, 'first_name' | 'last_name'>;
+
 /**
  * The access, and the owner's page name when the owner has the viewer watermark on and the
  * viewer is someone else (their images are then served marked, domain/media/watermark.ts).
@@ -131,33 +157,7 @@ export async function mediaFileAccess(
   variant: string,
 ): Promise<MediaFileGrant | null> {
   if (!isUserId(mediaId) || !isUserId(viewerId)) return null;
-  const result = await db.raw(
-    `SELECT m.variants, m.owner_id = :viewer AS owner,
-       COALESCE((SELECT u.role = 'admin' FROM users u WHERE u.id = :viewer::uuid), false) AS staff,
-       EXISTS (SELECT 1 FROM media_attachments a JOIN posts p ON p.id = a.target_id
-         WHERE a.media_id = m.id AND a.target_kind = 'post' AND (p.is_public OR p.creator_id = :viewer
-           OR EXISTS (SELECT 1 FROM creator_subscriptions s
-             WHERE s.subscriber_id = :viewer AND s.creator_id = p.creator_id AND s.end_date > :now))) AS post_full,
-       EXISTS (SELECT 1 FROM media_attachments a JOIN posts p ON p.id = a.target_id
-         WHERE a.media_id = m.id AND a.target_kind = 'post') AS post_seen,
-       EXISTS (SELECT 1 FROM media_attachments a JOIN messages g ON g.id = a.target_id
-         WHERE a.media_id = m.id AND a.target_kind = 'message' AND (g.sender_id = :viewer
-           OR (g.receiver_id = :viewer AND (NOT g.is_paid OR g.is_unlocked)))) AS message_full,
-       EXISTS (SELECT 1 FROM media_attachments a JOIN messages g ON g.id = a.target_id
-         WHERE a.media_id = m.id AND a.target_kind = 'message' AND :viewer IN (g.sender_id, g.receiver_id)) AS message_seen,
-       c.watermark_enabled AS watermark, u.first_name, u.last_name
-     FROM media m LEFT JOIN creators c ON c.user_id = m.owner_id
-       LEFT JOIN users u ON c.watermark_enabled AND u.id = m.owner_id::uuid
-     WHERE m.id = :media AND m.status = 'ready'`,
-    { viewer: viewerId, media: mediaId, now },
-  );
-  const row = result.rows[0] as
-    | ({ variants: string[]; owner: boolean; staff: boolean; watermark: boolean | null } & Record<
-        'post_full' | 'post_seen' | 'message_full' | 'message_seen',
-        boolean
-      > &
-        Pick<UserRow, 'first_name' | 'last_name'>)
-    | undefined;
+  const [row] = await preparedQuery<GrantRow>(db, 'media-file-access', MEDIA_FILE_ACCESS, [viewerId, mediaId, now]);
   if (!row || !row.variants.includes(variant)) return null;
   const access: MediaFileAccess =
     row.owner || row.staff || row.post_full || row.message_full

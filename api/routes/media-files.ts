@@ -8,8 +8,8 @@ import {
   type MediaUrlSigner,
   type MediaVariant,
   type StoredObject,
+  type Watermarks,
 } from '../../domain/media/commands';
-import type { Watermarks } from '../../domain/media/watermark';
 import { refuse } from '../../domain/shared/errors';
 import { isPreviewVariant, mediaFileAccess } from '../../projections/media-access';
 import type { Api } from '../kit';
@@ -47,7 +47,11 @@ export function mediaFileRoutes(api: Api): Router {
       throw refuse.forbidden('You do not have access to this media', { code: 'MEDIA_FORBIDDEN' });
 
     const key = mediaKey(mediaId, variant as MediaVariant);
-    const object = await storage().stat(key);
+    const watermarked = Boolean(grant.watermarkPageName) && WATERMARKED_VARIANT.test(variant);
+    // A plain whole-file GET opens the file once; the others look at its metadata first.
+    const plain = req.method === 'GET' && !req.headers.range && !req.headers['if-none-match'] && !watermarked;
+    const opened = plain ? await storage().read(key) : null;
+    const object = opened ? opened.object : await storage().stat(key);
     if (!object) throw refuse.notFound('Media not found');
     const expiresIn = Math.max(0, Number(req.query.exp) - Math.floor(api.deps.clock().getTime() / 1000));
     setFileHeaders(
@@ -55,8 +59,8 @@ export function mediaFileRoutes(api: Api): Router {
       object,
       preview ? `public, max-age=${PREVIEW_MAX_AGE_SECONDS}, immutable` : `private, max-age=${expiresIn}`,
     );
-    if (grant.watermarkPageName && WATERMARKED_VARIANT.test(variant))
-      return sendWatermarked(req, res, { mediaId, variant, key, object, pageName: grant.watermarkPageName });
+    if (watermarked)
+      return sendWatermarked(req, res, { mediaId, variant, key, object, pageName: grant.watermarkPageName! });
     if (notModified(req, object.etag)) return void res.status(304).end();
 
     const range = requestedRange(req, object);
@@ -69,9 +73,12 @@ export function mediaFileRoutes(api: Api): Router {
       res.status(206).setHeader('Content-Range', `bytes ${range.start}-${range.end}/${object.size}`);
       res.setHeader('Content-Length', range.end - range.start + 1);
     } else res.setHeader('Content-Length', object.size);
-    if (req.method === 'HEAD' || object.size === 0) return void res.end();
+    if (req.method === 'HEAD' || object.size === 0) {
+      opened?.body.destroy();
+      return void res.end();
+    }
 
-    const found = await storage().read(key, range ?? undefined);
+    const found = opened ?? (await storage().read(key, range ?? undefined));
     if (!found) throw refuse.notFound('Media not found');
     // A viewer who stops watching closes the connection: the pipeline ends the read quietly.
     await pipeline(found.body, res).catch((error: NodeJS.ErrnoException) => {

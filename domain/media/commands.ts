@@ -16,6 +16,7 @@ export { sniffHead } from './sniff';
 export { mediaKey, type MediaVariant } from './variants';
 export type { ByteRange, MediaStorage, StoredObject } from './storage';
 export type { MediaUrlSigner } from './signed-url';
+export type { Watermarks } from './watermark';
 
 /**
  * Deletes an item of the owner's: MediaDeleted, then its stored objects (a side effect after
