@@ -595,11 +595,12 @@ async function compareBlocks(o: RealtimeOptions, without: Awaited<ReturnType<typ
     `${withBlocks.loop.perSecond} (${(ratio * 100).toFixed(0)}%)`,
     `>= 80% of without: ${ratio >= 0.8 ? 'met' : 'NOT met'}`,
   );
+  const cpuRatio = without.loop.cpu.server / withBlocks.loop.cpu.server;
   row(
     'service CPU per match',
     `${without.loop.cpu.server.toFixed(0)} µs`,
     `${withBlocks.loop.cpu.server.toFixed(0)} µs`,
-    '',
+    `by CPU, with = ${(cpuRatio * 100).toFixed(0)}% of the rate without (moves less with load)`,
   );
   for (const [i, p] of without.paced.entries()) {
     const q = withBlocks.paced[i]!;
