@@ -81,7 +81,8 @@ describeInBrowser('media journey', () => {
       const transfer = new DataTransfer();
       for (const file of list) {
         const bytes = Uint8Array.from(atob(file.base64), (char) => char.charCodeAt(0));
-        transfer.items.add(new File([bytes], file.name, { type: file.type }));
+        // A fixed date: the same file dropped again after a reload has the same tus fingerprint.
+        transfer.items.add(new File([bytes], file.name, { type: file.type, lastModified: 1_700_000_000_000 }));
       }
       return transfer;
     }, files);
@@ -275,6 +276,55 @@ describeInBrowser('media journey', () => {
     await screenshot(creator, 'media-composer-preselected-390');
     await composer.getByRole('button', { name: 'Cancel' }).click();
     await creator.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('a text file named .jpg is refused with its reason; a video cut off by a reload resumes where it stopped', async () => {
+    await creator.goto('/dashboard?newPost=1');
+    const dialog = creator.getByRole('dialog', { name: 'New Post' });
+    const notes = { name: 'notes.jpg', type: 'image/jpeg', base64: Buffer.from('just some text').toString('base64') };
+    await dropFiles(creator, [notes]);
+    await dialog.getByRole('alert').getByText('Unsupported file type').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Create Post' }).isDisabled()).toBe(true);
+    await dialog.getByRole('button', { name: 'Remove notes.jpg' }).click();
+
+    const big = path.join(workDir, 'long.mp4');
+    execFileSync('ffmpeg', [
+      ...['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=duration=4:size=1280x720:rate=30'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-pix_fmt', 'yuv420p', big],
+    ]);
+    const video = { name: 'long.mp4', type: 'video/mp4', base64: readFileSync(big).toString('base64') };
+    const tus: { method: string; url: string; offset?: string }[] = [];
+    creator.on('request', (request) => {
+      if (request.url().includes('/api/media/uploads'))
+        tus.push({ method: request.method(), url: request.url(), offset: request.headers()['upload-offset'] });
+    });
+    // About 1 MB/s up: the 8 MB upload is still under way when the page reloads.
+    const cdp = await creatorContext.newCDPSession(creator);
+    await cdp.send('Network.enable');
+    const throttle = (up: number) =>
+      cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 0,
+        downloadThroughput: -1,
+        uploadThroughput: up,
+      });
+    await throttle(1_000_000);
+    await dropFiles(creator, [video]);
+    await creator.waitForFunction(() =>
+      /Uploading ([2-9]\d)%/.test(document.querySelector('[data-testid="upload-entry"]')?.textContent ?? ''),
+    );
+    await creator.reload();
+    await throttle(-1);
+
+    await dialog.waitFor();
+    await dropFiles(creator, [video]);
+    await dialog.getByText('Ready', { exact: true }).waitFor({ timeout: 60_000 });
+    expect(tus.filter((request) => request.method === 'POST')).toHaveLength(1); // one upload, not two
+    const patches = tus.filter((request) => request.method === 'PATCH');
+    expect(patches.length).toBeGreaterThanOrEqual(2);
+    expect(Number(patches.at(-1)!.offset)).toBeGreaterThan(1_000_000); // went on from the bytes already there
+    expect(tus.some((request) => request.method === 'HEAD')).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('a paid message carries a photo: blurred under its unlock prompt, whole once paid', async () => {
