@@ -30,6 +30,8 @@ interface PageRun {
   scores: Record<keyof typeof TARGET, number>;
   scripts: Array<{ url: string; gzip: number; transfer: number }>;
   failing: string[];
+  /** Lighthouse's measure of the machine's speed during the run (lower on a busy machine). */
+  benchmarkIndex: number;
 }
 
 /** The newest modification time under a folder (the client's sources). */
@@ -183,25 +185,27 @@ async function audit(
   const failing = Object.values(median.audits)
     .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative')
     .filter((a) => a.scoreDisplayMode !== 'manual' && a.scoreDisplayMode !== 'notApplicable')
+    .filter((a) => !a.id.endsWith('-insight')) // the same findings again, in Lighthouse's newer wording
     .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`);
   return {
     label,
     scores: Object.fromEntries(CATEGORIES.map((c) => [c, score(median, c)])) as PageRun['scores'],
     scripts: await scriptsOf(median, headers),
     failing,
+    benchmarkIndex: Math.round(median.environment.benchmarkIndex),
   };
 }
 
 function printScores(pages: PageRun[]): void {
   const pad = (text: string, width: number) => text.padEnd(width);
   console.log(
-    `\n${pad('page', 26)}${pad('performance', 13)}${pad('accessibility', 15)}${pad('best-practices', 16)}target  result`,
+    `\n${pad('page', 26)}${pad('performance', 13)}${pad('accessibility', 15)}${pad('best-practices', 16)}target  result      machine index`,
   );
   for (const page of pages) {
     const baseline = page.label.startsWith('baseline');
     const pass = CATEGORIES.every((c) => page.scores[c] >= TARGET[c]);
     console.log(
-      `${pad(page.label, 26)}${pad(String(page.scores.performance), 13)}${pad(String(page.scores.accessibility), 15)}${pad(String(page.scores['best-practices']), 16)}${pad('>= 95', 8)}${baseline ? '(context)' : pass ? 'PASS' : 'FAIL'}`,
+      `${pad(page.label, 26)}${pad(String(page.scores.performance), 13)}${pad(String(page.scores.accessibility), 15)}${pad(String(page.scores['best-practices']), 16)}${pad('>= 95', 8)}${pad(baseline ? '(context)' : pass ? 'PASS' : 'FAIL', 12)}${page.benchmarkIndex}`,
     );
   }
   for (const page of pages.filter((p) => p.failing.length))
