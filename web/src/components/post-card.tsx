@@ -21,6 +21,7 @@ import { MediaGallery } from './media-gallery';
 import { PostComments } from './post-comments';
 import { SafetyMenu } from './safety-menu';
 import { useCurrentUser } from '@/lib/current-user';
+import { refusalText } from '@/lib/safety-api';
 import { formatDate } from '@/lib/format';
 
 /** The media of an unlocked post: video or image by its type. */
@@ -116,7 +117,7 @@ export function PostCard({
       setLiked({ liked: result.liked, count: result.count });
     } catch (error) {
       if (!isUnauthorized(error))
-        toast({ title: 'Error', description: 'Failed to like post.', variant: 'destructive' });
+        toast({ title: 'Error', description: refusalText(error) ?? 'Failed to like post.', variant: 'destructive' });
     }
   };
 

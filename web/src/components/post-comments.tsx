@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { toast } from './toast';
 import { isUnauthorized } from '@/lib/api';
 import { useAddCommentMutation, useCommentsQuery } from '@/lib/creators-api';
+import { refusalText } from '@/lib/safety-api';
 
 /** Comments under a post the member can read, and a box to add one. */
 export function PostComments({ postId }: { postId: string }) {
@@ -22,7 +23,7 @@ export function PostComments({ postId }: { postId: string }) {
       setText('');
     } catch (error) {
       if (!isUnauthorized(error))
-        toast({ title: 'Error', description: 'Failed to add comment.', variant: 'destructive' });
+        toast({ title: 'Error', description: refusalText(error) ?? 'Failed to add comment.', variant: 'destructive' });
     }
   };
 

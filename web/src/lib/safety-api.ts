@@ -1,5 +1,10 @@
 import type { BlockedUser, BlockResult, BlockUserRequest, ReportReceipt, ReportRequest } from '@contracts/safety';
-import { api } from './api';
+import { api, isApiError, serverErrorText } from './api';
+
+/** The server's words when a block stands between two members (403), e.g. "You can't message this user". */
+export function refusalText(error: unknown): string | null {
+  return isApiError(error) && error.status === 403 ? serverErrorText(error) : null;
+}
 
 /**
  * Blocks and reports (issue 20): one block list and one report queue for profiles, posts,

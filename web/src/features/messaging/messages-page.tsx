@@ -39,6 +39,7 @@ import {
 } from './messaging-api';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { ThreadSafetyMenu } from './thread-safety-menu';
+import { refusalText } from '@/lib/safety-api';
 
 function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolean; otherUserId: string }) {
   const [unlock, { isLoading }] = useUnlockMessageMutation();
@@ -170,7 +171,7 @@ function Thread({
       setAttaching(false);
     } catch (error) {
       if (!isUnauthorized(error))
-        toast({ title: 'Error', description: 'Failed to send message.', variant: 'destructive' });
+        toast({ title: 'Error', description: refusalText(error) ?? 'Failed to send message.', variant: 'destructive' });
     }
   };
 
