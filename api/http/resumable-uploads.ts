@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Router, type Request, type Response } from 'express';
 import { newId } from '../../domain/shared/ids';
@@ -16,6 +16,7 @@ import { fileHead, writeCounted, type LimitFor, type ReceivedFile } from './mult
  */
 
 const TUS_VERSION = '1.0.0';
+const HOUR = 3_600_000;
 const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 interface UploadRecord {
@@ -85,8 +86,24 @@ export function resumableUploads<Uploader extends { id: string }>(options: Resum
           () => 0,
         );
 
+  // Uploads nobody finished within a day are removed (looked for at most hourly, on a new upload).
+  let lastSweep = 0;
+  const sweepAbandoned = async () => {
+    if (Date.now() - lastSweep < HOUR) return;
+    lastSweep = Date.now();
+    for (const name of await readdir(options.dir()).catch(() => [] as string[])) {
+      const id = name.replace(/\.json$/, '');
+      const modified = await stat(dataPath(id)).then(
+        (s) => s.mtimeMs,
+        () => 0,
+      );
+      if (name.endsWith('.json') && Date.now() - modified > 24 * HOUR) await forget(id);
+    }
+  };
+
   router.post('/', async (req, res) => {
     if (!speaksTus(req, res)) return;
+    void sweepAbandoned().catch(() => undefined);
     const uploader = await options.authorize(req);
     const length = declaredLength(req);
     const max = options.maxBytes(uploader);
