@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import type { MediaAttachment } from '../../domain/contracts/media';
+import { runTool } from '../../domain/media/ffmpeg';
 import type { TestStack } from '../../ops/testing/harness';
 import { describeInBrowser, launchBrowser, newPage, screenshot, seriousAxeViolations, startE2EStack } from './support';
 
@@ -64,7 +64,7 @@ describeInBrowser('media journey', () => {
     const photo = path.join(workDir, 'rooftop.jpg');
     await sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toFile(photo);
     const video = path.join(workDir, 'pattern.mp4');
-    execFileSync('ffmpeg', [
+    await runTool('ffmpeg', [
       ...['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=640x360:rate=25'],
       ...['-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:v', 'libx264', '-pix_fmt', 'yuv420p'],
       ...['-c:a', 'aac', '-shortest', video],
@@ -288,7 +288,7 @@ describeInBrowser('media journey', () => {
     await dialog.getByRole('button', { name: 'Remove notes.jpg' }).click();
 
     const big = path.join(workDir, 'long.mp4');
-    execFileSync('ffmpeg', [
+    await runTool('ffmpeg', [
       ...['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=duration=4:size=1280x720:rate=30'],
       ...['-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-pix_fmt', 'yuv420p', big],
     ]);
