@@ -251,6 +251,29 @@ describe('media uploads', () => {
   });
 });
 
+describe('deleting while processing', () => {
+  it('leaves nothing stored once the job finishes', async () => {
+    const creator = await person(stack, 'creator');
+    const created = await creator.agent
+      .post('/api/media')
+      .attach('file', await testVideo(), 'clip.mp4')
+      .expect(201);
+    const id = created.body.id as string;
+    await creator.agent.delete(`/api/media/${id}`).expect(204);
+    await creator.agent.get(`/api/media/${id}`).expect(404);
+    // The job ends (its progress row goes) and whatever it stored meanwhile is removed.
+    const progressLeft = await eventually(
+      () => stack.db('media_progress').where({ media_id: id }).first(),
+      (row) => row === undefined,
+      60_000,
+    );
+    expect(progressLeft).toBeUndefined();
+    expect(storedOf(id)).toEqual([]);
+    const events = await stack.store.readStream(`media-${id}`);
+    expect(events.map((e) => e.type)).toEqual(['MediaUploaded', 'MediaDeleted']);
+  });
+});
+
 describe('resumable uploads (tus)', () => {
   const tus = { 'Tus-Resumable': '1.0.0' };
   /** The session cookie a test agent sends. */

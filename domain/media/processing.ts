@@ -101,7 +101,15 @@ async function record(
   result: { width: number; height: number; durationSeconds?: number; variants: MediaVariant[] },
 ): Promise<void> {
   const command = { type: 'RecordProcessed' as const, mediaId, ...result, at: deps.clock() };
-  await handleCommand(deps.store, mediaStream(mediaId), mediaDecider, command, systemContext(deps, mediaId));
+  const { state } = await handleCommand(
+    deps.store,
+    mediaStream(mediaId),
+    mediaDecider,
+    command,
+    systemContext(deps, mediaId),
+  );
+  // Deleted while it was processed: what was just stored goes too.
+  if (state.status === 'deleted') await deps.storage.deletePrefix(mediaPrefix(mediaId));
 }
 
 /** Records that processing failed for good, with the reason the creator sees. */
