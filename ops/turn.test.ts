@@ -1,13 +1,16 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
+import net from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { freePort } from './net';
 import {
+  PUBLIC_STUN_URLS,
   coturnConfig,
   iceServerSource,
+  startCoturn,
   startTurn,
   turnConfig,
   turnCredential,
@@ -219,5 +222,43 @@ describeWithCoturn('coturn started by the launcher', () => {
       await turn.stop();
     }
     await expect(allocate(port, 'x', 'y', 'lively')).rejects.toThrow(/no answer/);
+  });
+
+  it('stops a coturn left behind by a launcher that died, and takes its port', async () => {
+    const port = await freePort();
+    const minPort = 40_000 + Math.floor(Math.random() * 8000);
+    const config = turnConfig(tempDir(), {
+      PATH: process.env.PATH,
+      TURN_PORT: String(port),
+      TURN_MIN_PORT: String(minPort),
+      TURN_MAX_PORT: String(minPort + 20),
+    });
+    if (config.kind !== 'local') throw new Error('coturn expected');
+    const leftover = await startCoturn(config.settings); // never stopped: its launcher was killed
+    const gone = new Promise((resolve) => leftover.once('exit', resolve));
+    const turn = await startTurn(config, silent);
+    try {
+      await gone;
+      const relay = turn.iceServers.forUser('member-8', new Date()).iceServers[1]!;
+      expect(await allocate(port, relay.username!, relay.credential!, 'lively')).toBe('allocated');
+    } finally {
+      await turn.stop();
+    }
+  });
+
+  it('goes on with STUN only, saying why, when the TURN port is taken', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    const warnings: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
+    try {
+      const turn = await startTurn(turnConfig(tempDir(), { PATH: process.env.PATH, TURN_PORT: String(port) }), logger);
+      expect(turn.iceServers.forUser('u', new Date()).iceServers).toEqual([{ urls: PUBLIC_STUN_URLS }]);
+      expect(warnings.join('')).toContain(`127.0.0.1:${port} is in use`);
+      await turn.stop();
+    } finally {
+      taken.close();
+    }
   });
 });

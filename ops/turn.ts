@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import dgram from 'node:dgram';
 import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -235,10 +236,14 @@ export async function startTurn(config: TurnConfig, logger: Logger): Promise<Run
   }
 }
 
-/** Runs `turnserver -c <config>` and waits until it takes TCP connections on its port. */
+/** Runs `turnserver -c <config>` and waits until it answers on its port over TCP and UDP. */
 export async function startCoturn(settings: LocalTurnSettings): Promise<ChildProcess> {
-  mkdirSync(settings.dir, { recursive: true, mode: 0o700 });
   const configFile = path.join(settings.dir, 'turnserver.conf');
+  await stopLeftover(settings.dir, configFile);
+  // coturn retries a taken port for ever, and whatever holds it would answer the readiness check.
+  if (!(await portFree(settings.listenIp, settings.port)))
+    throw new Error(`${settings.listenIp}:${settings.port} is in use (another TURN server? set TURN_PORT)`);
+  mkdirSync(settings.dir, { recursive: true, mode: 0o700 });
   writeFileSync(configFile, coturnConfig(settings), { mode: 0o600 });
   const child = spawn(COTURN, ['-c', configFile], { stdio: 'ignore' });
   let exited: string | null = null;
@@ -246,13 +251,81 @@ export async function startCoturn(settings: LocalTurnSettings): Promise<ChildPro
   child.once('error', (error) => (exited = `coturn did not run: ${error.message}`));
   for (let waited = 0; ; waited += 100) {
     if (exited) throw new Error(exited);
-    if (await accepts(settings.listenIp, settings.port)) return child;
+    if ((await accepts(settings.listenIp, settings.port)) && (await answersStun(settings.listenIp, settings.port)))
+      return child;
     if (waited >= 10_000) {
       await stopChild(child);
       throw new Error(`coturn did not listen on ${settings.listenIp}:${settings.port} within 10 s`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * A coturn left running by a launcher that was killed (its pidfile names it, and it runs our
+ * config file): stopped, so this start can take its port.
+ */
+async function stopLeftover(dir: string, configFile: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(dir, 'turnserver.pid'), 'utf8').trim());
+    if (!Number.isInteger(pid) || pid <= 1) return;
+    if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(configFile)) return;
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return; // no pidfile, no such process, or not ours
+  }
+  for (let waited = 0; waited < 3000; waited += 100) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone just now
+  }
+}
+
+/** Whether both TCP and UDP `port` can be bound on `host` now. */
+async function portFree(host: string, port: number): Promise<boolean> {
+  const tcp = await new Promise<boolean>((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+  if (!tcp) return false;
+  return new Promise<boolean>((resolve) => {
+    const socket = dgram.createSocket(host.includes(':') ? 'udp6' : 'udp4');
+    socket.once('error', () => {
+      socket.close();
+      resolve(false);
+    });
+    socket.bind(port, host, () => socket.close(() => resolve(true)));
+  });
+}
+
+/** Whether a STUN Binding request over UDP gets an answer within 200 ms. */
+function answersStun(host: string, port: number): Promise<boolean> {
+  const request = Buffer.alloc(20);
+  request.writeUInt16BE(0x0001, 0); // Binding request, no attributes
+  request.writeUInt32BE(0x2112a442, 4); // magic cookie
+  randomBytes(12).copy(request, 8);
+  return new Promise((resolve) => {
+    const socket = dgram.createSocket(host.includes(':') ? 'udp6' : 'udp4');
+    const done = (answered: boolean) => {
+      clearTimeout(timer);
+      socket.close();
+      resolve(answered);
+    };
+    const timer = setTimeout(() => done(false), 200);
+    socket.once('message', () => done(true));
+    socket.once('error', () => done(false));
+    socket.send(request, port, host);
+  });
 }
 
 function accepts(host: string, port: number): Promise<boolean> {
