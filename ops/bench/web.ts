@@ -73,7 +73,7 @@ async function startProduct(dataDir: string): Promise<{ baseUrl: string; child: 
 const BASELINE_SERVER = `
 const express = require('express');
 const app = express();
-const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="description" content="A trivial page"><title>Baseline</title></head><body><main><h1>Baseline</h1><p>A static page.</p></main></body></html>';
+const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="description" content="A trivial page"><link rel="icon" href="data:,"><title>Baseline</title></head><body><main><h1>Baseline</h1><p>A static page.</p></main></body></html>';
 app.get('/', (req, res) => res.type('html').send(html));
 app.listen(Number(process.env.PORT), '127.0.0.1');
 `;
