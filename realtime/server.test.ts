@@ -384,7 +384,7 @@ it('limits joins and skips per member per minute, answering with an error and do
     clock: () => new Date(now),
     rateLimits: { joinsPerMinute: 3, skipsPerMinute: 2 },
     directory: {
-      admit: async (_token, userId) => ({ ok: true, member: member(userId), refusal: null }),
+      admit: async (_token, userId) => ({ ok: true, member: member(userId!), refusal: null }),
       load: async () => null,
     },
   });
