@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router';
 import { ScrollToTop } from './components/scroll-to-top';
-import { ToastHost } from './components/toast';
+import { ToastHost } from './components/toast-host';
 import { installGlobalErrorLogging } from '@/lib/logger';
 import { AppRoutes } from './app/routes';
 import { store } from './app/store';

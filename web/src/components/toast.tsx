@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useSyncExternalStore, type ReactNode } from 'react';
 
 /**
  * Toasts (SPEC §4, §9): one visible at a time, default or destructive, 5 s, swipe right, F8.
@@ -136,22 +136,4 @@ export function useToast() {
     () => toasts,
   );
   return { toasts: current, toast, dismiss: dismissToast };
-}
-
-const LazyToaster = lazy(async () => ({ default: (await import('./toaster')).Toaster }));
-
-/**
- * Mount once near the root: draws the toasts from the first one on (or at once when one was
- * kept for this page load), so their components are not part of every page's first load.
- */
-export function ToastHost() {
-  const { toasts: items } = useToast();
-  const [needed, setNeeded] = useState(hasToastKeptForReload);
-  if (!needed && items.length) setNeeded(true);
-  if (!needed) return null;
-  return (
-    <Suspense fallback={null}>
-      <LazyToaster />
-    </Suspense>
-  );
 }
