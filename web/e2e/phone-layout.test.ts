@@ -348,6 +348,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
       `/creator/${creatorId}`,
       '/messages',
       '/payouts',
+      '/vault',
       '/wallet',
       '/subscribe',
       '/profile-setup',
@@ -375,7 +376,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
     const send = await page.getByRole('button', { name: 'Send' }).boundingBox();
     expect(send && send.x + send.width <= PHONE.width).toBe(true);
     await shot(page, 'creator-390-messages-thread');
-    await checkUserMenu(page, 'creator', ['Profile', 'Crypto Wallet', 'Dashboard', 'Payouts']);
+    await checkUserMenu(page, 'creator', ['Profile', 'Crypto Wallet', 'Dashboard', 'Media Vault', 'Payouts']);
   });
 
   it('finance staff: the console fits, its tables scroll inside themselves', async () => {

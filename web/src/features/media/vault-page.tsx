@@ -130,19 +130,19 @@ function VaultChunk({
     return (
       <>
         {[0, 1, 2].map((index) => (
-          <Skeleton key={index} variant="rounded" sx={{ aspectRatio: '1 / 1', height: 'auto' }} />
+          <Skeleton key={index} component="li" variant="rounded" sx={{ aspectRatio: '1 / 1', height: 'auto' }} />
         ))}
       </>
     );
   if (isError || !data)
     return (
-      <Alert severity="error" sx={{ gridColumn: '1 / -1' }}>
+      <Alert component="li" severity="error" sx={{ gridColumn: '1 / -1' }}>
         Could not load your media.
       </Alert>
     );
   if (!cursor && data.items.length === 0)
     return (
-      <Typography color="textSecondary" sx={{ gridColumn: '1 / -1', textAlign: 'center', py: 4 }}>
+      <Typography component="li" color="textSecondary" sx={{ gridColumn: '1 / -1', textAlign: 'center', py: 4 }}>
         No media yet. Upload photos and videos to use them in posts and messages.
       </Typography>
     );
@@ -152,7 +152,7 @@ function VaultChunk({
         <VaultCard key={item.id} item={item} onDelete={onDelete} />
       ))}
       {last && data.nextCursor && (
-        <Box sx={{ gridColumn: '1 / -1', textAlign: 'center' }}>
+        <Box component="li" sx={{ gridColumn: '1 / -1', textAlign: 'center' }}>
           <Button variant="outlined" onClick={() => onMore(data.nextCursor!)} sx={{ minHeight: 44 }}>
             Load more
           </Button>
