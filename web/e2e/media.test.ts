@@ -335,6 +335,10 @@ describeInBrowser('media journey', () => {
     await creator.getByText('Ready', { exact: true }).waitFor();
     await creator.getByLabel('Message', { exact: true }).fill('A frame just for you');
     await creator.getByLabel('Price (optional, makes it a paid message)').fill('3.50');
+    await creator.setViewportSize({ width: 390, height: 844 });
+    expect(await noSidewaysScroll(creator)).toBe(true);
+    await screenshot(creator, 'media-paid-message-compose-390');
+    await creator.setViewportSize({ width: 1280, height: 900 });
     await creator.getByRole('button', { name: 'Send' }).click();
     await creator.getByTestId('message-content').getByText('A frame just for you').waitFor();
     await creator.getByRole('button', { name: /Open photo/ }).waitFor(); // the sender sees it whole
