@@ -4,6 +4,7 @@ import { formatCents } from '../domain/contracts/money';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { CreatorRegistered, CreatorWatermarkSet, TierData } from '../domain/creators/events';
 import { FALLBACK_TIERS } from '../domain/creators/fallback-tiers';
+import { publicMediaUrl, type ProfileImageSetData } from '../domain/media/profile-images';
 import { splitEarnings } from '../domain/payouts/money';
 import type { Projector } from './engine/projector';
 import { displayName, isUserId } from './users';
@@ -22,7 +23,7 @@ export const creatorsProjector: Projector = {
   name: 'creators',
   version: 3,
   tables: ['creators', 'subscription_tiers'],
-  eventTypes: ['CreatorRegistered', 'TierCreated', 'TierUpdated', 'CreatorWatermarkSet'],
+  eventTypes: ['CreatorRegistered', 'TierCreated', 'TierUpdated', 'CreatorWatermarkSet', 'CoverSet'],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('creators', (t) => {
       t.text('user_id').primary();
@@ -56,6 +57,13 @@ export const creatorsProjector: Projector = {
         })
         .onConflict('user_id')
         .merge();
+      return;
+    }
+    if (event.type === 'CoverSet') {
+      const data = event.data as ProfileImageSetData;
+      await table('creators')
+        .where({ user_id: data.userId })
+        .update({ cover_image_url: publicMediaUrl(data.mediaId, data.variant) });
       return;
     }
     if (event.type === 'CreatorWatermarkSet') {

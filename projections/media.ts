@@ -11,6 +11,7 @@ import type { MediaVariant } from '../domain/media/variants';
 import type { MessageSent } from '../domain/messaging/events';
 import type { PostPublished } from '../domain/posts/events';
 import type { ProjectionContext, Projector } from './engine/projector';
+import { isCurrentProfileMedia } from './profile-media';
 
 /**
  * The `media` read model (issue 18): one row per uploaded item with its processing state, for
@@ -192,9 +193,10 @@ export async function ownerVault(
   return { items, nextCursor: rows.length > options.limit ? encodeCursor(items[items.length - 1]) : null };
 }
 
-/** Whether a post or message carries the item. */
+/** Whether a post or message carries the item, or a profile shows it (avatar, cover: projections/profile-media.ts). */
 export async function mediaInUse(db: Knex, mediaId: string): Promise<boolean> {
-  return Boolean(await db('media_attachments').where({ media_id: mediaId }).first('media_id'));
+  if (await db('media_attachments').where({ media_id: mediaId }).first('media_id')) return true;
+  return isCurrentProfileMedia(db, mediaId);
 }
 
 /** Items still processing (with their kind and size): their jobs are queued again on start, in case one was lost. */

@@ -22,6 +22,7 @@ import type {
 } from '../domain/membership/events';
 import type { CreatorRegistered } from '../domain/creators/events';
 import type { StaffRoleGrantedData } from '../domain/payouts/staff-role';
+import { publicMediaUrl, type ProfileImageSetData } from '../domain/media/profile-images';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
 
@@ -124,6 +125,9 @@ export const userHandlers: Record<string, UserEventHandler> = {
   })),
   MembershipExpired: update<MembershipExpiredData>(() => ({ subscription_status: 'expired' })),
   PaymentCardUpdated: update<PaymentCardUpdatedData>((d) => ({ gateway_customer_id: d.gatewayCustomerId })),
+  // Avatar and cover from one's own media (issue 18): their public URL takes the SPEC field's place.
+  AvatarSet: update<ProfileImageSetData>((d) => ({ profile_image_url: publicMediaUrl(d.mediaId, d.variant) })),
+  CoverSet: update<ProfileImageSetData>((d) => ({ cover_image_url: publicMediaUrl(d.mediaId, d.variant) })),
 };
 
 async function createTables(db: Knex, schema: string): Promise<void> {

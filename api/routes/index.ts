@@ -16,6 +16,7 @@ import { creatorSubscriptionRoutes } from './creator-subscriptions';
 import { messagingRoutes } from './messaging';
 import { mediaRoutes } from './media';
 import { mediaFileRoutes } from './media-files';
+import { profileMediaRoutes } from './profile-media';
 import { notificationRoutes } from './notifications';
 import { systemRoutes } from './system';
 import { billingRoutes } from './billing';
@@ -38,6 +39,7 @@ export const routeModules: Array<(api: Api) => Router> = [
   messagingRoutes,
   mediaRoutes,
   mediaFileRoutes,
+  profileMediaRoutes,
   notificationRoutes,
   adminRoutes,
   systemRoutes,

@@ -18,6 +18,7 @@ import { paymentAccountsProjector } from '../payment-accounts';
 import { creatorBalancesProjector } from '../creator-balances';
 import { ledgerProjector } from '../ledger';
 import { mediaProjector } from '../media';
+import { profileMediaProjector } from '../profile-media';
 import { billingHistoryProjector } from '../billing-history';
 import { notificationsProjector } from '../notifications';
 import { creatorAnalyticsProjector } from '../creator-analytics';
@@ -46,4 +47,5 @@ export const allProjectors: Projector[] = [
   notificationsProjector,
   creatorAnalyticsProjector,
   mediaProjector,
+  profileMediaProjector,
 ];

@@ -1,0 +1,49 @@
+import type { Knex } from 'knex';
+import type { RecordedEvent } from '../domain/event-store/port';
+import type { ProfileImageSetData } from '../domain/media/profile-images';
+import type { MediaVariant } from '../domain/media/variants';
+import type { Projector } from './engine/projector';
+
+/**
+ * `profile_media`: the items made for avatars and covers (AvatarSet, CoverSet). They are public:
+ * anyone, signed out too, may fetch their files (`publicMediaFile`). `current` marks the one a
+ * profile shows now; that one cannot be deleted from the vault.
+ */
+export const profileMediaProjector: Projector = {
+  name: 'profile-media',
+  version: 1,
+  tables: ['profile_media'],
+  eventTypes: ['AvatarSet', 'CoverSet'],
+  async createTables(db, schema) {
+    await db.schema.withSchema(schema).createTable('profile_media', (t) => {
+      t.text('media_id').primary();
+      t.text('owner_id').notNullable();
+      t.text('slot').notNullable();
+      t.boolean('current').notNullable();
+      t.index(['owner_id', 'slot']);
+    });
+  },
+  async apply({ table }, event: RecordedEvent) {
+    const d = event.data as ProfileImageSetData;
+    const slot = event.type === 'AvatarSet' ? 'avatar' : 'cover';
+    await table('profile_media').where({ owner_id: d.userId, slot }).update({ current: false });
+    await table('profile_media')
+      .insert({ media_id: d.mediaId, owner_id: d.userId, slot, current: true })
+      .onConflict('media_id')
+      .merge();
+  },
+};
+
+/** Whether `variant` of a public profile item may be served to anyone (it exists and is ready). */
+export async function publicMediaFile(db: Knex, mediaId: string, variant: string): Promise<boolean> {
+  const row: { variants: MediaVariant[] } | undefined = await db('profile_media as p')
+    .join('media as m', 'm.id', 'p.media_id')
+    .where({ 'p.media_id': mediaId, 'm.status': 'ready' })
+    .first('m.variants');
+  return Boolean(row?.variants.includes(variant as MediaVariant));
+}
+
+/** Whether a profile shows the item now (so it stays out of reach of deletion). */
+export async function isCurrentProfileMedia(db: Knex, mediaId: string): Promise<boolean> {
+  return Boolean(await db('profile_media').where({ media_id: mediaId, current: true }).first('media_id'));
+}
