@@ -1,4 +1,5 @@
 import type { MediaItem, MediaKind, MediaVaultPage } from '@contracts/media';
+import type { ProfileImageRequest, ProfileImageResult } from '@contracts/profile-media';
 import { api } from '@/lib/api';
 
 export interface VaultPageArgs {
@@ -30,10 +31,21 @@ export const mediaApi = api.enhanceEndpoints({ addTagTypes: ['MediaVault'] }).in
       query: (id) => ({ url: `/api/media/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: ['MediaVault'],
     }),
+    /** Avatar (anyone) or cover (creators) from one's own ready image, cropped on the server. */
+    setProfileImage: build.mutation<ProfileImageResult, ProfileImageRequest & { slot: ProfileImageSlot }>({
+      query: ({ slot, ...body }) => ({
+        url: slot === 'avatar' ? '/api/me/avatar' : '/api/creators/me/cover',
+        method: 'PUT',
+        body,
+      }),
+      invalidatesTags: ['CurrentUser', 'MediaVault'],
+    }),
   }),
 });
 
-export const { useMediaVaultQuery, useDeleteMediaMutation } = mediaApi;
+export type ProfileImageSlot = 'avatar' | 'cover';
+
+export const { useMediaItemQuery, useMediaVaultQuery, useDeleteMediaMutation, useSetProfileImageMutation } = mediaApi;
 
 /** The vault changed (a new upload): lists shown elsewhere load again. */
 export const vaultChanged = () => mediaApi.util.invalidateTags(['MediaVault']);

@@ -1,3 +1,4 @@
+import AccountCircle from '@mui/icons-material/AccountCircle';
 import Add from '@mui/icons-material/Add';
 import AttachMoney from '@mui/icons-material/AttachMoney';
 import BarChart from '@mui/icons-material/BarChart';
@@ -6,6 +7,7 @@ import Group from '@mui/icons-material/Group';
 import People from '@mui/icons-material/People';
 import PhotoLibraryOutlined from '@mui/icons-material/PhotoLibraryOutlined';
 import TrendingUp from '@mui/icons-material/TrendingUp';
+import Wallpaper from '@mui/icons-material/Wallpaper';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -22,6 +24,7 @@ import { ENGAGEMENT_RATE_DEFINITION } from '@contracts/creators';
 import type { CurrentUser } from '@contracts/accounts';
 import { useCurrentUser } from '@/lib/current-user';
 import { PageSpinner } from '@/components/page-spinner';
+import { ProfileImageButton } from '@/components/profile-image-dialog';
 import { usd } from '@/lib/format';
 import { useCreatorStatsQuery } from '@/lib/creators-api';
 import { CreatorJourney } from './creator-journey';
@@ -165,6 +168,18 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
                 <Button variant="outlined" startIcon={<PhotoLibraryOutlined />} component={RouterLink} to="/vault">
                   Media Vault
                 </Button>
+                <ProfileImageButton
+                  slot="avatar"
+                  label="Change Profile Photo"
+                  variant="outlined"
+                  startIcon={<AccountCircle />}
+                />
+                <ProfileImageButton
+                  slot="cover"
+                  label="Change Cover Image"
+                  variant="outlined"
+                  startIcon={<Wallpaper />}
+                />
               </Stack>
             </CardContent>
           </Card>

@@ -12,6 +12,7 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { CurrentUser } from '@contracts/accounts';
 import { PageSpinner } from '@/components/page-spinner';
+import { ProfileImageButton } from '@/components/profile-image-dialog';
 import { useCurrentUser } from '@/lib/current-user';
 import { formatDate } from '@/lib/format';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -78,6 +79,7 @@ export function ProfilePage() {
                 <Typography color="textSecondary" sx={{ overflowWrap: 'anywhere' }} data-testid="profile-email">
                   {user.email}
                 </Typography>
+                <ProfileImageButton slot="avatar" label="Change photo" size="small" sx={{ alignSelf: 'flex-start' }} />
                 <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
                   <Chip size="small" label={ROLE_LABELS[user.role] ?? 'Member'} />
                   {user.createdAt && (
