@@ -163,12 +163,12 @@ function ModerationActions({
     setErrors({});
   };
   /** The report's own resolution while it is open; the account's actions otherwise. */
-  const run = async (action: StaffAction): Promise<ModerationReport | null> => {
+  const run = async (action: StaffAction): Promise<{ report: ModerationReport; message: string } | null> => {
     const body = { reason, ...(action === 'suspend' ? { days } : {}) };
     if (report.status === 'open' && action !== 'reinstate') {
       const parsed = resolveReportSchema.safeParse({ action, ...body });
       if (!parsed.success) return invalid(parsed.error.issues);
-      return (await resolve({ reportId: report.id, ...parsed.data }).unwrap()).report;
+      return resolve({ reportId: report.id, ...parsed.data }).unwrap();
     }
     const userId = report.targetUser.id;
     const parsed = action === 'suspend' ? suspendUserSchema.safeParse(body) : staffReasonSchema.safeParse(body);
@@ -177,8 +177,8 @@ function ModerationActions({
       action === 'suspend'
         ? { userId, action, ...(parsed.data as { days: number; reason: string }) }
         : { userId, action: action as 'ban' | 'reinstate', reason: parsed.data.reason };
-    const { standing } = await act(request).unwrap();
-    return { ...report, targetUser: { ...report.targetUser, standing } };
+    const { standing, message } = await act(request).unwrap();
+    return { report: { ...report, targetUser: { ...report.targetUser, standing } }, message };
   };
   const invalid = (issues: { path: PropertyKey[]; message: string }[]) => {
     const fields: Record<string, string> = {};
@@ -189,12 +189,12 @@ function ModerationActions({
   const confirm = async () => {
     if (!chosen) return;
     try {
-      const updated = await run(chosen);
-      if (!updated) return;
-      toast({ title: 'Done', description: `${ACTION_LABEL[chosen]}: ${report.targetUser.name}.` });
+      const done = await run(chosen);
+      if (!done) return;
+      toast({ title: done.message, description: `${ACTION_LABEL[chosen]}: ${report.targetUser.name}.` });
       setReason('');
       choose(null);
-      onChanged(updated);
+      onChanged(done.report);
     } catch (error) {
       if (!isUnauthorized(error))
         toast({

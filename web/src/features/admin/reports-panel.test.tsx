@@ -170,6 +170,7 @@ describe('moderation queue', () => {
     fireEvent.change(within(drawer).getByLabelText('Reason'), { target: { value: 'Harassed a member in chat' } });
     fireEvent.click(within(drawer).getByRole('button', { name: 'Suspend for 7 days' }));
     await waitFor(() => expect(within(drawer).getByTestId('standing').textContent).toMatch(/^Suspended until /));
+    expect(await screen.findByText('Report resolved')).toBeTruthy();
     expect(calls.find((call) => call.method === 'POST')).toEqual(
       expect.objectContaining({
         url: '/api/admin/reports/r1/resolve',

@@ -18,6 +18,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { ACCOUNT_DEACTIVATED_TEXT } from '@contracts/safety';
 import { useCurrentUser } from '@/lib/current-user';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { BlockReportMenu } from './block-report-dialog';
@@ -104,6 +105,8 @@ export function ChatPage() {
             Edit chat profile
           </Button>
         </Stack>
+
+        {chat.accountDeactivated && <Alert severity="error">{ACCOUNT_DEACTIVATED_TEXT}</Alert>}
 
         <Card>
           <CardContent>

@@ -3,6 +3,7 @@ import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import { getToasts, removeToast } from '@/components/toast';
 import { installFakeFetch } from '@/test-support/fake-fetch';
 import { renderWithApp } from '@/test-support/render';
+import { ACCOUNT_DEACTIVATED_TEXT } from '@contracts/safety';
 import { RELAY_ONLY_KEY, useLivelyChat } from './use-lively-chat';
 
 /** A chat socket the test drives: it fires what a browser would. */
@@ -35,7 +36,12 @@ class FakeSocket {
 
 function ChatProbe() {
   const chat = useLivelyChat('u-1', true);
-  return <output data-testid="socket-open">{String(chat.socketOpen)}</output>;
+  return (
+    <>
+      <output data-testid="socket-open">{String(chat.socketOpen)}</output>
+      <output data-testid="deactivated">{String(chat.accountDeactivated)}</output>
+    </>
+  );
 }
 
 const stream = { getTracks: () => [], getVideoTracks: () => [], getAudioTracks: () => [] };
@@ -77,6 +83,21 @@ it('leaving the page closes the socket and takes its toasts along; late socket e
   act(() => socket.failAfterClose());
   expect(openToasts()).toEqual([]);
   await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(FakeSocket.all).toHaveLength(1);
+});
+
+it('a suspended or banned account sees why its chat closed, and the page does not reconnect', async () => {
+  renderWithApp(<ChatProbe />, { path: '/chat' });
+  await waitFor(() => expect(FakeSocket.all).toHaveLength(1));
+  const socket = FakeSocket.all[0]!;
+  act(() => {
+    socket.onopen?.();
+    socket.receive({ type: 'error', error: ACCOUNT_DEACTIVATED_TEXT });
+    socket.onclose?.();
+  });
+  expect(screen.getByText(ACCOUNT_DEACTIVATED_TEXT)).toBeTruthy();
+  expect(screen.getByTestId('deactivated').textContent).toBe('true');
+  await new Promise((resolve) => setTimeout(resolve, 1200));
   expect(FakeSocket.all).toHaveLength(1);
 });
 

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ChatMode, ServerMessage } from '@contracts/chat';
+import { ACCOUNT_DEACTIVATED_TEXT } from '@contracts/safety';
 import { dismissToast, toast, type ToastInput } from '@/components/toast';
 import { useLazyIceServersQuery } from './ice-servers-api';
 
@@ -74,6 +75,9 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
   /** Toasts this chat raised: dismissed when the page goes, so a 'Chat Error' does not outlive /chat. */
   const raised = useRef(new Set<string>());
+  /** Staff suspended or banned this account: the service said so and closed; trying again is pointless. */
+  const deactivated = useRef(false);
+  const [accountDeactivated, setAccountDeactivated] = useState(false);
 
   const notify = useCallback((input: ToastInput) => {
     raised.current.add(toast(input).id);
@@ -216,6 +220,10 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
           return;
         case 'error':
           setStatus('error');
+          if (message.error === ACCOUNT_DEACTIVATED_TEXT) {
+            deactivated.current = true;
+            setAccountDeactivated(true);
+          }
           chatError(message.error || 'An error occurred');
           return;
         default:
@@ -297,6 +305,8 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
         setSocketOpen(false);
         if (matchRef.current) endPeer();
         setChatting(false);
+        // A deactivated account keeps the service's words on screen instead of reconnecting.
+        if (deactivated.current) return;
         setStatus('idle');
         failures++;
         reconnect = setTimeout(connect, Math.min(10_000, 1000 * failures));
@@ -395,6 +405,7 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
   return {
     socketOpen,
     status,
+    accountDeactivated,
     queueMode,
     searches,
     chatting,

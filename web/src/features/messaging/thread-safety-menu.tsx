@@ -1,6 +1,7 @@
 import Block from '@mui/icons-material/Block';
 import FlagOutlined from '@mui/icons-material/FlagOutlined';
 import MoreVert from '@mui/icons-material/MoreVert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -79,11 +80,13 @@ export function ThreadSafetyMenu({ otherUserId, otherName }: { otherUserId: stri
   };
   return (
     <>
+      {/* Pushes the button to the header's end. */}
+      <Box sx={{ flex: 1 }} />
       <IconButton
         aria-label={`More actions for ${otherName}`}
         aria-haspopup="menu"
         onClick={(event) => setAnchor(event.currentTarget)}
-        sx={{ width: 44, height: 44, ml: 'auto' }}
+        sx={{ width: 44, height: 44, flexShrink: 0 }}
       >
         <MoreVert />
       </IconButton>

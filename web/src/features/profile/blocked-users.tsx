@@ -64,7 +64,8 @@ export function BlockedUsers() {
   const { hash } = useLocation();
   // Linked as /profile#blocked-users: the router does not scroll to a hash, so the list does once shown.
   useEffect(() => {
-    if (hash === `#${BLOCKED_USERS_ID}` && !isLoading) document.getElementById(BLOCKED_USERS_ID)?.scrollIntoView?.();
+    if (hash === `#${BLOCKED_USERS_ID}` && !isLoading)
+      document.getElementById(BLOCKED_USERS_ID)?.scrollIntoView?.({ block: 'center' });
   }, [hash, isLoading]);
   if (isLoading) return <Skeleton height={56} />;
   if (error) return <Alert severity="error">{serverErrorText(error) ?? 'Could not load your blocked users.'}</Alert>;
