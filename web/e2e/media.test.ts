@@ -327,6 +327,40 @@ describeInBrowser('media journey', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 
+  it('the creator sets a cropped cover and avatar; both are public, stable URLs', async () => {
+    const [photo] = await makeFiles();
+    await creator.goto('/dashboard');
+    for (const [button, saved] of [
+      ['Change Cover Image', 'Your cover image was updated.'],
+      ['Change Profile Photo', 'Your profile photo was updated.'],
+    ] as const) {
+      await creator.getByRole('button', { name: button }).click();
+      await dropFiles(creator, [photo!]);
+      const box = creator.getByTestId('crop-box');
+      await box.waitFor();
+      await box.focus();
+      await creator.keyboard.press('ArrowRight');
+      await screenshot(creator, `media-crop-${button === 'Change Cover Image' ? 'cover' : 'avatar'}`);
+      await creator.getByRole('button', { name: 'Save' }).click();
+      await creator.getByText(saved).waitFor();
+    }
+    await creator.goto(`/creator/${creatorId}`);
+    const cover = creator.getByTestId('creator-cover');
+    await cover.waitFor();
+    const coverUrl = /\/api\/media\/[^/"')]+\/public\/[^"')]+/.exec(await cover.evaluate((el) => el.outerHTML))?.[0];
+    expect(coverUrl).toBeTruthy();
+    const me = await (await creatorContext.request.get('/api/auth/user')).json();
+    expect(me.profileImageUrl).toMatch(/^\/api\/media\/[^/]+\/public\//);
+    const visitor = await browser.newContext({ baseURL: stack.url });
+    for (const url of [coverUrl!, me.profileImageUrl as string]) {
+      const res = await visitor.request.get(url);
+      expect(res.status()).toBe(200);
+      expect(res.headers()['content-type']).toMatch(/^image\//);
+    }
+    await visitor.close();
+    await screenshot(creator, 'media-cover-and-avatar-1280');
+  });
+
   it('a paid message carries a photo: blurred under its unlock prompt, whole once paid', async () => {
     const files = await makeFiles();
     await creator.goto(`/messages?user=${memberId}`);
