@@ -13,7 +13,12 @@ const transform = {
     },
   ],
 };
-const common = { transform, testPathIgnorePatterns: ['/node_modules/', '/web/dist/', '/.data/'] };
+const common = {
+  transform,
+  // otplib's default plugins load @scure/base and @noble/hashes, ES modules only: compiled like our code.
+  transformIgnorePatterns: ['^(?!.*/node_modules/(@scure/base|@noble/hashes)/).*/node_modules/'],
+  testPathIgnorePatterns: ['/node_modules/', '/web/dist/', '/.data/'],
+};
 
 module.exports = {
   maxWorkers: 2,

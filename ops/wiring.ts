@@ -43,6 +43,8 @@ import { MEDIA_LIMITS, type MediaLimits } from '../domain/media/limits';
 import { postgresMediaProgress } from '../domain/media/progress';
 import { mediaStillProcessing } from '../projections/media';
 import type { MediaStorage } from '../domain/media/storage';
+import { twoFactorKeys } from '../domain/accounts/two-factor-keys';
+import { twoFactorMasterKey } from './two-factor-key';
 
 /**
  * The composition root: which adapter serves each port and which process managers run.
@@ -57,6 +59,7 @@ export function createPorts(infrastructure: { db: Knex; logger: Logger }): Recor
     cryptoGateway: new SandboxCryptoGateway(),
     conversionNumbers: postgresConversionNumbers(infrastructure.db),
     ...mediaDeliveryPorts(),
+    twoFactorKeys: twoFactorKeys(twoFactorMasterKey(process.env.LIVELY_DATA_DIR || '.data')),
   };
 }
 

@@ -23,6 +23,9 @@ export const EVENT_REDACTION_POLICY: Readonly<Record<string, EventPolicy>> = {
   UserRegistered: { mask: ['passwordHash', 'gatewayCustomerId'] },
   PasswordChanged: { mask: ['passwordHash'] },
   PasswordResetRequested: { mask: ['tokenHash'] },
+  // Two-factor: the sealed TOTP secret and the recovery codes' digests (time steps and indexes stay).
+  TwoFactorSetupStarted: { mask: ['sealedSecret'] },
+  TwoFactorEnabled: { mask: ['recoveryCodeHashes'] },
   PaymentCaptured: { mask: ['gatewayCustomerId'] },
   PaymentFailed: { mask: ['gatewayCustomerId'] },
   PaymentCardUpdated: { mask: ['gatewayCustomerId'] },

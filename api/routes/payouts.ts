@@ -5,6 +5,8 @@ import { paymentAccountSchema, payoutRequestSchema, type PayoutDashboard } from 
 import { refuse } from '../../domain/shared/errors';
 import { formatCents } from '../../domain/contracts/money';
 import { addPaymentAccount, requestPayout, type PayoutGateway } from '../../domain/payouts/commands';
+import { twoFactorStatus } from '../../domain/accounts/commands';
+import type { EventStore } from '../../domain/event-store/port';
 import { creatorBalances } from '../../projections/creator-balances';
 import { waitForProjections } from '../../projections/engine/read-your-writes';
 import { findPaymentAccount, paymentAccountsOfCreator } from '../../projections/payment-accounts';
@@ -13,6 +15,7 @@ import { userExists } from '../../projections/users';
 import { requestUser } from '../http/access';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
+import { requireVerifiedIdentity } from '../http/identity-gate';
 import type { Api } from '../kit';
 
 /** Creator payouts (SPEC §2 Payouts, §7): dashboard, payment accounts, payout requests and history. */
@@ -43,6 +46,12 @@ async function signedInCreator(db: Knex, req: Request): Promise<CurrentUser> {
   const user = await signedIn(db, req);
   if (!user.isCreator) throw creatorOnly();
   return user;
+}
+
+/** Money leaves the platform only from accounts with two-factor on (a stolen password is not enough). */
+async function requireTwoFactor(store: EventStore, userId: string, action: string): Promise<void> {
+  if (!(await twoFactorStatus(store, userId)).enabled)
+    throw refuse.forbidden(`Turn on two-factor authentication to ${action}`, { code: 'TWO_FACTOR_REQUIRED' });
 }
 
 /**
@@ -91,6 +100,7 @@ export function payoutRoutes(api: Api): Router {
   router.post('/payment-accounts', idempotency(db), async (req, res) => {
     const user = await signedInCreator(db, req);
     const input = parseWith(paymentAccountSchema, req.body);
+    await requireTwoFactor(store, user.id, 'add a payment account');
     const result = await addPaymentAccount(store, gateway(), user.id, input, api.context(req));
     await settled(result.position);
     answerFromReadModel(res, await findPaymentAccount(db, result.paymentAccountId), result.paymentAccountId);
@@ -101,6 +111,8 @@ export function payoutRoutes(api: Api): Router {
     const input = parseWith(payoutRequestSchema, req.body);
     if (input.amount <= 0)
       throw refuse.validation('Amount must be greater than 0', { amount: 'Amount must be greater than 0' });
+    await requireTwoFactor(store, user.id, 'request a payout');
+    await requireVerifiedIdentity(db, user.id, 'request payouts');
     const result = await requestPayout(
       store,
       user.id,

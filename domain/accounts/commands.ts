@@ -10,3 +10,13 @@ export { hashPassword } from './passwords';
 export { invalidCredentials, noLoginFailures, type LoginFailures } from './decider';
 export type { PaymentGateway } from '../payments/gateway';
 export type { EmailSender } from '../notifications/email';
+export {
+  completeTwoFactorSignIn,
+  disableTwoFactor,
+  enableTwoFactor,
+  mailNewDeviceSignIn,
+  startTwoFactorSetup,
+  twoFactorStatus,
+  type TwoFactorDeps,
+} from './two-factor';
+export { twoFactorKeys, type TwoFactorKeys } from './two-factor-keys';

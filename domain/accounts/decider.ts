@@ -34,6 +34,8 @@ export interface AccountState extends LoginFailures {
   ageVerified: boolean;
   resetTokenHash: string | null;
   resetExpiresAt: string | null;
+  /** Two-factor on: a right password asks for the second factor instead of signing in. */
+  twoFactorEnabled: boolean;
 }
 
 export interface RegisterUser {
@@ -90,6 +92,7 @@ export const initialAccountState: AccountState = {
   lockedUntil: null,
   resetTokenHash: null,
   resetExpiresAt: null,
+  twoFactorEnabled: false,
 };
 
 export const isLocked = (state: Pick<LoginFailures, 'lockedUntil'>, now: Date) =>
@@ -146,7 +149,12 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       case 'AgeVerified':
         return { ...state, ageVerified: true };
       case 'LoginSucceeded':
+      case 'LoginPasswordVerified':
         return { ...state, ...noLoginFailures };
+      case 'TwoFactorEnabled':
+        return { ...state, twoFactorEnabled: true };
+      case 'TwoFactorDisabled':
+        return { ...state, twoFactorEnabled: false };
       case 'LoginFailed':
         // A first failure means counting started again: any lock before it had run out.
         return {
@@ -197,6 +205,8 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         if (isLocked(state, command.now) && !command.trustedClient) throw lockedError();
         if (command.passwordMatched) {
           if (!state.isActive) throw deactivatedError();
+          // The sign-in completes with the second factor (two-factor-decider.ts CompleteSignIn).
+          if (state.twoFactorEnabled) return [{ type: 'LoginPasswordVerified', data: { userId, at } }];
           return [{ type: 'LoginSucceeded', data: { userId, at } }];
         }
         const next = afterLoginFailure(state, command.now);

@@ -92,6 +92,53 @@ export interface EmailReleasedData {
   at: string;
 }
 
+/**
+ * Two-factor authentication (TOTP) lives on the account stream `user-<id>`, so its state is the
+ * account's and read models rebuild from it. The secret is personal and secret: events hold it
+ * only sealed with AES-256-GCM (key TWO_FACTOR_KEY, else one generated into the data dir), and
+ * recovery codes only as HMAC-SHA-256 digests keyed with a pepper derived from that key.
+ */
+export interface TwoFactorSetupStartedData {
+  userId: string;
+  /** The new secret, sealed (see two-factor-keys.ts); it replaces any pending one. */
+  sealedSecret: string;
+  at: string;
+}
+
+export interface TwoFactorEnabledData {
+  userId: string;
+  /** Digests of the ten single-use recovery codes; the codes themselves are shown once. */
+  recoveryCodeHashes: string[];
+  /** The TOTP time step of the code that confirmed the secret: it cannot be used again. */
+  step: number;
+  at: string;
+}
+
+export interface TwoFactorDisabledData {
+  userId: string;
+  at: string;
+}
+
+/** A TOTP code was accepted at this time step: codes of this step or earlier are refused after it. */
+export interface TwoFactorCodeUsedData {
+  userId: string;
+  step: number;
+  at: string;
+}
+
+/** The recovery code at `index` (of TwoFactorEnabled's list) was used up. */
+export interface RecoveryCodeUsedData {
+  userId: string;
+  index: number;
+  at: string;
+}
+
+/** The password was right and two-factor is on: the sign-in waits for the second factor. */
+export interface LoginPasswordVerifiedData {
+  userId: string;
+  at: string;
+}
+
 /** The sign-up payment of a user: fixed by the user id, so a process can find it from the user. */
 export const signUpPaymentId = (userId: string) => deterministicId('signup-payment', userId);
 
@@ -105,6 +152,14 @@ export type PasswordChanged = DomainEvent<'PasswordChanged', PasswordChangedData
 export type UserDeactivated = DomainEvent<'UserDeactivated', UserDeactivatedData>;
 export type EmailClaimed = DomainEvent<'EmailClaimed', EmailClaimedData>;
 export type EmailReleased = DomainEvent<'EmailReleased', EmailReleasedData>;
+export type TwoFactorSetupStarted = DomainEvent<'TwoFactorSetupStarted', TwoFactorSetupStartedData>;
+export type TwoFactorEnabled = DomainEvent<'TwoFactorEnabled', TwoFactorEnabledData>;
+export type TwoFactorDisabled = DomainEvent<'TwoFactorDisabled', TwoFactorDisabledData>;
+export type TwoFactorCodeUsed = DomainEvent<'TwoFactorCodeUsed', TwoFactorCodeUsedData>;
+export type RecoveryCodeUsed = DomainEvent<'RecoveryCodeUsed', RecoveryCodeUsedData>;
+export type LoginPasswordVerified = DomainEvent<'LoginPasswordVerified', LoginPasswordVerifiedData>;
+export type TwoFactorEvent =
+  TwoFactorSetupStarted | TwoFactorEnabled | TwoFactorDisabled | TwoFactorCodeUsed | RecoveryCodeUsed;
 export type EmailClaimEvent = EmailClaimed | EmailReleased;
 
 export type AccountEvent =
@@ -115,4 +170,6 @@ export type AccountEvent =
   | AccountLocked
   | PasswordResetRequested
   | PasswordChanged
-  | UserDeactivated;
+  | UserDeactivated
+  | LoginPasswordVerified
+  | TwoFactorEvent;

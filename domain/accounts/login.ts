@@ -32,14 +32,15 @@ const MAX_ATTEMPTS = 10;
  * does not stop the account's trusted clients (`trustedAccounts`: the accounts the client signed
  * in to before). An unknown email gets the same answers as an account, lock included, after the
  * same work: one read of its counts, a hash check, one conditional write of the counts (read
- * again only on a conflict). A recorded failure resolves with `succeeded: false`.
+ * again only on a conflict). A recorded failure resolves with `succeeded: false`; a right password
+ * of an account with two-factor on with `secondFactorRequired` (no sign-in yet).
  */
 export async function login(
   store: EventStore,
   input: { email: string; password: string; trustedAccounts?: readonly string[] },
   context: CommandContext,
   unknownEmails: UnknownEmailFailures,
-): Promise<{ userId: string; position: Position | null; succeeded: boolean }> {
+): Promise<{ userId: string; position: Position | null; succeeded: boolean; secondFactorRequired: boolean }> {
   const userId = await userIdForEmail(store, input.email);
   if (!userId) return refuseUnknownEmail(unknownEmails, input, context.now);
   const trustedClient = input.trustedAccounts?.includes(userId) ?? false;
@@ -57,8 +58,9 @@ export async function login(
       { type: 'RecordLoginAttempt', passwordMatched, trustedClient, now: context.now },
       state,
     );
-    const succeeded = events.some((event) => event.type === 'LoginSucceeded');
-    if (events.length === 0) return { userId, position: null, succeeded };
+    const secondFactorRequired = events.some((event) => event.type === 'LoginPasswordVerified');
+    const succeeded = secondFactorRequired || events.some((event) => event.type === 'LoginSucceeded');
+    if (events.length === 0) return { userId, position: null, succeeded, secondFactorRequired };
     const metadata = metadataFor(context);
     try {
       const written = await store.append(
@@ -66,7 +68,7 @@ export async function login(
         events.map((event) => ({ type: event.type, data: event.data, metadata })),
         { expectedRevision: revision ?? 'no_stream' },
       );
-      return { userId, position: written.position, succeeded };
+      return { userId, position: written.position, succeeded, secondFactorRequired };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
     }

@@ -4,6 +4,7 @@ import { eventually } from './eventually';
 import type { TestStack } from './harness';
 import { creditEarnings, earningsEventId } from '../../domain/payouts/credit-earnings';
 import { grantStaffRole } from '../../domain/payouts/staff-role';
+import { turnOnTwoFactor } from './two-factor';
 
 /** Test people for the payouts and finance routes: members, creators and finance staff with sessions. */
 
@@ -20,7 +21,8 @@ export async function ready(stack: TestStack) {
 
 export type Kind = 'member' | 'creator' | 'admin';
 
-export async function person(stack: TestStack, kind: Kind) {
+/** Creators have two-factor on (payment accounts and payouts need it) unless `twoFactor: false`. */
+export async function person(stack: TestStack, kind: Kind, options: { twoFactor?: boolean } = {}) {
   const userId = randomUUID();
   const now = new Date().toISOString();
   const context = { actorId: userId, now: new Date() };
@@ -54,6 +56,7 @@ export async function person(stack: TestStack, kind: Kind) {
       { expectedRevision: 'no_stream' },
     );
   }
+  if (kind === 'creator' && options.twoFactor !== false) await turnOnTwoFactor(stack, userId, email);
   if (kind === 'admin') await grantStaffRole(stack.store, userId, { ...context, actorId: null });
   const ready = (row: { is_creator: boolean; role: string } | undefined) =>
     !!row && (kind !== 'creator' || row.is_creator) && (kind !== 'admin' || row.role === 'admin');
