@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -9,7 +9,9 @@ import { createFsStorage } from '../../domain/media/fs-storage';
 import { createMediaUrlSigner } from '../../domain/media/signed-url';
 import type { MediaStorage } from '../../domain/media/storage';
 import { mediaKey, type MediaVariant } from '../../domain/media/variants';
-import { createWatermarks, readViewerCode, viewerCode } from '../../domain/media/watermark';
+import { createWatermarks, readViewerCode, viewerCode, watermarkSecret } from '../../domain/media/watermark';
+import type { OpsContext } from '../../ops/commands/command';
+import { watermarkLookupCommand } from '../../ops/commands/watermark-lookup';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 
 /**
@@ -19,8 +21,9 @@ import { startTestStack, type TestStack } from '../../ops/testing/harness';
  */
 jest.setTimeout(90_000);
 
-const WATERMARK_SECRET = 'a-test-secret-for-watermarks-0123456789';
-const signer = createMediaUrlSigner('a-test-secret-for-media-urls-0123456789', () => new Date());
+const URL_SECRET = 'a-test-secret-for-media-urls-0123456789';
+const WATERMARK_SECRET = watermarkSecret(URL_SECRET);
+const signer = createMediaUrlSigner(URL_SECRET, () => new Date());
 let stack: TestStack;
 let storageRoot: string;
 let storage: MediaStorage;
@@ -176,5 +179,43 @@ describe('watermarked delivery', () => {
     const ownFile = await fetchFile(creator, own.url!);
     expect(ownFile.body).toEqual(image.files.get('w640.webp'));
     expect(await readViewerCode(ownFile.body)).toBeNull();
+  });
+});
+
+describe('npm run ops -- watermark-lookup', () => {
+  const lookup = async (input: string) => {
+    const lines: string[] = [];
+    const context: OpsContext = {
+      config: { dataDir: storageRoot } as OpsContext['config'],
+      out: (line) => lines.push(line),
+      connect: async () => ({ databaseUrl: '', store: stack.store, db: stack.db }),
+    };
+    const previous = process.env.MEDIA_URL_SECRET;
+    process.env.MEDIA_URL_SECRET = URL_SECRET; // the secret the API signs with
+    try {
+      return { code: await watermarkLookupCommand.run([input], context), out: lines.join('\n') };
+    } finally {
+      if (previous === undefined) delete process.env.MEDIA_URL_SECRET;
+      else process.env.MEDIA_URL_SECRET = previous;
+    }
+  };
+
+  it('names the viewer of a leaked copy, from the file itself or from its printed code', async () => {
+    await creator.agent.put('/api/creators/me/watermark').send({ enabled: true }).expect(200);
+    const leaked = (await fetchFile(subscriber, signer.url(image.mediaId, 'w640.jpg'))).body as Buffer;
+    await creator.agent.put('/api/creators/me/watermark').send({ enabled: false }).expect(200);
+    const file = join(storageRoot, 'leaked.jpg');
+    await writeFile(file, leaked);
+
+    const fromFile = await lookup(file);
+    expect(fromFile.code).toBe(0);
+    expect(fromFile.out).toContain(`Sam Viewer <`);
+    expect(fromFile.out).toContain(`(user ${subscriber.id})`);
+    const code = viewerCode(WATERMARK_SECRET, subscriber.id);
+    const typed = await lookup(`${code.slice(0, 4).toLowerCase()}-${code.slice(4)}`);
+    expect(typed).toEqual(fromFile);
+
+    expect((await lookup('ZZZZZZZZ')).code).toBe(1);
+    expect(await lookup('no#code')).toMatchObject({ code: 2, out: expect.stringMatching(/is not a viewer code/) });
   });
 });

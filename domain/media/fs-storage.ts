@@ -17,6 +17,10 @@ import type { ByteRange, MediaStorage, StoredObject } from './storage';
  */
 const HEADER_BYTES = 512;
 const MAGIC = 'lively-media/1\n';
+/** A read this short (an image variant, a player's range) is one read into memory, not a stream. */
+const WHOLE_READ_BYTES = 256 * 1024;
+/** Longer reads stream in chunks this big: a 1 MB range in one read, not sixteen of 64 kB. */
+const STREAM_CHUNK_BYTES = 1024 * 1024;
 
 interface Header {
   contentType: string;
@@ -117,7 +121,18 @@ export function createFsStorage(rootDir: string): MediaStorage {
         await handle.close();
         return { object, body: Readable.from([]) };
       }
-      return { object, body: createReadStream('', { fd: handle, start, end }) };
+      const length = end - start + 1;
+      if (length <= WHOLE_READ_BYTES) {
+        try {
+          const bytes = Buffer.allocUnsafe(length);
+          const { bytesRead } = await handle.read(bytes, 0, length, start);
+          return { object, body: Readable.from([bytes.subarray(0, bytesRead)]) };
+        } finally {
+          await handle.close();
+        }
+      }
+      const highWaterMark = Math.min(length, STREAM_CHUNK_BYTES);
+      return { object, body: createReadStream('', { fd: handle, start, end, highWaterMark }) };
     },
 
     async deletePrefix(prefix) {

@@ -238,6 +238,26 @@ async function seedVideo(store: EventStore, dataDir: string, ownerId: string, ra
   return mediaId;
 }
 
+/**
+ * `--cpu-prof <dir>`: the product as startProduct runs it, but under `node --cpu-prof`, so it
+ * leaves a V8 CPU profile in `dir` when it stops (open it in Chrome's DevTools).
+ */
+async function startProfiledProduct(databaseUrl: string, dir: string) {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    REALTIME_PORT: String(await freePort()),
+    METRICS_PORT: String(await freePort()),
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    TRUST_PROXY: 'true',
+  };
+  const args = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', path.resolve(__dirname, '../start.ts')];
+  return { baseUrl, child: await startProcess(args, env, `${baseUrl}/api/health`) };
+}
+
 const STATIC_SERVER = `
 const express = require('express');
 const app = express();
@@ -302,7 +322,15 @@ const summary = (times: number[]) => {
 
 async function benchDelivery(
   workDir: string,
-  options: { viewers: number; photos: number; rate: number; duration: number; videoMb: number; marked: number },
+  options: {
+    viewers: number;
+    photos: number;
+    rate: number;
+    duration: number;
+    videoMb: number;
+    marked: number;
+    cpuProf?: string;
+  },
 ): Promise<void> {
   const database = await benchDatabase('bench_media');
   const dataDir = path.join(workDir, 'data');
@@ -313,7 +341,9 @@ async function benchDelivery(
   const store = await openEventStore({ databaseUrl: database.url });
   const db = openReadDatabase(database.url, 2);
   try {
-    const product = await startProduct(database.url);
+    const product = options.cpuProf
+      ? await startProfiledProduct(database.url, options.cpuProf)
+      : await startProduct(database.url);
     children.push(product.child);
     const baseUrl = product.baseUrl;
     console.log(
@@ -481,6 +511,7 @@ export async function run(args: string[]): Promise<void> {
         duration: Number(options.duration ?? 10),
         videoMb: Number(options['video-mb'] ?? 100),
         marked: Number(options.marked ?? 160),
+        cpuProf: typeof options['cpu-prof'] === 'string' ? path.resolve(options['cpu-prof']) : undefined,
       });
   } finally {
     await rm(workDir, { recursive: true, force: true });
