@@ -151,22 +151,24 @@ describeInBrowser('lively chat journey', () => {
     await screenshot(ann, 'chat-connected-ann');
     await screenshot(bob, 'chat-connected-bob');
 
-    // Ann reports Bob: the reason is required for a report; the chat goes on.
+    // Ann reports Bob: a report needs a reason from the list; the chat goes on.
     await ann.getByRole('button', { name: 'Block or Report' }).click();
-    const dialog = ann.getByRole('dialog', { name: 'Block or report Bobby' });
-    await dialog.getByRole('button', { name: 'Report' }).click();
-    await dialog.getByText('Reason is required').waitFor();
-    await dialog.getByLabel('Reason').fill('Rude language');
+    await ann.getByRole('menuitem', { name: 'Report Bobby' }).click();
+    const dialog = ann.getByRole('dialog', { name: 'Report this chat' });
+    await dialog.getByRole('button', { name: 'Send Report' }).click();
+    await dialog.getByText('Choose a reason').waitFor();
+    await dialog.getByLabel('Harassment or bullying').check();
+    await dialog.getByLabel('Details (optional)').fill('Rude language');
     await screenshot(ann, 'chat-block-report-dialog');
-    await dialog.getByRole('button', { name: 'Report' }).click();
+    await dialog.getByRole('button', { name: 'Send Report' }).click();
     await ann.getByText('Report Sent').waitFor();
     await dialog.waitFor({ state: 'detached' });
-    let report: { reported_by_user1: boolean; reported_by_user2: boolean; report_reason: string } | undefined;
-    for (let i = 0; i < 100 && !report?.report_reason; i++) {
-      report = await stack.db('chat_sessions').first('reported_by_user1', 'reported_by_user2', 'report_reason');
+    let report: { reason: string; details: string | null } | undefined;
+    for (let i = 0; i < 100 && !report; i++) {
+      report = await stack.db('reports').where({ target_type: 'chat_session' }).first('reason', 'details');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(report?.report_reason).toBe('Rude language');
+    expect(report).toEqual({ reason: 'harassment', details: 'Rude language' });
     await ann
       .getByTestId('chat-footer')
       .filter({ hasText: /^Connected to Bobby/ })
@@ -214,10 +216,12 @@ describeInBrowser('lively chat journey', () => {
     await cleo.getByText('Bobby').first().waitFor();
 
     await cleo.getByRole('button', { name: 'Block or Report' }).click();
-    const dialog = cleo.getByRole('dialog', { name: 'Block or report Bobby' });
+    await cleo.getByRole('menuitem', { name: 'Block Bobby' }).click();
+    const dialog = cleo.getByRole('dialog', { name: 'Block Bobby?' });
+    await dialog.getByText('You will never be matched in Lively Chat.').waitFor();
     await dialog.getByRole('button', { name: 'Block' }).click();
     await cleo.getByText('User Blocked').waitFor();
-    await cleo.getByText('You will not be matched with Bobby again.').waitFor();
+    await cleo.getByText('You blocked Bobby. Unblock them any time in your Profile.').waitFor();
     await screenshot(cleo, 'chat-partner-blocked');
     // Bob's chat ends; both search again and are not matched with each other.
     await bob.getByText('Waiting for match...').waitFor();
