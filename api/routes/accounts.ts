@@ -8,10 +8,12 @@ import {
   type AuthSuccessResponse,
   type MessageResponse,
 } from '../../domain/contracts/accounts';
+import type { TwoFactorRequired } from '../../domain/contracts/two-factor';
 import {
   hashPassword,
   invalidCredentials,
   login,
+  mailNewDeviceSignIn,
   PASSWORD_RESET_MESSAGE,
   registerUser,
   RESET_REQUEST_MESSAGE,
@@ -20,11 +22,13 @@ import {
   WELCOME_MESSAGE,
   type EmailSender,
   type PaymentGateway,
+  type TwoFactorKeys,
 } from '../../domain/accounts/commands';
 import { DomainError, refuse } from '../../domain/shared/errors';
 import { currentUser, userIdByResetTokenHash } from '../../projections/users';
 import { requestUser } from '../http/access';
 import { postgresUnknownEmailFailures, TrustedDevices } from '../http/login-throttle';
+import { issuePendingSignIn } from '../http/pending-sign-in';
 import { hitRateLimit } from '../http/rate-limit';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
@@ -114,6 +118,33 @@ async function signIn(api: Api, req: Request, res: Response, userId: string, dev
   await devices.remember(res, userId, api.secure(req), api.deps.clock());
 }
 
+/**
+ * The end of a sign-in (the password, and the second factor when two-factor is on): the session
+ * opens; a client that never signed in to the account before is a new device, and its owner is
+ * told by email (sent after the answer's work, never in a projector; nothing of it is logged).
+ */
+export async function completeSignIn(
+  api: Api,
+  req: Request,
+  res: Response,
+  userId: string,
+  devices: TrustedDevices,
+  trustedAccounts: readonly string[],
+): Promise<void> {
+  await signIn(api, req, res, userId, devices);
+  if (trustedAccounts.includes(userId)) return;
+  const at = api.deps.clock();
+  const device = (req.get('User-Agent') ?? 'unknown browser').slice(0, 200);
+  currentUser(api.deps.db, userId)
+    .then((user) => user && mailNewDeviceSignIn(api.deps.ports.email as EmailSender, { to: user.email, at, device }))
+    .catch((error: unknown) =>
+      req.log.error(
+        { failure: { type: error instanceof Error ? error.name : typeof error } },
+        'new device mail failed',
+      ),
+    );
+}
+
 export function accountsRoutes(api: Api): Router {
   const router = Router();
   const { db, store } = api.deps;
@@ -147,7 +178,7 @@ export function accountsRoutes(api: Api): Router {
     const input = parseAuth(loginSchema, req.body);
     const context = api.context(req);
     const trustedAccounts = await devices.accountsOf(req, context.now);
-    const { userId, position, succeeded } = await login(
+    const { userId, position, succeeded, secondFactorRequired } = await login(
       store,
       { email: input.email.toLowerCase(), password: input.password, trustedAccounts },
       context,
@@ -155,7 +186,13 @@ export function accountsRoutes(api: Api): Router {
     );
     // No wait for the read model on a failure: it would make a known email slower than an unknown one.
     if (!succeeded) throw invalidCredentials();
-    await signIn(api, req, res, userId, devices);
+    if (secondFactorRequired) {
+      const keys = api.deps.ports.twoFactorKeys as TwoFactorKeys;
+      issuePendingSignIn(res, keys, userId, api.secure(req), context.now);
+      res.json({ twoFactorRequired: true } satisfies TwoFactorRequired);
+      return;
+    }
+    await completeSignIn(api, req, res, userId, devices, trustedAccounts);
     await api.readYourWrites(position);
     res.json({ message: 'Logged in successfully', user: await currentUser(db, userId) } satisfies AuthSuccessResponse);
   });

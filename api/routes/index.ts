@@ -8,6 +8,7 @@ import { cryptoRoutes } from './crypto';
 import { healthRoutes } from './health';
 import { membershipRoutes } from './membership';
 import { payoutRoutes } from './payouts';
+import { twoFactorRoutes } from './two-factor';
 import { adminRoutes } from './admin';
 import { chatProfileRoutes } from './chat-profile';
 import { creatorRoutes } from './creators';
@@ -27,6 +28,7 @@ export const routeModules: Array<(api: Api) => Router> = [
   healthRoutes,
   clientLogRoutes,
   accountsRoutes,
+  twoFactorRoutes,
   membershipRoutes,
   chatProfileRoutes,
   chatRoutes,

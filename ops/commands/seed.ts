@@ -11,6 +11,7 @@ import { thousands } from './format';
 import { SeedClient } from './seed-client';
 import { creatorBio, DEMO_ADMIN, DEMO_CREATOR, DEMO_LOGIN, FIRST, LAST, pick, TOPICS } from '../seed/names';
 import { runLargeSeed } from './seed-large';
+import { DEMO_TWO_FACTOR_SECRET, demoTwoFactorCode, turnOnDemoTwoFactor } from '../seed/two-factor';
 
 /**
  * A realistic demo dataset, created the way users create it: through the HTTP API (and so the
@@ -141,8 +142,15 @@ export async function seed(
           paymentToken: `dev_tok_seed_${i}`,
         };
         const registered = await p.client.call('POST', '/api/auth/register', body);
-        if (registered.status >= 300)
-          await p.client.ok('POST', '/api/auth/login', { email: p.email, password: p.password });
+        if (registered.status >= 300) {
+          const again = await p.client.ok<{ twoFactorRequired?: boolean }>('POST', '/api/auth/login', {
+            email: p.email,
+            password: p.password,
+          });
+          // A creator of an earlier run has two-factor on, with the demo secret.
+          if (again.twoFactorRequired)
+            await p.client.ok('POST', '/api/auth/login/2fa', { code: await demoTwoFactorCode() });
+        }
       }),
     );
     await settle();
@@ -295,6 +303,11 @@ export async function seed(
     await settle();
     // Today: the 20-day-old earnings have cleared their hold.
     offset = 0;
+    // Payment accounts and payouts need two-factor on: the creators use the documented demo secret.
+    step(
+      'two-factor on (creators, demo secret)',
+      await each(creators, 4, report.failures, (c) => turnOnDemoTwoFactor(stack, c.client.userId!, c.email)),
+    );
     step(
       'payment accounts and payouts',
       await each(creators, 4, report.failures, async (c) => {
@@ -347,7 +360,8 @@ large: 20,000 members and 1,000 creators made in this process by the domain's co
   product (or the next start) builds its read models from the new events.
   --parallel N (default 16), --min-events N (default 1000000).
 Demo logins (password ${DEMO_LOGIN.password}): ${DEMO_LOGIN.email} (member), ${DEMO_CREATOR.email} (creator),
-${DEMO_ADMIN.email} (finance staff). Running it again adds activity; demo accounts are reused.`,
+${DEMO_ADMIN.email} (finance staff). Creators have two-factor on with the demo secret ${DEMO_TWO_FACTOR_SECRET}
+(add it to an authenticator app). Running it again adds activity; demo accounts are reused.`,
   async run(args, context) {
     const { options } = parseArgs(args);
     const size = String(options.size ?? 'small');
