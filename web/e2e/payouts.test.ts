@@ -4,6 +4,7 @@ import { hashPassword } from '../../domain/accounts/passwords';
 import { creditEarnings } from '../../domain/payouts/credit-earnings';
 import { ensureStaffAccount } from '../../domain/payouts/staff-role';
 import type { TestStack } from '../../ops/testing/harness';
+import { secretOf, totpCode } from '../../ops/testing/two-factor';
 import { describeInBrowser, expectText, launchBrowser, newPage, screenshot, startE2EStack } from './support';
 
 /**
@@ -88,6 +89,12 @@ describeInBrowser('creator payouts and the finance console', () => {
       (user) => user?.isCreator === true,
     );
     creatorId = me.id;
+    // Payment accounts need two-factor on (web/e2e/two-factor.test.ts walks the page that does it).
+    const setup = await (await post(creatorContext.request, '/api/auth/2fa/setup', {})).json();
+    const enabled = await post(creatorContext.request, '/api/auth/2fa/enable', {
+      code: await totpCode(secretOf(setup.otpauthUrl)),
+    });
+    expect(enabled.status()).toBe(200);
     // A tier sale 8 days ago ($19.99: $17.99 to the creator) and one 2 days ago, still held.
     const context = { actorId: null, now: new Date() };
     await creditEarnings(

@@ -100,6 +100,12 @@ export const memberRoutes: MemberRoute[] = [
     element: lazyPage(() => import('@/features/billing/receipt-page'), 'ReceiptPage'),
     withoutSubscription: true,
   },
+  // Two-factor authentication: for everyone signed in, members and staff alike.
+  {
+    path: '/security',
+    element: lazyPage(() => import('@/features/security/security-page'), 'SecurityPage'),
+    withoutSubscription: true,
+  },
   {
     path: '/verify-age',
     element: lazyPage(() => import('@/features/membership/verify-age-page'), 'VerifyAgePage'),

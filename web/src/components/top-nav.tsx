@@ -8,6 +8,7 @@ import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import PersonOutline from '@mui/icons-material/PersonOutlineOutlined';
 import PhotoLibraryOutlined from '@mui/icons-material/PhotoLibraryOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
+import SecurityOutlined from '@mui/icons-material/SecurityOutlined';
 import Search from '@mui/icons-material/Search';
 import AppBar from '@mui/material/AppBar';
 import Avatar from '@mui/material/Avatar';
@@ -48,6 +49,7 @@ export const userMenuItems: UserMenuItem[] = [
   },
   { label: 'Crypto Wallet', icon: <AccountBalanceWalletOutlined fontSize="small" />, to: () => '/wallet' },
   { label: 'Billing', icon: <ReceiptLongOutlined fontSize="small" />, to: () => '/billing' },
+  { label: 'Security', icon: <SecurityOutlined fontSize="small" />, to: () => '/security' },
   {
     label: 'Dashboard',
     icon: <DashboardOutlined fontSize="small" />,

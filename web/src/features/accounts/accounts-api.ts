@@ -1,4 +1,5 @@
 import type { LoginRequest } from '@contracts/accounts';
+import type { TwoFactorCodeRequest, TwoFactorRequired } from '@contracts/two-factor';
 import { api } from '@/lib/api';
 
 export interface RegisterPayload {
@@ -13,8 +14,14 @@ export interface RegisterPayload {
 /** The accounts calls of SPEC §7. Their errors are handled by the forms (no central 401). */
 export const accountsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    login: build.mutation<unknown, LoginRequest>({
+    /** `{ twoFactorRequired: true }` when the account has two-factor on: then `loginSecondFactor`. */
+    login: build.mutation<Partial<TwoFactorRequired>, LoginRequest>({
       query: (body) => ({ url: '/api/auth/login', method: 'POST', body }),
+      extraOptions: { on401: 'error' },
+      invalidatesTags: ['CurrentUser', 'SubscriptionStatus'],
+    }),
+    loginSecondFactor: build.mutation<unknown, TwoFactorCodeRequest>({
+      query: (body) => ({ url: '/api/auth/login/2fa', method: 'POST', body }),
       extraOptions: { on401: 'error' },
       invalidatesTags: ['CurrentUser', 'SubscriptionStatus'],
     }),
@@ -34,5 +41,10 @@ export const accountsApi = api.injectEndpoints({
   }),
 });
 
-export const { useLoginMutation, useRegisterMutation, useResetPasswordRequestMutation, useResetPasswordMutation } =
-  accountsApi;
+export const {
+  useLoginMutation,
+  useLoginSecondFactorMutation,
+  useRegisterMutation,
+  useResetPasswordRequestMutation,
+  useResetPasswordMutation,
+} = accountsApi;

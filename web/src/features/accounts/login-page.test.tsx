@@ -102,4 +102,55 @@ describe('login form', () => {
     release({ status: 401, body: { error: 'Invalid email or password' } });
     expect(await screen.findByRole('button', { name: 'Sign In' })).toBeTruthy();
   });
+
+  describe('second step (two-factor on)', () => {
+    const code = () => screen.getByLabelText('Authentication code');
+
+    it('asks for the authentication code after the password and signs in with it', async () => {
+      const calls = installFakeFetch((call) =>
+        call.url.endsWith('/api/auth/login')
+          ? { status: 200, body: { twoFactorRequired: true } }
+          : { status: 200, body: {} },
+      );
+      const afterLogin = jest.fn();
+      renderWithApp(<LoginPage afterLogin={afterLogin} />);
+      fill('ada@example.com', 'Secret123');
+      await screen.findByLabelText('Authentication code');
+      expect(afterLogin).not.toHaveBeenCalled();
+      fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+      expect(await screen.findByText('Enter the 6-digit code from your authenticator app')).toBeTruthy();
+      fireEvent.change(code(), { target: { value: '123 456' } });
+      expect(screen.queryByText('Enter the 6-digit code from your authenticator app')).toBeNull(); // errors clear
+      fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+      await waitFor(() => expect(afterLogin).toHaveBeenCalled());
+      expect(calls.at(-1)).toMatchObject({ url: '/api/auth/login/2fa', method: 'POST', body: { code: '123456' } });
+    });
+
+    it('shows a wrong code, takes a recovery code instead, and starts over when the sign-in expired', async () => {
+      let second = 0;
+      const calls = installFakeFetch((call) => {
+        if (call.url.endsWith('/api/auth/login')) return { status: 200, body: { twoFactorRequired: true } };
+        second += 1;
+        if (second === 1)
+          return { status: 400, body: { error: 'Invalid authentication code', code: 'VALIDATION_ERROR' } };
+        return { status: 401, body: { error: 'Your sign-in expired. Please sign in again.', code: 'SIGN_IN_EXPIRED' } };
+      });
+      renderWithApp(<LoginPage afterLogin={() => undefined} />);
+      fill('ada@example.com', 'Secret123');
+      fireEvent.change(await screen.findByLabelText('Authentication code'), { target: { value: '000000' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+      expect(await screen.findByText('Invalid authentication code')).toBeTruthy();
+
+      fireEvent.click(screen.getByRole('button', { name: 'Use a recovery code' }));
+      expect(screen.queryByText('Invalid authentication code')).toBeNull();
+      fireEvent.change(screen.getByLabelText('Recovery code'), { target: { value: 'abcde-fghjk' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+      expect(await screen.findByText('Your sign-in expired. Please sign in again.')).toBeTruthy();
+      expect(calls.at(-1)?.body).toEqual({ code: 'abcde-fghjk' });
+      // Back at the first step, its texts unchanged, and no central 401 redirect.
+      expect(screen.getByRole('button', { name: 'Sign In' })).toBeTruthy();
+      expect(screen.getByText('Forgot your password?')).toBeTruthy();
+      expect(screen.queryByText('You are logged out. Logging in again...')).toBeNull();
+    });
+  });
 });

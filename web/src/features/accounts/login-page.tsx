@@ -16,6 +16,7 @@ import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { EmailField } from './email-field';
+import { TwoFactorStep } from './two-factor-step';
 
 /** SPEC §2 Login ('Welcome Back'). Success: a full page load of /, then the toast. */
 export function LoginPage({ afterLogin = () => browser.assign('/') }: { afterLogin?: () => void }) {
@@ -25,6 +26,13 @@ export function LoginPage({ afterLogin = () => browser.assign('/') }: { afterLog
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
+  const [secondStep, setSecondStep] = useState(false);
+
+  function welcome() {
+    // The full page load that follows would drop a toast raised now: it is shown once / has loaded.
+    toastAfterReload({ title: 'Welcome back!', description: "You've been logged in successfully." });
+    afterLogin();
+  }
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -36,14 +44,27 @@ export function LoginPage({ afterLogin = () => browser.assign('/') }: { afterLog
     }
     setErrors({});
     try {
-      await login(parsed.data).unwrap();
-      // The full page load that follows would drop a toast raised now: it is shown once / has loaded.
-      toastAfterReload({ title: 'Welcome back!', description: "You've been logged in successfully." });
-      afterLogin();
+      const answer = await login(parsed.data).unwrap();
+      if (answer?.twoFactorRequired) setSecondStep(true);
+      else welcome();
     } catch (error) {
       setFormError(loginErrorText(errorMessage(error)));
     }
   }
+
+  if (secondStep)
+    return (
+      <AuthCard title="Welcome Back" subtitle="Two-factor authentication">
+        <TwoFactorStep
+          onSignedIn={welcome}
+          onStartOver={(message) => {
+            setSecondStep(false);
+            setPassword('');
+            setFormError(message);
+          }}
+        />
+      </AuthCard>
+    );
 
   return (
     <AuthCard title="Welcome Back" subtitle="Sign in to your Lively account">

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { paymentAccountSchema } from '@contracts/payouts';
 import { toast } from '@/components/toast';
 import { useAddPaymentAccountMutation } from './payouts-api';
+import { TwoFactorRequiredAlert, twoFactorRequiredText } from './two-factor-required';
 
 type AccountType = 'stripe' | 'bank_account';
 
@@ -20,6 +21,7 @@ export function AddPaymentAccountDialog({ open, onClose }: { open: boolean; onCl
   const [bankAccountLast4, setLast4] = useState('');
   const [routingNumber, setRouting] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [needsTwoFactor, setNeedsTwoFactor] = useState<string | null>(null);
   const [addAccount, { isLoading }] = useAddPaymentAccountMutation();
 
   const reset = () => {
@@ -28,6 +30,7 @@ export function AddPaymentAccountDialog({ open, onClose }: { open: boolean; onCl
     setLast4('');
     setRouting('');
     setErrors({});
+    setNeedsTwoFactor(null);
   };
 
   const submit = async () => {
@@ -48,7 +51,9 @@ export function AddPaymentAccountDialog({ open, onClose }: { open: boolean; onCl
       toast({ title: 'Payment Account Added', description: 'Your payment account has been added.' });
       reset();
       onClose();
-    } catch {
+    } catch (error) {
+      const twoFactor = twoFactorRequiredText(error);
+      if (twoFactor) return setNeedsTwoFactor(twoFactor);
       toast({
         title: 'Error',
         description: 'Failed to add payment account. Please try again.',
@@ -62,6 +67,7 @@ export function AddPaymentAccountDialog({ open, onClose }: { open: boolean; onCl
       <DialogTitle id="add-payment-account-title">Add Payment Account</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
+          {needsTwoFactor && <TwoFactorRequiredAlert message={needsTwoFactor} />}
           <TextField
             select
             label="Account Type"

@@ -13,6 +13,7 @@ import { payoutFee, type PaymentAccountView } from '@contracts/payouts';
 import { toast } from '@/components/toast';
 import { usd } from '@/lib/format';
 import { useRequestPayoutMutation } from './payouts-api';
+import { TwoFactorRequiredAlert, twoFactorRequiredText } from './two-factor-required';
 
 export const accountLabel = (account: PaymentAccountView) =>
   account.type === 'bank_account'
@@ -43,6 +44,7 @@ export function WithdrawDialog({
   // One key per dialog opening: a double click or a retried request pays out once.
   const idempotencyKey = useMemo(() => (open ? crypto.randomUUID() : ''), [open]);
   const [requestPayout, { isLoading }] = useRequestPayoutMutation();
+  const [needsTwoFactor, setNeedsTwoFactor] = useState<string | null>(null);
   const account = accounts.find((candidate) => candidate.id === accountId);
   // The server refuses payouts to accounts the payout processor has not verified: say so here.
   const unverified =
@@ -55,7 +57,9 @@ export function WithdrawDialog({
       await requestPayout({ paymentAccountId: accountId, amount: availableBalance, idempotencyKey }).unwrap();
       toast({ title: 'Payout Requested', description: 'Your payout request has been submitted for processing.' });
       onClose();
-    } catch {
+    } catch (error) {
+      const twoFactor = twoFactorRequiredText(error);
+      if (twoFactor) return setNeedsTwoFactor(twoFactor);
       toast({ title: 'Error', description: 'Failed to request payout. Please try again.', variant: 'destructive' });
     }
   };
@@ -65,6 +69,7 @@ export function WithdrawDialog({
       <DialogTitle id="withdraw-title">Withdraw Earnings</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
+          {needsTwoFactor && <TwoFactorRequiredAlert message={needsTwoFactor} />}
           {accounts.length === 0 ? (
             <Alert severity="info">Add a payment account before withdrawing.</Alert>
           ) : (
