@@ -38,6 +38,17 @@ export class SeedClient {
     return { status: response.status, body: parsed as T };
   }
 
+  /** POST /api/media with one file (multipart, as a browser sends it): the new item's id. */
+  async upload(bytes: Buffer, filename: string, contentType: string): Promise<{ id: string }> {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: contentType }), filename);
+    const headers: Record<string, string> = { Origin: this.baseUrl, Accept: 'application/json', Cookie: this.cookie };
+    const response = await fetch(`${this.baseUrl}/api/media`, { method: 'POST', headers, body: form });
+    const body = (await response.json()) as { id: string; error?: string };
+    if (response.status !== 201) throw new Error(`POST /api/media -> ${response.status} ${body.error ?? ''}`);
+    return body;
+  }
+
   /** The call, or an Error naming it when it did not succeed. */
   async ok<T = unknown>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
     const result = await this.call<T>(method, path, body);

@@ -12,6 +12,7 @@ import { SeedClient } from './seed-client';
 import { creatorBio, DEMO_ADMIN, DEMO_CREATOR, DEMO_LOGIN, FIRST, LAST, pick, TOPICS } from '../seed/names';
 import { runLargeSeed } from './seed-large';
 import { DEMO_TWO_FACTOR_SECRET, demoTwoFactorCode, turnOnDemoTwoFactor } from '../seed/two-factor';
+import { seedAvatar, seedCover, seedPhotos, seedVideo, videosPossible } from '../seed/media';
 
 /**
  * A realistic demo dataset, created the way users create it: through the HTTP API (and so the
@@ -94,6 +95,8 @@ export async function seed(
     clock,
     // The seeder registers many accounts from one address.
     ports: {
+      // Its uploads wait for their processing: jobs are looked for often.
+      mediaSettings: { queue: { pollMs: 50 } },
       authRateLimits: {
         register: { perIp: { limit: 1e9, windowMs: 60_000 }, perAccount: { limit: 1e9, windowMs: 60_000 } },
         login: { perIp: { limit: 1e9, windowMs: 60_000 }, perAccountAndIp: { limit: 1e9, windowMs: 60_000 } },
@@ -194,6 +197,19 @@ export async function seed(
     );
 
     await settle();
+    // Imagery (issue 18), through the real upload path: avatars for everyone, creators' covers,
+    // then a few posts with generated photos and clips. Each is made once: a rerun keeps them.
+    step(
+      'avatars and covers',
+      await each(everyone, 4, report.failures, async (p, i) => {
+        const me = await p.client.ok<{ profileImageUrl: string | null; isCreator: boolean }>('GET', '/api/auth/user');
+        if (!me.profileImageUrl) await seedAvatar(p.client, p, i);
+        if (!me.isCreator) return;
+        const page = await p.client.ok<{ coverImageUrl: string | null }>('GET', `/api/creators/${p.client.userId}`);
+        if (!page.coverImageUrl) await seedCover(p.client, `${p.firstName} ${p.lastName}`, i);
+      }),
+    );
+    await settle();
     const posts = creators.flatMap((c) => Array.from({ length: size.postsPerCreator }, (_, i) => ({ c, i })));
     step(
       'posts',
@@ -202,6 +218,26 @@ export async function seed(
           title: `${pick(TOPICS, i)} #${i + 1}`,
           content: `Notes from ${c.firstName}: part ${i + 1}.`,
           isPublic: i % 3 === 0,
+        });
+      }),
+    );
+    // Videos first: their transcoding runs while the photos go up.
+    const mediaPosts = [
+      ...creators.slice(0, 2).flatMap((c, i) => (videosPossible() ? [{ c, n: 2 * i + 1, video: true }] : [])),
+      ...creators.map((c, i) => ({ c, n: 2 * i, video: false })),
+    ];
+    step(
+      'posts with photos and videos',
+      await each(mediaPosts, 4, report.failures, async ({ c, n, video }) => {
+        const existing = await c.client.ok<Array<{ title: string }>>('GET', `/api/creators/${c.client.userId}/posts`);
+        const title = video ? `Clip of the week #${n + 1}` : `Photo set #${n + 1}`;
+        if (existing.some((post) => post.title === title)) return;
+        const mediaIds = video ? [await seedVideo(c.client, n)] : await seedPhotos(c.client, n);
+        await c.client.ok('POST', '/api/posts', {
+          title,
+          content: video ? `A short clip from ${c.firstName}.` : `${c.firstName}'s latest photos.`,
+          isPublic: n % 3 === 0,
+          mediaIds,
         });
       }),
     );

@@ -21,6 +21,7 @@ const creator: Creator = {
   price: '9.99',
   postCount: 1,
   subscriberCount: 0,
+  verified: false,
 };
 
 function serve(feed: (call: FakeCall) => FakeAnswer, creators: Creator[] = [creator]) {
@@ -55,6 +56,20 @@ describe('home background', () => {
     expect(screen.getByTestId('home-background')).toBeTruthy();
     // The cards' own covers failed the same way: each falls back to its gradient on its own.
     expect(screen.getAllByTestId('creator-card-cover')).toHaveLength(3);
+  });
+
+  it("takes the random creator's cover, a public media URL when it was uploaded", async () => {
+    jest.spyOn(Math, 'random').mockReturnValue(0.6);
+    const mediaCover = '/api/media/7f3c0d4e-0000-4000-8000-000000000002/public/w1280.webp';
+    serve(emptyFeed, [
+      { ...creator, id: 'c1', coverImageUrl: 'https://img.test/one.jpg' },
+      { ...creator, id: 'c2', coverImageUrl: null },
+      { ...creator, id: 'c3', coverImageUrl: mediaCover },
+    ]);
+    renderWithApp(<HomePage />);
+    // Two covers, a draw of 0.6: the second one.
+    const background = await screen.findByTestId('home-background-image');
+    expect(background.getAttribute('src')).toBe(mediaCover);
   });
 
   it('has no cover background while no creator has a cover', async () => {
