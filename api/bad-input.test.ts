@@ -85,6 +85,10 @@ const SAMPLES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
     paymentToken: 'dev_tok_sweep',
   }),
   'POST /api/auth/login': () => ({ email: 'nobody-sweep@example.com', password: 'Wrong-Passw0rd' }),
+  'POST /api/auth/login/2fa': () => ({ code: '000000' }),
+  'POST /api/auth/2fa/setup': () => ({}),
+  'POST /api/auth/2fa/enable': () => ({ code: '000000' }),
+  'POST /api/auth/2fa/disable': () => ({ code: '000000' }),
   'POST /api/auth/reset-password-request': () => ({ email: 'nobody-sweep@example.com' }),
   'POST /api/auth/reset-password': () => ({
     token: 'not-a-real-token',

@@ -103,9 +103,9 @@ export function twoFactorRoutes(api: Api): Router {
 
   router.post('/auth/login/2fa', async (req: Request, res: Response) => {
     const context = api.context(req);
+    const code = codeOf(req);
     const pending = readPendingSignIn(req, deps().keys, context.now);
     if (!pending) throw new DomainError('unauthorized', SIGN_IN_EXPIRED, { code: 'SIGN_IN_EXPIRED' });
-    const code = codeOf(req);
     try {
       await limitCodes(api, [[`pending:${pending.id}`, TWO_FACTOR_LIMITS.perPendingSignIn]]);
     } catch (error) {
