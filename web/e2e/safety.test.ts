@@ -2,7 +2,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { hashPassword } from '../../domain/accounts/passwords';
 import { ensureStaffAccount } from '../../domain/payouts/staff-role';
 import type { TestStack } from '../../ops/testing/harness';
-import { describeInBrowser, expectText, launchBrowser, newPage, screenshot, startE2EStack } from './support';
+import {
+  describeInBrowser,
+  expectText,
+  launchBrowser,
+  newPage,
+  screenshot,
+  seriousAxeViolations,
+  startE2EStack,
+} from './support';
 
 /**
  * Issue 20's journey: a member reports a chat partner and blocks them; the two are not matched
@@ -247,6 +255,7 @@ describeInBrowser('trust and safety journey', () => {
     const report = ann.getByRole('dialog', { name: 'Report this person' });
     await report.waitFor();
     expect((await report.boundingBox())?.width).toBeCloseTo(PHONE.width, 0);
+    expect(await seriousAxeViolations(ann, 'report dialog')).toEqual([]);
     await screenshot(ann, 'safety-report-dialog-390');
     await report.getByRole('button', { name: 'Cancel' }).click();
 
@@ -264,6 +273,7 @@ describeInBrowser('trust and safety journey', () => {
     const unblock = blocked.getByRole('button', { name: 'Unblock Bobby' });
     expect((await unblock.boundingBox())?.height).toBeGreaterThanOrEqual(44);
     expect(await sideways(ann)).toBeLessThanOrEqual(0);
+    expect(await seriousAxeViolations(ann, '/profile')).toEqual([]);
     await screenshot(ann, 'safety-blocked-users-390');
     await unblock.click();
     await ann.getByText('User Unblocked').waitFor();
@@ -275,11 +285,13 @@ describeInBrowser('trust and safety journey', () => {
     const row = staff.getByTestId('report-row').filter({ hasText: 'Bobby' });
     await row.waitFor();
     expect(await sideways(staff)).toBeLessThanOrEqual(0);
+    expect(await seriousAxeViolations(staff, '/admin/reports')).toEqual([]);
     await screenshot(staff, 'safety-moderation-queue-390');
     await row.click();
     const drawer = staff.getByRole('region', { name: 'Report details' });
     await drawer.getByText('Annie and Bobby').waitFor();
     expect((await staff.locator('.MuiDrawer-paper').boundingBox())?.width).toBeCloseTo(PHONE.width, 0);
+    expect(await seriousAxeViolations(staff, 'moderation drawer')).toEqual([]);
     await screenshot(staff, 'safety-moderation-drawer-390');
   });
 });

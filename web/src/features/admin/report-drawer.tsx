@@ -281,7 +281,8 @@ export function ReportDrawer({
       anchor="right"
       open={report !== null}
       onClose={onClose}
-      slotProps={{ paper: { sx: { width: { xs: '100%', sm: 520 } } } }}
+      // The drawer's paper is a dialog: it needs a name.
+      slotProps={{ paper: { sx: { width: { xs: '100%', sm: 520 } }, 'aria-label': 'Report' } }}
     >
       {report && (
         <Stack spacing={2} sx={{ p: { xs: 2, sm: 3 } }} role="region" aria-label="Report details">
