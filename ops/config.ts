@@ -1,4 +1,5 @@
 import { CHAT_RATE_LIMITS, type ChatRateLimits } from '../realtime/rate-limits';
+import type { AutoSuspendPolicy } from '../domain/safety/commands';
 
 /** Configuration from the environment; every variable is documented in the README. */
 export interface Config {
@@ -75,6 +76,27 @@ export function mediaStorageConfig(env: NodeJS.ProcessEnv = process.env): MediaS
     // Most S3-compatible servers (MinIO, Ceph, s3rver) want path-style URLs; AWS wants virtual hosts.
     forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === 'true' : Boolean(env.S3_ENDPOINT),
   };
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * Automatic protection: reports from REPORTS_AUTO_SUSPEND_COUNT distinct members (default 3)
+ * within REPORTS_AUTO_SUSPEND_WINDOW (default 24h; a number with s, m, h or d) suspend the
+ * account pending review.
+ */
+export function autoSuspendPolicy(env: NodeJS.ProcessEnv = process.env): AutoSuspendPolicy {
+  const count = env.REPORTS_AUTO_SUSPEND_COUNT ? Number(env.REPORTS_AUTO_SUSPEND_COUNT) : 3;
+  if (!Number.isInteger(count) || count < 1 || count > 1000)
+    throw new Error(
+      `REPORTS_AUTO_SUSPEND_COUNT must be a whole number from 1 to 1000, got "${env.REPORTS_AUTO_SUSPEND_COUNT}"`,
+    );
+  const window = /^(\d{1,6})(s|m|h|d)$/.exec(env.REPORTS_AUTO_SUSPEND_WINDOW || '24h');
+  if (!window || Number(window[1]) === 0)
+    throw new Error(
+      `REPORTS_AUTO_SUSPEND_WINDOW must be a duration such as 30m, 24h or 7d, got "${env.REPORTS_AUTO_SUSPEND_WINDOW}"`,
+    );
+  return { count, windowMs: Number(window[1]) * DURATION_UNITS_MS[window[2]] };
 }
 
 /** Chat joins and skips per member per minute: CHAT_JOINS_PER_MINUTE and CHAT_SKIPS_PER_MINUTE (default 30 and 60). */

@@ -32,7 +32,8 @@ import { createFsStorage } from '../domain/media/fs-storage';
 import { createS3Storage } from '../domain/media/s3-storage';
 import { createMediaUrlSigner, mediaUrlSecret } from '../domain/media/signed-url';
 import { createWatermarks, watermarkSecret } from '../domain/media/watermark';
-import { mediaStorageConfig } from './config';
+import { autoSuspendPolicy, mediaStorageConfig } from './config';
+import { autoSuspensionProcess } from '../domain/safety/auto-suspension-process';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { EventStore } from '../domain/event-store/port';
@@ -59,6 +60,7 @@ export function createPorts(infrastructure: { db: Knex; logger: Logger }): Recor
     cryptoGateway: new SandboxCryptoGateway(),
     conversionNumbers: postgresConversionNumbers(infrastructure.db),
     ...mediaDeliveryPorts(),
+    safetyPolicy: autoSuspendPolicy(),
     twoFactorKeys: twoFactorKeys(twoFactorMasterKey(process.env.LIVELY_DATA_DIR || '.data')),
   };
 }
@@ -88,6 +90,7 @@ export function allProcessManagers(ports: Record<string, unknown>): ProcessManag
     creatorEarningsProcess,
     conversionSubmission(ports.cryptoGateway as CryptoGateway),
     conversionCredit,
+    autoSuspensionProcess,
   ];
 }
 

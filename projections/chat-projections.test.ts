@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { createTestDatabase, type TestDatabase } from '../ops/testing/test-database';
-import { chatBlocksProjector } from './chat-blocks';
+import { blocksProjector } from './blocks';
 import { chatSessionsProjector } from './chat-sessions';
 import { openReadDatabase } from './engine/database';
 import { replayTwice } from './engine/testing/replay-twice';
@@ -122,7 +122,7 @@ const events: RecordedEvent[] = [
   recorded('ChatMemberWentOffline', { userId: 'a', at: '2026-01-01T11:30:00.000Z' }),
 ];
 
-it.each([userProfilesProjector, userPreferencesProjector, chatSessionsProjector, chatBlocksProjector])(
+it.each([userProfilesProjector, userPreferencesProjector, chatSessionsProjector, blocksProjector])(
   '$name replays to the same rows',
   async (projector) => {
     const { once, twice } = await replayTwice(db, projector, events);

@@ -3,6 +3,7 @@ import type { AdminPayoutRow } from '../domain/contracts/admin';
 import { isoOrNull, type AdminTable } from './admin-tables';
 import type { PayoutView } from '../domain/contracts/payouts';
 import { formatCents } from '../domain/contracts/money';
+import { PAYOUT_HELD_REASON } from '../domain/contracts/safety';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type {
   PayoutCancelledData,
@@ -161,10 +162,15 @@ export async function payoutStatesOfCreator(
   return new Map(rows.map((row) => [row.id, { status: row.status, amountCents: Number(row.amount_cents) }]));
 }
 
+/** A banned creator's payouts in these states are held (trust and safety). */
+const UNPAID = ['pending', 'processing'];
+
 /** The finance console's table of this read model (see admin-tables.ts). */
 export const payoutsAdminTable: AdminTable<AdminPayoutRow> = {
   base: (db) =>
-    db('payouts as p').joinRaw('left join users u on u.id::text = p.creator_id').select('p.*', 'u.email as user_email'),
+    db('payouts as p')
+      .joinRaw('left join users u on u.id::text = p.creator_id')
+      .select('p.*', 'u.email as user_email', 'u.standing as creator_standing'),
   id: 'p.id',
   created: 'p.created_at',
   amount: 'p.amount_cents',
@@ -194,6 +200,7 @@ export const payoutsAdminTable: AdminTable<AdminPayoutRow> = {
     processedAt: isoOrNull(row.processed_at),
     createdAt: isoOrNull(row.created_at)!,
     streamId: row.stream_id,
+    heldReason: row.creator_standing === 'banned' && UNPAID.includes(row.status) ? PAYOUT_HELD_REASON : null,
   }),
   csv: [
     ['id', (r) => r.id],

@@ -1,9 +1,11 @@
 import type { Knex } from 'knex';
+import type { RecordedEvent } from '../domain/event-store/port';
 import type { Comment, FeedPage, Post } from '../domain/contracts/posts';
 import type { PostCommented, PostLiked } from '../domain/posts/events';
+import type { ContentRemoved, UserBanned } from '../domain/safety/events';
 import { readableCreatorIds } from './creator-subscriptions';
 import { preparedQuery } from './engine/database';
-import type { Projector } from './engine/projector';
+import type { Projector, ProjectionContext } from './engine/projector';
 import { attachedMediaSql, attachmentViews, type AttachedMedia, type MediaLinks } from './media-access';
 import { applyPostsBatch, postRow } from './posts-batch';
 import { displayName, isUserId } from './users';
@@ -15,9 +17,17 @@ import { displayName, isUserId } from './users';
  */
 export const postsProjector: Projector = {
   name: 'posts',
-  version: 3,
+  version: 4,
   tables: ['posts', 'post_likes', 'post_comments'],
-  eventTypes: ['PostPublished', 'PostLiked', 'PostUnliked', 'PostCommented'],
+  eventTypes: [
+    'PostPublished',
+    'PostLiked',
+    'PostUnliked',
+    'PostCommented',
+    'ContentRemoved',
+    'UserBanned',
+    'UserReinstated',
+  ],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('posts', (t) => {
       t.text('id').primary();
@@ -33,13 +43,17 @@ export const postsProjector: Projector = {
       t.bigInteger('last_revision').notNullable();
       /** Ids of the uploaded media (issue 18) in order; null without. */
       t.jsonb('media_ids');
+      /** Trust and safety: removed by staff, or its creator is banned (while banned). */
+      t.boolean('removed').notNullable().defaultTo(false);
+      t.boolean('creator_banned').notNullable().defaultTo(false);
+      t.specificType('listed', 'boolean GENERATED ALWAYS AS (NOT removed AND NOT creator_banned) STORED');
     });
     const posts = `"${schema}"."posts"`;
     // Keyset pagination of the feed: newest first per creator, and over public posts.
     await db.raw(`CREATE INDEX ON ${posts} (creator_id, created_at DESC, id DESC)`);
-    await db.raw(`CREATE INDEX ON ${posts} (created_at DESC, id DESC) WHERE is_public`);
+    await db.raw(`CREATE INDEX ON ${posts} (created_at DESC, id DESC) WHERE is_public AND listed`);
     // The feed's locked posts per readable creator, index-only (no filter, no heap visit).
-    await db.raw(`CREATE INDEX ON ${posts} (creator_id, created_at DESC, id DESC) WHERE NOT is_public`);
+    await db.raw(`CREATE INDEX ON ${posts} (creator_id, created_at DESC, id DESC) WHERE NOT is_public AND listed`);
     await db.schema.withSchema(schema).createTable('post_likes', (t) => {
       t.text('post_id').notNullable();
       t.text('user_id').notNullable();
@@ -56,6 +70,7 @@ export const postsProjector: Projector = {
     });
   },
   async apply({ table, trx }, event) {
+    if (await applySafety(table, event)) return;
     const revision = event.revision.toString();
     if (event.type === 'PostPublished') {
       const row = postRow(event);
@@ -100,6 +115,23 @@ export const postsProjector: Projector = {
     return applyPostsBatch(context, events, (c, e) => postsProjector.apply(c, e));
   },
 };
+
+/** A post removed by staff, or every post of a creator while banned: hidden (`listed` false). */
+async function applySafety(table: ProjectionContext['table'], event: RecordedEvent): Promise<boolean> {
+  if (event.type === 'ContentRemoved') {
+    const d = (event as unknown as ContentRemoved).data;
+    if (d.targetType === 'post') await table('posts').where({ id: d.targetId }).update({ removed: true });
+    return true;
+  }
+  if (event.type === 'UserBanned' || event.type === 'UserReinstated') {
+    const { userId } = (event as unknown as UserBanned).data;
+    await table('posts')
+      .where({ creator_id: userId })
+      .update({ creator_banned: event.type === 'UserBanned' });
+    return true;
+  }
+  return false;
+}
 
 /**
  * Queries: posts as a viewer sees them. A non-public post is locked for viewers who are neither its
@@ -182,10 +214,10 @@ function feedSql(withCursor: boolean): string {
       UNION SELECT $1::text
     ), page AS (
       SELECT id, created_at FROM (
-        (SELECT p.id, p.created_at FROM posts p WHERE p.is_public ${before} ORDER BY p.created_at DESC, p.id DESC LIMIT $3)
+        (SELECT p.id, p.created_at FROM posts p WHERE p.is_public AND p.listed ${before} ORDER BY p.created_at DESC, p.id DESC LIMIT $3)
         UNION ALL
         (SELECT q.id, q.created_at FROM readable c CROSS JOIN LATERAL (
-           SELECT p.id, p.created_at FROM posts p WHERE p.creator_id = c.creator_id AND NOT p.is_public ${before}
+           SELECT p.id, p.created_at FROM posts p WHERE p.creator_id = c.creator_id AND NOT p.is_public AND p.listed ${before}
            ORDER BY p.created_at DESC, p.id DESC LIMIT $3) q)
       ) x ORDER BY created_at DESC, id DESC LIMIT $4
     )
@@ -236,6 +268,7 @@ export async function feedPage(
 function decorated(db: Knex, viewerId: string) {
   return db('posts as f')
     .leftJoin('users as u', 'u.id', db.raw('f.creator_id::uuid'))
+    .where('f.listed', true)
     .select(db.raw(DECORATE, [viewerId]));
 }
 

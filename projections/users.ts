@@ -23,6 +23,8 @@ import type {
 import type { CreatorRegistered } from '../domain/creators/events';
 import type { StaffRoleGrantedData } from '../domain/payouts/staff-role';
 import { publicMediaUrl, type ProfileImageSetData } from '../domain/media/profile-images';
+import type { AccountStanding } from '../domain/contracts/safety';
+import type { UserBanned, UserReinstated, UserSuspended } from '../domain/safety/events';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
 
@@ -72,6 +74,9 @@ export const userHandlers: Record<string, UserEventHandler> = {
       subscription_status: 'none',
       last_payment_date: null,
       subscription_end_date: null,
+      standing: 'active',
+      suspended_until: null,
+      pending_review: false,
       created_at: d.registeredAt,
       updated_at: d.registeredAt,
     };
@@ -128,6 +133,18 @@ export const userHandlers: Record<string, UserEventHandler> = {
   // Avatar and cover from one's own media (issue 18): their public URL takes the SPEC field's place.
   AvatarSet: update<ProfileImageSetData>((d) => ({ profile_image_url: publicMediaUrl(d.mediaId, d.variant) })),
   CoverSet: update<ProfileImageSetData>((d) => ({ cover_image_url: publicMediaUrl(d.mediaId, d.variant) })),
+  // Trust and safety: the account's standing (see `standingOf`).
+  UserSuspended: update<UserSuspended['data']>((d) => ({
+    standing: 'suspended',
+    suspended_until: d.until,
+    pending_review: d.automatic,
+  })),
+  UserBanned: update<UserBanned['data']>(() => ({ standing: 'banned', suspended_until: null, pending_review: false })),
+  UserReinstated: update<UserReinstated['data']>(() => ({
+    standing: 'active',
+    suspended_until: null,
+    pending_review: false,
+  })),
 };
 
 async function createTables(db: Knex, schema: string): Promise<void> {
@@ -153,6 +170,9 @@ async function createTables(db: Knex, schema: string): Promise<void> {
     t.text('subscription_status').notNullable().defaultTo('none');
     t.timestamp('last_payment_date', { useTz: true }).nullable();
     t.timestamp('subscription_end_date', { useTz: true }).nullable();
+    t.text('standing').notNullable().defaultTo('active');
+    t.timestamp('suspended_until', { useTz: true }).nullable();
+    t.boolean('pending_review').notNullable().defaultTo(false);
     t.timestamp('created_at', { useTz: true }).notNullable();
     t.timestamp('updated_at', { useTz: true }).notNullable();
   });
@@ -160,7 +180,7 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const usersProjector: Projector = {
   name: 'users',
-  version: 3,
+  version: 4,
   tables: ['users'],
   get eventTypes() {
     return Object.keys(userHandlers);
@@ -193,6 +213,28 @@ export interface UserRow {
   subscription_end_date: Date | null;
   created_at: Date;
   [column: string]: unknown;
+}
+
+/** The account's standing at `now` (a suspension past its end is over). */
+export function standingOf(row: { [column: string]: unknown }, now: Date): AccountStanding {
+  const until = row.suspended_until ? new Date(row.suspended_until as string | Date) : null;
+  if (row.standing === 'banned') return { status: 'banned', suspendedUntil: null, pendingReview: false };
+  if (row.standing === 'suspended' && (until === null || until > now))
+    return {
+      status: 'suspended',
+      suspendedUntil: until && until.toISOString(),
+      pendingReview: Boolean(row.pending_review),
+    };
+  return { status: 'active', suspendedUntil: null, pendingReview: false };
+}
+
+/** Suspended or banned: the account may not sign in, and its sessions and sockets end. */
+export const isDeactivated = (row: Parameters<typeof standingOf>[0], now: Date) =>
+  standingOf(row, now).status !== 'active';
+
+/** Whether a creator is banned now (their posts are hidden and payouts held). */
+export async function isBanned(db: Knex, userId: string): Promise<boolean> {
+  return Boolean(await db('users').where({ id: userId, standing: 'banned' }).first('id'));
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { CHAT_ERRORS } from '../domain/contracts/chat';
 import { hasSiteAccess } from '../domain/contracts/membership';
-import { blockedAround } from '../projections/chat-blocks';
+import { blockedAround } from '../projections/blocks';
 import { resolveSession } from '../projections/sessions';
+import { isDeactivated } from '../projections/users';
 import { chatMemberRow, type ChatMemberRow } from '../projections/user-profiles';
 import { compileProfile } from './compatibility';
 import type { Member } from './matcher';
@@ -28,7 +29,9 @@ export class DatabaseDirectory implements MemberDirectory {
 
   async admit(sessionToken: string | undefined, userId: string | null): Promise<Admission> {
     const session = await resolveSession(this.db, sessionToken);
-    if (!session) return { ok: false, status: '401 Unauthorized', reason: 'Unauthorized' };
+    // Suspended or banned: its sessions were ended; one opened meanwhile opens no chat either.
+    if (!session || (session.user && isDeactivated(session.user, new Date())))
+      return { ok: false, status: '401 Unauthorized', reason: 'Unauthorized' };
     // A socket never acts as anyone but the session's user.
     if (!userId || userId !== session.userId) return { ok: false, status: '403 Forbidden', reason: 'Forbidden' };
     const blocked = await blockedAround(this.db, userId);

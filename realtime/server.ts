@@ -4,6 +4,8 @@ import pino, { type Logger } from 'pino';
 import uWS from 'uWebSockets.js';
 import { CHAT_ERRORS, clientMessageSchema, type ServerMessage } from '../domain/contracts/chat';
 import type { ChatUserBlocked } from '../domain/chat/events';
+import { ACCOUNT_DEACTIVATED_TEXT } from '../domain/contracts/safety';
+import { DEACTIVATING_EVENTS } from '../domain/safety/events';
 import type { EventStore, Position, Subscription } from '../domain/event-store/port';
 import { SESSION_COOKIE } from '../projections/sessions';
 import { compileRequest, Matcher, type Effect, type Member } from './matcher';
@@ -385,7 +387,13 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
 
   if (presence && options.db) await presence.settleAfterRestart(options.db, clock());
   const follower =
-    options.store && directory ? await followChatEvents(options.store, directory, sockets, blockSets, log) : null;
+    options.store && directory
+      ? await followChatEvents(options.store, directory, sockets, blockSets, log, (userId) => {
+          // Suspended or banned: the open chat ends now (the partner is told as for a disconnect).
+          const ws = sockets.get(userId);
+          if (ws) closeWith(ws, ACCOUNT_DEACTIVATED_TEXT, 4403, 'Account deactivated');
+        })
+      : null;
 
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
     app.listen(options.host ?? '127.0.0.1', options.port, (socket) =>
@@ -416,7 +424,9 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
 
 /**
  * Keeps connected members current: a new block applies to the matcher at once (blocked pairs
- * are never matched); a saved profile or preferences are used from the member's next join.
+ * are never matched; a lifted block applies from the next connection); a saved profile or
+ * preferences are used from the member's next join; a suspended or banned member is
+ * `deactivated` (their socket closes) within moments of the event.
  */
 async function followChatEvents(
   store: EventStore,
@@ -424,16 +434,20 @@ async function followChatEvents(
   sockets: Map<string, Socket>,
   blockSets: Map<string, Set<string>>,
   log: Logger,
+  deactivated: (userId: string) => void,
 ): Promise<{ subscription: Subscription; followed(): Position | null }> {
+  const deactivating = new Set<string>(DEACTIVATING_EVENTS);
   let followed = await store.headPosition();
   const subscription = store.subscribeToAll({ after: followed });
   void (async () => {
     try {
       for await (const event of subscription) {
-        if (event.type === 'ChatUserBlocked') {
+        if (event.type === 'ChatUserBlocked' || event.type === 'UserBlocked') {
           const { blockerId, blockedId } = (event as unknown as ChatUserBlocked).data;
           blockSets.get(blockerId)?.add(blockedId);
           blockSets.get(blockedId)?.add(blockerId);
+        } else if (deactivating.has(event.type)) {
+          deactivated((event.data as { userId: string }).userId);
         } else if (event.type === 'ChatProfileSaved' || event.type === 'ChatPreferencesSaved') {
           const userId = (event.data as { userId: string }).userId;
           const blocked = blockSets.get(userId);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CookieOptions, RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
 import { hashSessionToken, resolveSession, SESSION_COOKIE } from '../../projections/sessions';
+import { isDeactivated } from '../../projections/users';
 
 const SESSION_DAYS = 30;
 
@@ -44,7 +45,13 @@ export class SessionStore {
 
   middleware(): RequestHandler {
     return async (req, _res, next) => {
-      const session = await resolveSession(this.db, req.cookies?.[SESSION_COOKIE]);
+      let session = await resolveSession(this.db, req.cookies?.[SESSION_COOKIE]);
+      // A suspended or banned account's sessions were ended when it happened; one that slipped
+      // through (opened meanwhile) ends at its first use.
+      if (session?.user && isDeactivated(session.user, new Date())) {
+        await this.db('http_sessions').where({ id: session.sessionId }).delete();
+        session = null;
+      }
       req.userRow = session?.user ?? null;
       if (session) {
         req.userId = session.userId;

@@ -24,8 +24,9 @@ import {
   type PaymentGateway,
   type TwoFactorKeys,
 } from '../../domain/accounts/commands';
+import { accountDeactivated } from '../../domain/safety/commands';
 import { DomainError, refuse } from '../../domain/shared/errors';
-import { currentUser, userIdByResetTokenHash } from '../../projections/users';
+import { currentUser, findUserRow, isDeactivated, userIdByResetTokenHash } from '../../projections/users';
 import { requestUser } from '../http/access';
 import { postgresUnknownEmailFailures, TrustedDevices } from '../http/login-throttle';
 import { issuePendingSignIn } from '../http/pending-sign-in';
@@ -186,6 +187,9 @@ export function accountsRoutes(api: Api): Router {
     );
     // No wait for the read model on a failure: it would make a known email slower than an unknown one.
     if (!succeeded) throw invalidCredentials();
+    // Suspended or banned (trust and safety): the password was right, but no session.
+    const row = await findUserRow(db, userId);
+    if (row && isDeactivated(row, context.now)) throw accountDeactivated();
     if (secondFactorRequired) {
       const keys = api.deps.ports.twoFactorKeys as TwoFactorKeys;
       issuePendingSignIn(res, keys, userId, api.secure(req), context.now);

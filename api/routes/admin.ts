@@ -12,13 +12,14 @@ import {
   type StreamEventView,
 } from '../../domain/contracts/admin';
 import { decidePayout, processPayout, type PayoutGateway } from '../../domain/payouts/commands';
+import { PAYOUT_HELD_REASON } from '../../domain/contracts/safety';
 import { refuse } from '../../domain/shared/errors';
 import { adminPage, adminRow, adminRows, type AdminTable } from '../../projections/admin-tables';
 import { conversionsAdminTable } from '../../projections/crypto-transactions';
 import { ledgerAdminTable, revenueDays } from '../../projections/ledger';
 import { paymentsAdminTable } from '../../projections/payments';
 import { findPayoutRow, payoutsAdminTable } from '../../projections/payouts';
-import { emailsOf } from '../../projections/users';
+import { emailsOf, isBanned } from '../../projections/users';
 import { requireRole } from '../http/access';
 import { redactEventData, redactEventMetadata } from '../http/event-redaction';
 import { waitForProjections } from '../../projections/engine/read-your-writes';
@@ -101,6 +102,9 @@ export function adminRoutes(api: Api): Router {
       throw refuse.validation('A reason is required', { reason: 'A reason is required' });
     const payout = await findPayoutRow(db, String(req.params.id));
     if (!payout) throw refuse.notFound('Payout not found');
+    // A banned creator's money stays until staff reinstate them (cancelling or failing still returns it).
+    if ((action === 'process' || action === 'complete') && (await isBanned(db, payout.creator_id)))
+      throw refuse.conflict(PAYOUT_HELD_REASON, { code: 'PAYOUT_HELD' });
     const context = api.context(req);
     const result =
       action === 'process'

@@ -10,6 +10,8 @@ import { membershipRoutes } from './membership';
 import { payoutRoutes } from './payouts';
 import { twoFactorRoutes } from './two-factor';
 import { adminRoutes } from './admin';
+import { moderationRoutes } from './moderation';
+import { safetyRoutes } from './safety';
 import { chatProfileRoutes } from './chat-profile';
 import { creatorRoutes } from './creators';
 import { postRoutes } from './posts';
@@ -43,6 +45,8 @@ export const routeModules: Array<(api: Api) => Router> = [
   mediaFileRoutes,
   profileMediaRoutes,
   notificationRoutes,
+  safetyRoutes,
+  moderationRoutes, // before adminRoutes: its /admin/:resource would take /admin/reports
   adminRoutes,
   systemRoutes,
   billingRoutes,

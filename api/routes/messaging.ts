@@ -1,9 +1,11 @@
 import { Router } from 'express';
 import { sendMessageSchema, type Message } from '../../domain/contracts/messaging';
 import { formatCents } from '../../domain/contracts/money';
+import { BLOCKED_MESSAGE } from '../../domain/contracts/safety';
 import { sendMessage, unlockMessage, type MessageState } from '../../domain/messaging/commands';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
+import { blockedBetween } from '../../projections/blocks';
 import { isCreator } from '../../projections/creators';
 import { isUserId } from '../../projections/users';
 import { attachmentViews, mediaByIds, unusableMedia, type MediaLinks } from '../../projections/media-access';
@@ -48,6 +50,7 @@ export function messagingRoutes(api: Api): Router {
     const body = parseWith(sendMessageSchema, req.body);
     const receiver = await userOr404(body.receiverId);
     const senderId = req.userId!;
+    if (await blockedBetween(db, senderId, receiver.id)) throw refuse.forbidden(BLOCKED_MESSAGE, { code: 'BLOCKED' });
     const unusable = await unusableMedia(db, senderId, body.mediaIds);
     if (unusable) throw refuse.unprocessable(unusable, { code: 'MEDIA_NOT_USABLE' });
     const messageId = newId();

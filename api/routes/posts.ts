@@ -6,9 +6,11 @@ import {
   type Comment,
   type Post,
 } from '../../domain/contracts/posts';
+import { BLOCKED_INTERACTION } from '../../domain/contracts/safety';
 import { commentOnPost, likePost, publishPost } from '../../domain/posts/commands';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
+import { blockedBetween } from '../../projections/blocks';
 import { attachmentViews, mediaByIds, unusableMedia, type MediaLinks } from '../../projections/media-access';
 import { feedPage, findPost, postComments } from '../../projections/posts';
 import { displayName, findUserRow } from '../../projections/users';
@@ -29,6 +31,14 @@ export function postRoutes(api: Api): Router {
     const post = await findPost(db, now(), req.userId!, String(req.params.id), links());
     if (!post) throw refuse.notFound('Post not found');
     if (post.locked) throw refuse.forbidden('Subscribe to this creator to interact with this post');
+    return post;
+  };
+
+  /** A post the viewer may like or comment on: readable, and neither its creator nor the viewer blocked the other. */
+  const interactablePost = async (req: Request) => {
+    const post = await readablePost(req);
+    if (await blockedBetween(db, req.userId!, post.creatorId))
+      throw refuse.forbidden(BLOCKED_INTERACTION, { code: 'BLOCKED' });
     return post;
   };
 
@@ -101,7 +111,7 @@ export function postRoutes(api: Api): Router {
   });
 
   router.post('/posts/:id/like', member, async (req, res) => {
-    const post = await readablePost(req);
+    const post = await interactablePost(req);
     const result = await likePost(store, { postId: post.id, userId: req.userId! }, api.context(req));
     await api.readYourWrites(result.position);
     res.json({ liked: result.state.likers.has(req.userId!), count: result.state.likers.size });
@@ -113,7 +123,7 @@ export function postRoutes(api: Api): Router {
   });
 
   router.post('/posts/:id/comments', member, async (req, res) => {
-    const post = await readablePost(req);
+    const post = await interactablePost(req);
     const body = parseWith(commentSchema, req.body);
     const commentId = newId();
     const result = await commentOnPost(

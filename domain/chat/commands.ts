@@ -6,9 +6,10 @@ import { presenceDecider } from './presence-decider';
 import { sessionDecider, type SessionCommand, type SessionState } from './session-decider';
 
 /**
- * The chat context's way in: what the API does for a member (profile, preferences, blocks,
- * reports) and what the realtime service records (sessions, presence). api/ and realtime/
- * import this file and events.ts only.
+ * The chat context's way in: what the API does for a member (profile, preferences) and what
+ * the realtime service records (sessions, presence). Blocks and reports moved to the safety
+ * context (`domain/safety/`); the chat's older block and report events stay in the log and
+ * count there. api/ and realtime/ import this file and events.ts only.
  */
 
 export type StartChatSession = Extract<SessionCommand, { type: 'StartSession' }>;
@@ -35,36 +36,6 @@ export function saveChatPreferences(
     memberStream(userId),
     memberDecider,
     { type: 'SavePreferences', userId, preferences, now: context.now },
-    context,
-  );
-}
-
-/** A member blocks another (once; never themselves). */
-export function blockChatMember(
-  store: EventStore,
-  input: { userId: string; blockedId: string; reason: string | null },
-  context: CommandContext,
-) {
-  return handleCommand(
-    store,
-    memberStream(input.userId),
-    memberDecider,
-    { type: 'BlockUser', ...input, now: context.now },
-    context,
-  );
-}
-
-/** A participant reports a session (once each). */
-export function reportChatSession(
-  store: EventStore,
-  input: { roomId: string; reporterId: string; reason: string },
-  context: CommandContext,
-) {
-  return handleCommand(
-    store,
-    sessionStream(input.roomId),
-    sessionDecider,
-    { type: 'ReportSession', ...input, now: context.now },
     context,
   );
 }

@@ -174,6 +174,8 @@ export interface AdminPayoutRow {
   processedAt: string | null;
   createdAt: string;
   streamId: string;
+  /** Why finance may not pay it out now (the creator is banned); null otherwise. */
+  heldReason: string | null;
 }
 
 export interface AdminConversionRow {

@@ -245,7 +245,7 @@ export interface ResolveReportResult {
   report: ModerationReport;
 }
 
-/** Payout requests of a banned creator are refused with this (409); the finance console shows it as the hold reason. */
-export const PAYOUTS_HELD = 'Payouts are on hold while this account is banned. Please contact support.';
+/** A banned creator's unpaid payouts: the finance console's hold reason, and the 409 when staff try to pay one out. */
+export const PAYOUT_HELD_REASON = 'Held: the creator is banned (trust and safety)';
 /** A suspended or banned member's sockets close with this. */
 export const ACCOUNT_DEACTIVATED_TEXT = 'Your account has been deactivated. Please contact support.';

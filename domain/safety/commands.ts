@@ -3,6 +3,8 @@ import type { ChatUserBlocked } from '../chat/events';
 import { memberStream } from '../chat/events';
 import type { EventStore, Position } from '../event-store/port';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
+import { ACCOUNT_DEACTIVATED } from '../accounts/decider';
+import { refuse } from '../shared/errors';
 import { newId } from '../shared/ids';
 import { suspendAutomatically } from './auto-suspension-process';
 import { blockListDecider, type BlockCommand, type BlockListState } from './block-decider';
@@ -23,6 +25,9 @@ import { standingDecider, type StandingCommand } from './standing-decider';
  */
 
 export type { AutoSuspendPolicy } from './report-decider';
+
+/** A suspended or banned account signing in (SPEC §8: the client shows 'Your account has been deactivated…'). */
+export const accountDeactivated = () => refuse.forbidden(ACCOUNT_DEACTIVATED, { code: 'ACCOUNT_DEACTIVATED' });
 
 /** Three distinct reporters within 24 hours (REPORTS_AUTO_SUSPEND_COUNT, REPORTS_AUTO_SUSPEND_WINDOW). */
 export const DEFAULT_AUTO_SUSPEND_POLICY: AutoSuspendPolicy = { count: 3, windowMs: 24 * 3_600_000 };

@@ -1,4 +1,5 @@
-import { chatBlocksProjector } from '../chat-blocks';
+import { blocksProjector } from '../blocks';
+import { reportsProjector } from '../reports';
 import { chatSessionsProjector } from '../chat-sessions';
 import { paymentsProjector } from '../payments';
 import type { Projector } from './projector';
@@ -30,7 +31,8 @@ export const allProjectors: Projector[] = [
   userProfilesProjector,
   userPreferencesProjector,
   chatSessionsProjector,
-  chatBlocksProjector,
+  blocksProjector,
+  reportsProjector,
   walletBalancesProjector,
   creatorsProjector,
   creatorSubscriptionsProjector,
