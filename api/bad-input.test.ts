@@ -4,6 +4,7 @@ import supertest from 'supertest';
 import { grantStaffRole } from '../domain/payouts/staff-role';
 import { eventually } from '../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../ops/testing/harness';
+import { verifyIdentity } from '../ops/testing/identity-verification';
 import type { AuthRateLimits } from './routes/accounts';
 import { createApp } from './app';
 
@@ -70,6 +71,9 @@ const SAMPLES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/media/uploads/': () => ({}),
   'PATCH /api/media/uploads/:id': () => ({}),
   'DELETE /api/media/uploads/:id': () => ({}),
+  // Identity verification takes a multipart form (two photos): a JSON body is refused as it is read.
+  'POST /api/creators/verification': () => ({}),
+  'POST /api/admin/verifications/:id/decide': () => ({ decision: 'rejected', reason: 'Sweep' }),
   'POST /api/logs/client': () => ({
     level: 'info',
     message: 'Hello from the sweep',
@@ -193,6 +197,7 @@ const QUERIES: Record<string, (f: Fixtures) => Record<string, string>> = {
   }),
   'GET /api/admin/streams/:streamName/events': () => ({ related: 'sweep' }),
   'GET /api/media': () => ({ kind: 'image', limit: '10' }),
+  'GET /api/admin/verifications': () => ({ state: 'needs_review' }),
   'GET /api/system/events': () => ({
     type: 'UserRegistered',
     stream: 'user',
@@ -484,6 +489,7 @@ beforeAll(async () => {
   const staff = await signUp('staff');
   const as = (cookie: string) => supertest.agent(stack.url).set('Origin', stack.url).set('Cookie', cookie);
   await as(staff.cookie).post('/api/creators/register').send({ bio: 'Sweeping creator' }).expect(201);
+  await verifyIdentity(stack, as(staff.cookie), staff.id); // locked posts need it (issue 20)
   await grantStaffRole(stack.store, staff.id, { actorId: null, now: new Date() });
   await eventually(
     () => stack.db('users').where({ id: staff.id }).first('role'),

@@ -46,6 +46,11 @@ import { mediaStillProcessing } from '../projections/media';
 import type { MediaStorage } from '../domain/media/storage';
 import { twoFactorKeys } from '../domain/accounts/two-factor-keys';
 import { twoFactorMasterKey } from './two-factor-key';
+import { checkIdentityVerifications, IDENTITY_CHECK_MS, type IdentityProvider } from '../domain/verification/commands';
+import { createSandboxIdentityProvider } from '../domain/verification/sandbox-provider';
+import { createSealer } from '../domain/verification/sealing';
+import { pendingIdentityVerifications } from '../projections/verifications';
+import { sandboxIdentityDelayMs, verificationKey } from './verification-key';
 
 /**
  * The composition root: which adapter serves each port and which process managers run.
@@ -60,6 +65,9 @@ export function createPorts(infrastructure: { db: Knex; logger: Logger }): Recor
     cryptoGateway: new SandboxCryptoGateway(),
     conversionNumbers: postgresConversionNumbers(infrastructure.db),
     ...mediaDeliveryPorts(),
+    // Identity verification (issue 20): the provider, and the key sealing documents at rest.
+    identityProvider: createSandboxIdentityProvider(sandboxIdentityDelayMs()),
+    identitySealer: createSealer(verificationKey(process.env.LIVELY_DATA_DIR || '.data')),
     safetyPolicy: autoSuspendPolicy(),
     twoFactorKeys: twoFactorKeys(twoFactorMasterKey(process.env.LIVELY_DATA_DIR || '.data')),
   };
@@ -138,6 +146,15 @@ export function allTickers(ports: Record<string, unknown>): Ticker[] {
           await pendingPaymentAccounts(db),
           now,
         )),
+    },
+    {
+      // Identity verifications handed to the provider: its answer becomes an event.
+      name: 'identity-verification',
+      intervalMs: IDENTITY_CHECK_MS,
+      tick: async ({ store, db, now }) => {
+        const provider = ports.identityProvider as IdentityProvider;
+        await checkIdentityVerifications({ store, provider }, await pendingIdentityVerifications(db), now);
+      },
     },
     // Expired sessions, rate-limit rows, idempotency keys and sign-in throttling rows.
     housekeepingTicker,

@@ -7,6 +7,7 @@ import { FALLBACK_TIERS } from '../domain/creators/fallback-tiers';
 import { publicMediaUrl, type ProfileImageSetData } from '../domain/media/profile-images';
 import { splitEarnings } from '../domain/payouts/money';
 import type { Projector } from './engine/projector';
+import { verifiedColumn } from './verifications';
 import { displayName, isUserId } from './users';
 
 /**
@@ -102,6 +103,7 @@ interface CreatorRow {
   min_price: number | null;
   post_count: string;
   subscriber_count: string;
+  verified: boolean;
 }
 
 function creatorView(row: CreatorRow): Creator {
@@ -116,6 +118,7 @@ function creatorView(row: CreatorRow): Creator {
     price: row.min_price === null ? NO_TIERS_PRICE : formatCents(row.min_price),
     postCount: Number(row.post_count),
     subscriberCount: Number(row.subscriber_count),
+    verified: row.verified,
   };
 }
 
@@ -135,6 +138,7 @@ function creatorQuery(db: Knex, now: Date) {
         '(SELECT count(DISTINCT s.subscriber_id) FROM creator_subscriptions s WHERE s.creator_id = c.user_id AND s.end_date > ?) AS subscriber_count',
         [now],
       ),
+      db.raw(`${verifiedColumn('c.user_id::uuid')} AS verified`),
     );
 }
 

@@ -26,6 +26,9 @@ export const EVENT_REDACTION_POLICY: Readonly<Record<string, EventPolicy>> = {
   // Two-factor: the sealed TOTP secret and the recovery codes' digests (time steps and indexes stay).
   TwoFactorSetupStarted: { mask: ['sealedSecret'] },
   TwoFactorEnabled: { mask: ['recoveryCodeHashes'] },
+  // Identity verification: the legal name and birth date travel sealed (AES-256-GCM with the
+  // verification key); the sealed value is hidden too, and staff read them only in the console.
+  IdentityVerificationSubmitted: { mask: ['sealedIdentity', 'providerReference'] },
   PaymentCaptured: { mask: ['gatewayCustomerId'] },
   PaymentFailed: { mask: ['gatewayCustomerId'] },
   PaymentCardUpdated: { mask: ['gatewayCustomerId'] },

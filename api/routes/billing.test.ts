@@ -4,6 +4,7 @@ import { FixedRatesProvider } from '../../domain/crypto/rates';
 import { SandboxCryptoGateway } from '../../domain/crypto/sandbox-gateway';
 import { eventually } from '../../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { verifyIdentity } from '../../ops/testing/identity-verification';
 
 jest.setTimeout(120_000);
 
@@ -52,6 +53,7 @@ beforeAll(async () => {
     register('Cleo', 'Creator', 'dev_tok_creator_5678'),
   ]);
   await creator.agent.post('/api/creators/register').send({ bio: 'Billing test creator' }).expect(201);
+  await verifyIdentity(stack, creator.agent, creator.id); // paid messages need it (issue 20)
 
   await member.agent
     .post('/api/crypto/convert')

@@ -2,6 +2,7 @@ import type supertest from 'supertest';
 import { creditBalance } from '../../domain/wallet/balance';
 import { eventually } from '../../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { verifyIdentity } from '../../ops/testing/identity-verification';
 
 /**
  * Creators and social through HTTP on a real PostgreSQL: every route walked as a visitor, an
@@ -77,6 +78,7 @@ beforeAll(async () => {
     .expect(201);
   await other.agent.post('/api/creators/register').send({ bio: '' }).expect(400);
   await other.agent.post('/api/creators/register').send({ bio: 'Cooking' }).expect(201);
+  await verifyIdentity(stack, owner.agent, owner.id); // locked posts need it (issue 20)
   lockedPostId = (
     await owner.agent
       .post('/api/posts')

@@ -68,6 +68,7 @@ export function creatorRoutes(api: Api): Router {
       price: NO_TIERS_PRICE,
       postCount: 0,
       subscriberCount: 0,
+      verified: false, // a new creator has not verified their identity yet
     };
     res.status(201).json(creator ?? fallback);
   });

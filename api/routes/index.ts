@@ -9,6 +9,7 @@ import { healthRoutes } from './health';
 import { membershipRoutes } from './membership';
 import { payoutRoutes } from './payouts';
 import { twoFactorRoutes } from './two-factor';
+import { verificationRoutes } from './verification';
 import { adminRoutes } from './admin';
 import { moderationRoutes } from './moderation';
 import { safetyRoutes } from './safety';
@@ -31,6 +32,7 @@ export const routeModules: Array<(api: Api) => Router> = [
   clientLogRoutes,
   accountsRoutes,
   twoFactorRoutes,
+  verificationRoutes, // before creatorRoutes and adminRoutes: /creators/:id and /admin/:resource would take its paths
   membershipRoutes,
   chatProfileRoutes,
   chatRoutes,

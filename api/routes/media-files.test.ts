@@ -10,6 +10,7 @@ import type { MediaStorage } from '../../domain/media/storage';
 import { mediaKey, type MediaVariant } from '../../domain/media/variants';
 import { creditBalance } from '../../domain/wallet/balance';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { verifyIdentity } from '../../ops/testing/identity-verification';
 
 /**
  * Media delivery and attaching through HTTP (issue 18): signed, expiring URLs; entitlement
@@ -122,6 +123,7 @@ let lockedPostId: string;
 beforeAll(async () => {
   [creator, subscriber, stranger] = await Promise.all([member('Cora'), member('Sid'), member('Stan')]);
   await creator.agent.post('/api/creators/register').send({ bio: 'Photos and films' }).expect(201);
+  await verifyIdentity(stack, creator.agent, creator.id); // locked posts and paid messages need it (issue 20)
   await subscriber.agent
     .post('/api/subscriptions')
     .send({ creatorId: creator.id, tierId: 'default-premium' })

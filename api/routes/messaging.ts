@@ -13,6 +13,7 @@ import { chatUser, conversations, findMessage, thread } from '../../projections/
 import { requireActiveSubscription } from '../http/access';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
+import { requireVerifiedIdentity } from '../http/identity-gate';
 import type { Api } from '../kit';
 
 /** Direct messages, paid ones locked until their receiver unlocks them (SPEC §2 Messages, §7). */
@@ -51,6 +52,7 @@ export function messagingRoutes(api: Api): Router {
     const receiver = await userOr404(body.receiverId);
     const senderId = req.userId!;
     if (await blockedBetween(db, senderId, receiver.id)) throw refuse.forbidden(BLOCKED_MESSAGE, { code: 'BLOCKED' });
+    if (body.price != null) await requireVerifiedIdentity(db, senderId, 'send paid messages');
     const unusable = await unusableMedia(db, senderId, body.mediaIds);
     if (unusable) throw refuse.unprocessable(unusable, { code: 'MEDIA_NOT_USABLE' });
     const messageId = newId();

@@ -11,6 +11,7 @@ import { commentOnPost, likePost, publishPost } from '../../domain/posts/command
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
 import { blockedBetween } from '../../projections/blocks';
+import { requireVerifiedIdentity } from '../http/identity-gate';
 import { attachmentViews, mediaByIds, unusableMedia, type MediaLinks } from '../../projections/media-access';
 import { feedPage, findPost, postComments } from '../../projections/posts';
 import { displayName, findUserRow } from '../../projections/users';
@@ -44,6 +45,7 @@ export function postRoutes(api: Api): Router {
 
   router.post('/posts', member, async (req, res) => {
     const body = parseWith(createPostSchema, req.body);
+    if (!body.isPublic) await requireVerifiedIdentity(db, req.userId!, 'publish locked posts');
     const unusable = await unusableMedia(db, req.userId!, body.mediaIds);
     if (unusable) throw refuse.unprocessable(unusable, { code: 'MEDIA_NOT_USABLE' });
     const postId = newId();

@@ -71,6 +71,8 @@ export interface Creator {
   price: string;
   postCount: number;
   subscriberCount: number;
+  /** Identity verified (issue 20): the "Verified" badge beside the name. */
+  verified: boolean;
 }
 
 export interface Tier {

@@ -5,6 +5,7 @@ import type { TestStack } from './harness';
 import { creditEarnings, earningsEventId } from '../../domain/payouts/credit-earnings';
 import { grantStaffRole } from '../../domain/payouts/staff-role';
 import { turnOnTwoFactor } from './two-factor';
+import { verifyIdentity } from './identity-verification';
 
 /** Test people for the payouts and finance routes: members, creators and finance staff with sessions. */
 
@@ -21,8 +22,11 @@ export async function ready(stack: TestStack) {
 
 export type Kind = 'member' | 'creator' | 'admin';
 
-/** Creators have two-factor on (payment accounts and payouts need it) unless `twoFactor: false`. */
-export async function person(stack: TestStack, kind: Kind, options: { twoFactor?: boolean } = {}) {
+/**
+ * Creators have two-factor on (payment accounts and payouts need it) unless `twoFactor: false`,
+ * and their identity verified (payouts, locked posts and paid messages need it) unless `verified: false`.
+ */
+export async function person(stack: TestStack, kind: Kind, options: { twoFactor?: boolean; verified?: boolean } = {}) {
   const userId = randomUUID();
   const now = new Date().toISOString();
   const context = { actorId: userId, now: new Date() };
@@ -68,7 +72,9 @@ export async function person(stack: TestStack, kind: Kind, options: { twoFactor?
     user_id: userId,
     expires_at: new Date(Date.now() + 3_600_000),
   });
-  return { userId, agent: stack.agent().set('Cookie', `lively.sid=${token}`) };
+  const agent = stack.agent().set('Cookie', `lively.sid=${token}`);
+  if (kind === 'creator' && options.verified !== false) await verifyIdentity(stack, agent, userId);
+  return { userId, agent };
 }
 
 const DAY = 86_400_000;

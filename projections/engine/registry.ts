@@ -20,6 +20,7 @@ import { creatorBalancesProjector } from '../creator-balances';
 import { ledgerProjector } from '../ledger';
 import { mediaProjector } from '../media';
 import { profileMediaProjector } from '../profile-media';
+import { verificationsProjector } from '../verifications';
 import { billingHistoryProjector } from '../billing-history';
 import { notificationsProjector } from '../notifications';
 import { creatorAnalyticsProjector } from '../creator-analytics';
@@ -50,4 +51,5 @@ export const allProjectors: Projector[] = [
   creatorAnalyticsProjector,
   mediaProjector,
   profileMediaProjector,
+  verificationsProjector,
 ];

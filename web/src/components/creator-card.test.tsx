@@ -17,6 +17,7 @@ const creator: Creator = {
   price: '9.99',
   postCount: 1,
   subscriberCount: 0,
+  verified: false,
 };
 
 describe('creator card', () => {

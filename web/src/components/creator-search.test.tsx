@@ -17,6 +17,7 @@ const creator = (id: string, name: string, subscriberCount: number, postCount: n
   price: '12.99',
   postCount,
   subscriberCount,
+  verified: false,
 });
 
 function Where() {

@@ -19,6 +19,7 @@ const creator: Creator = {
   price: '12.99',
   postCount: 1,
   subscriberCount: 0,
+  verified: false,
 };
 const tiers = [
   {

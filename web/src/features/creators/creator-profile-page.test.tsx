@@ -20,6 +20,7 @@ const creator: Creator = {
   price: '9.99',
   postCount: 1,
   subscriberCount: 1,
+  verified: false,
 };
 
 function renderProfile(profile: Creator) {
