@@ -31,10 +31,10 @@ const ready = (mediaId: string) => [
   recorded('MediaUploaded', { mediaId, ownerId: 'u1', kind: 'image', mime: 'image/png', bytes: 10, at }),
   recorded('MediaProcessed', { mediaId, width: 10, height: 10, variants: ['w320.webp', 'preview.webp'], at }),
 ];
-const set = (type: 'AvatarSet' | 'CoverSet', mediaId: string) =>
+const set = (type: 'AvatarSet' | 'CoverSet' | 'ChatProfileImageAdded', mediaId: string) =>
   recorded(type, { userId: 'u1', mediaId, sourceMediaId: 'src', crop, variant: 'w320.webp', at });
 
-/** Two avatars in turn, a cover, and an upload that never became a profile image. */
+/** Two avatars in turn, a cover, two chat images (one taken off), and an upload that never became a profile image. */
 const history = [
   ...ready('a1'),
   set('AvatarSet', 'a1'),
@@ -42,6 +42,11 @@ const history = [
   set('AvatarSet', 'a2'),
   ...ready('c1'),
   set('CoverSet', 'c1'),
+  ...ready('h1'),
+  set('ChatProfileImageAdded', 'h1'),
+  ...ready('h2'),
+  set('ChatProfileImageAdded', 'h2'),
+  recorded('ChatProfileImageRemoved', { userId: 'u1', mediaId: 'h1', at }),
   ...ready('private'),
 ];
 
@@ -61,7 +66,7 @@ describe('profile media read model', () => {
   it('is the same when every event is applied twice', async () => {
     const { once, twice } = await replayTwice(db, profileMediaProjector, history);
     expect(twice).toEqual(once);
-    expect(once.profile_media).toHaveLength(3);
+    expect(once.profile_media).toHaveLength(5);
   });
 
   it('serves profile items to anyone, keeps the current ones from deletion, and other uploads private', async () => {
@@ -70,7 +75,8 @@ describe('profile media read model', () => {
     expect(await publicMediaFile(db, 'c1', 'preview.webp')).toBe(true);
     expect(await publicMediaFile(db, 'c1', 'w2048.webp')).toBe(false);
     expect(await publicMediaFile(db, 'private', 'w320.webp')).toBe(false);
-    expect([await isCurrentProfileMedia(db, 'a1'), await isCurrentProfileMedia(db, 'a2')]).toEqual([false, true]);
+    const current = ['a1', 'a2', 'c1', 'h1', 'h2'].map((id) => isCurrentProfileMedia(db, id));
+    expect(await Promise.all(current)).toEqual([false, true, true, false, true]);
     expect([await mediaInUse(db, 'a1'), await mediaInUse(db, 'a2'), await mediaInUse(db, 'c1')]).toEqual([
       false,
       true,

@@ -5,15 +5,17 @@ import type { MediaVariant } from '../domain/media/variants';
 import type { Projector } from './engine/projector';
 
 /**
- * `profile_media`: the items made for avatars and covers (AvatarSet, CoverSet). They are public:
+ * `profile_media`: the items made for avatars, covers and chat profile images. They are public:
  * anyone, signed out too, may fetch their files (`publicMediaFile`). `current` marks the one a
  * profile shows now; that one cannot be deleted from the vault.
  */
+const SLOT_OF: Record<string, string> = { AvatarSet: 'avatar', CoverSet: 'cover', ChatProfileImageAdded: 'chat' };
+
 export const profileMediaProjector: Projector = {
   name: 'profile-media',
   version: 1,
   tables: ['profile_media'],
-  eventTypes: ['AvatarSet', 'CoverSet'],
+  eventTypes: ['AvatarSet', 'CoverSet', 'ChatProfileImageAdded', 'ChatProfileImageRemoved'],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('profile_media', (t) => {
       t.text('media_id').primary();
@@ -25,8 +27,11 @@ export const profileMediaProjector: Projector = {
   },
   async apply({ table }, event: RecordedEvent) {
     const d = event.data as ProfileImageSetData;
-    const slot = event.type === 'AvatarSet' ? 'avatar' : 'cover';
-    await table('profile_media').where({ owner_id: d.userId, slot }).update({ current: false });
+    if (event.type === 'ChatProfileImageRemoved')
+      return void (await table('profile_media').where({ media_id: d.mediaId }).update({ current: false }));
+    const slot = SLOT_OF[event.type];
+    // An avatar or cover replaces the one before; a chat profile has several images.
+    if (slot !== 'chat') await table('profile_media').where({ owner_id: d.userId, slot }).update({ current: false });
     await table('profile_media')
       .insert({ media_id: d.mediaId, owner_id: d.userId, slot, current: true })
       .onConflict('media_id')

@@ -8,6 +8,7 @@ import type {
   ChatSessionStarted,
 } from '../domain/chat/events';
 import type { RecordedEvent } from '../domain/event-store/port';
+import { publicMediaPrefix, publicMediaUrl, type ProfileImageSetData } from '../domain/media/profile-images';
 import { KeyedRows } from './engine/keyed-rows';
 import type { ProjectionContext, Projector } from './engine/projector';
 
@@ -27,6 +28,8 @@ export const userProfilesProjector: Projector = {
     'ChatSessionEnded',
     'ChatMemberWentOnline',
     'ChatMemberWentOffline',
+    'ChatProfileImageAdded',
+    'ChatProfileImageRemoved',
   ],
   async createTables(db: Knex, schema: string) {
     await db.schema.withSchema(schema).createTable('chat_presence', (t) => {
@@ -56,6 +59,7 @@ export const userProfilesProjector: Projector = {
 };
 
 type PresenceEvent = ChatMemberWentOnline | ChatMemberWentOffline;
+const imagesOf = (row: Record<string, unknown>) => (row.profile_images ?? []) as string[];
 type SessionEvent = ChatSessionStarted | ChatSessionEnded;
 const isPresence = (event: RecordedEvent) =>
   event.type === 'ChatMemberWentOnline' || event.type === 'ChatMemberWentOffline';
@@ -95,6 +99,18 @@ async function applyProfiles(context: ProjectionContext, events: RecordedEvent[]
       profiles.change(
         d.userId,
         (row) => row && { ...row, is_online: isOnline, last_active_at: latest(row.last_active_at, d.at) },
+      );
+    } else if (event.type === 'ChatProfileImageAdded') {
+      // The chat profile's images (issue 18): the public URL of each item made for it, in order.
+      const d = event.data as ProfileImageSetData;
+      const url = publicMediaUrl(d.mediaId, d.variant);
+      profiles.change(d.userId, (row) => row && { ...row, profile_images: [...imagesOf(row), url] });
+    } else if (event.type === 'ChatProfileImageRemoved') {
+      const d = event.data as ProfileImageSetData;
+      const gone = publicMediaPrefix(d.mediaId);
+      profiles.change(
+        d.userId,
+        (row) => row && { ...row, profile_images: imagesOf(row).filter((url) => !url.startsWith(gone)) },
       );
     } else if (event.type === 'ChatProfileSaved') {
       const d = (event as unknown as ChatProfileSaved).data;

@@ -185,4 +185,50 @@ describe('avatar and cover from media', () => {
     expect(res.body.code).toBe('CREATOR_REQUIRED');
     await stack.agent().put('/api/me/avatar').send({ mediaId: randomUUID() }).expect(401);
   });
+
+  it("adds images to a member's chat profile, up to six, and takes them off", async () => {
+    const agent = stack.agent();
+    const password = 'Passw0rdGood';
+    const email = `chat.${randomUUID()}@example.com`;
+    const body = { firstName: 'Chat', lastName: 'Images', email, password, confirmPassword: password };
+    await agent
+      .post('/api/auth/register')
+      .send({ ...body, paymentToken: `dev_tok_${randomUUID()}` })
+      .expect(201);
+    await eventually(
+      () => agent.get('/api/auth/user'),
+      (r) => r.body.subscriptionStatus === 'active',
+      30_000,
+    );
+    const item = await uploadReady(agent as Agent);
+    await agent.post('/api/profile/images').send({ mediaId: item.id }).expect(404);
+    await agent
+      .post('/api/profile')
+      .send({
+        displayName: 'Chat',
+        age: 30,
+        location: 'Lisbon',
+        genderIdentity: 'woman',
+        sexualOrientation: 'straight',
+        relationshipType: ['dating'],
+        bio: 'Hello',
+        interests: ['Music'],
+      })
+      .expect(200);
+
+    const added: ProfileImageResult[] = [];
+    for (let i = 0; i < 6; i++)
+      added.push((await agent.post('/api/profile/images').send({ mediaId: item.id }).expect(201)).body);
+    const full = await agent.post('/api/profile/images').send({ mediaId: item.id }).expect(422);
+    expect(full.body.code).toBe('CHAT_IMAGES_FULL');
+    expect((await agent.get('/api/profile').expect(200)).body.profileImages).toEqual(added.map((a) => a.url));
+    // The whole picture by default, served to anyone.
+    expect([added[0].width, added[0].height]).toEqual([640, 427]);
+    await fetchSignedOut(added[0].url);
+
+    await agent.delete(`/api/profile/images/${added[0].mediaId}`).expect(204);
+    await agent.delete(`/api/profile/images/${added[0].mediaId}`).expect(404);
+    expect((await agent.get('/api/profile').expect(200)).body.profileImages).toEqual(added.slice(1).map((a) => a.url));
+    await agent.delete(`/api/media/${added[0].mediaId}`).expect(204);
+  });
 });

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { profileImageSchema, type ProfileImageResult } from '../../domain/contracts/profile-media';
 import {
   mediaKey,
+  removeChatProfileImage,
   setProfileImage,
   type MediaIngest,
   type ProfileImageSlot,
@@ -11,7 +12,8 @@ import {
 } from '../../domain/media/commands';
 import { refuse } from '../../domain/shared/errors';
 import { publicMediaFile } from '../../projections/profile-media';
-import { requestUser } from '../http/access';
+import { findProfile } from '../../projections/user-profiles';
+import { requestUser, requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 
@@ -21,7 +23,8 @@ const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
 /**
  * Avatar and cover from one's own media (issue 18): `PUT /api/me/avatar` (anyone signed in)
  * and `PUT /api/creators/me/cover` (creators) take `{ mediaId, crop? }` and answer
- * ProfileImageResult; `GET /api/media/:id/public/:variant` serves the files of those public
+ * ProfileImageResult, as does `POST /api/profile/images` (201), which adds an image to the chat
+ * profile (up to six; `DELETE /api/profile/images/:id` takes one off); `GET /api/media/:id/public/:variant` serves the files of those public
  * items to anyone, signed out too, with no signature and a year's caching.
  */
 export function profileMediaRoutes(api: Api): Router {
@@ -56,6 +59,21 @@ export function profileMediaRoutes(api: Api): Router {
 
   router.put('/creators/me/cover', async (req, res) => {
     res.json(await setImage(req, 'cover'));
+  });
+
+  // The Lively Chat profile's images (members with site access, like the rest of the chat profile).
+  const member = requireActiveSubscription(db);
+  router.post('/profile/images', member, async (req, res) => {
+    if (!(await findProfile(db, req.userId!)))
+      throw refuse.notFound('Set up your chat profile before adding images to it');
+    res.status(201).json(await setImage(req, 'chat'));
+  });
+
+  router.delete('/profile/images/:id', member, async (req, res) => {
+    const input = { userId: req.userId!, mediaId: String(req.params.id) };
+    const result = await removeChatProfileImage(store, input, api.context(req));
+    await api.readYourWrites(result.position);
+    res.status(204).end();
   });
 
   router.get('/media/:id/public/:variant', async (req, res) => {

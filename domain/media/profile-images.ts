@@ -21,7 +21,9 @@ import { IMAGE_WIDTHS, mediaKey, type MediaVariant } from './variants';
  * 2048 px on its long edge, so the cut and its variants take a fraction of a second.
  */
 
-export type ProfileImageSlot = 'avatar' | 'cover';
+/** `chat`: one of the Lively Chat profile's images (up to MAX_CHAT_IMAGES, added and removed one by one). */
+export type ProfileImageSlot = 'avatar' | 'cover' | 'chat';
+export const MAX_CHAT_IMAGES = 6;
 
 /** A rectangle in the source image's pixels (its upright width and height, as GET /api/media/:id says). */
 export interface CropRect {
@@ -43,25 +45,50 @@ export interface ProfileImageSetData {
 }
 
 export type ProfileImageEvent =
-  { type: 'AvatarSet'; data: ProfileImageSetData } | { type: 'CoverSet'; data: ProfileImageSetData };
+  | { type: 'AvatarSet'; data: ProfileImageSetData }
+  | { type: 'CoverSet'; data: ProfileImageSetData }
+  | { type: 'ChatProfileImageAdded'; data: ProfileImageSetData }
+  | { type: 'ChatProfileImageRemoved'; data: { userId: string; mediaId: string; at: string } };
 
 export const profileImagesStream = (userId: string) => `profile-images-${userId}`;
 
-/** Where a public item's file is served to anyone: no signature, cacheable for a year (it never changes). */
-export function publicMediaUrl(mediaId: string, variant: MediaVariant): string {
-  return `/api/media/${encodeURIComponent(mediaId)}/public/${variant}`;
-}
+/** Where a public item's files are served to anyone: no signature, cacheable for a year (they never change). */
+export const publicMediaPrefix = (mediaId: string) => `/api/media/${encodeURIComponent(mediaId)}/public/`;
+export const publicMediaUrl = (mediaId: string, variant: MediaVariant) => `${publicMediaPrefix(mediaId)}${variant}`;
 
-const EVENT_OF = { avatar: 'AvatarSet', cover: 'CoverSet' } as const;
+const EVENT_OF = { avatar: 'AvatarSet', cover: 'CoverSet', chat: 'ChatProfileImageAdded' } as const;
 
-type SetProfileImage = { type: 'SetProfileImage'; slot: ProfileImageSlot } & ProfileImageSetData;
+type ProfileImageCommand =
+  | ({ type: 'SetProfileImage'; slot: ProfileImageSlot } & ProfileImageSetData)
+  | { type: 'RemoveChatProfileImage'; userId: string; mediaId: string; at: string };
 
-/** The stream only records the changes: every set is allowed once its image is made. */
-const profileImagesDecider: Decider<SetProfileImage, null, ProfileImageEvent> = {
-  initialState: null,
-  evolve: () => null,
-  decide: ({ type: _type, slot, ...data }) => [{ type: EVENT_OF[slot], data }],
+/** The stream records the changes; its state is the chat profile's images (avatar and cover are replaced whole). */
+const profileImagesDecider: Decider<ProfileImageCommand, { chatImages: string[] }, ProfileImageEvent> = {
+  initialState: { chatImages: [] },
+  evolve(state, event) {
+    if (event.type === 'ChatProfileImageAdded') return { chatImages: [...state.chatImages, event.data.mediaId] };
+    if (event.type === 'ChatProfileImageRemoved')
+      return { chatImages: state.chatImages.filter((id) => id !== event.data.mediaId) };
+    return state;
+  },
+  decide(command, state) {
+    if (command.type === 'RemoveChatProfileImage') {
+      if (!state.chatImages.includes(command.mediaId)) throw refuse.notFound('This image is not on your chat profile');
+      const { userId, mediaId, at } = command;
+      return [{ type: 'ChatProfileImageRemoved', data: { userId, mediaId, at } }];
+    }
+    const { type: _type, slot, ...data } = command;
+    if (slot === 'chat') refuseFullChatProfile(state);
+    return [{ type: EVENT_OF[slot], data }];
+  },
 };
+
+function refuseFullChatProfile(state: { chatImages: string[] }) {
+  if (state.chatImages.length >= MAX_CHAT_IMAGES)
+    throw refuse.unprocessable(`A chat profile has at most ${MAX_CHAT_IMAGES} images: remove one first`, {
+      code: 'CHAT_IMAGES_FULL',
+    });
+}
 
 /** What the source item is, folded from its own stream (the write side, not a read model). */
 interface SourceItem extends MediaState {
@@ -91,12 +118,13 @@ function largestVariant(variants: MediaVariant[]): MediaVariant | undefined {
 /** The profile shows a variant fit for its size: a small one for an avatar, a wide one for a cover. */
 function shownVariant(slot: ProfileImageSlot, variants: MediaVariant[]): MediaVariant {
   if (slot === 'avatar') return 'w320.webp';
+  if (slot === 'chat') return variants.includes('w640.webp') ? 'w640.webp' : 'w320.webp';
   return variants.includes('w1280.webp') ? 'w1280.webp' : (largestVariant(variants) ?? 'w320.webp');
 }
 
-/** An avatar without a crop is the largest centred square; a cover, the whole picture. */
+/** An avatar without a crop is the largest centred square; a cover or chat image, the whole picture. */
 function defaultCrop(slot: ProfileImageSlot, width: number, height: number): CropRect {
-  if (slot === 'cover') return { x: 0, y: 0, width, height };
+  if (slot !== 'avatar') return { x: 0, y: 0, width, height };
   const side = Math.min(width, height);
   return { x: Math.floor((width - side) / 2), y: Math.floor((height - side) / 2), width: side, height: side };
 }
@@ -143,6 +171,9 @@ export async function setProfileImage(deps: ProfileImageDeps, input: SetProfileI
         : 'This image failed to process and cannot be used',
       { code: 'MEDIA_NOT_READY' },
     );
+  // Refused before any work when the chat profile is full (the decider checks again).
+  if (input.slot === 'chat')
+    refuseFullChatProfile((await loadState(deps.store, profileImagesStream(input.userId), profileImagesDecider)).state);
   const crop = input.crop ?? defaultCrop(input.slot, source.width, source.height);
   checkCrop(crop, source.width, source.height);
 
@@ -220,4 +251,19 @@ async function variantsOf(deps: ProfileImageDeps, cut: Buffer) {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Takes one image off the chat profile (its item stays in the vault, free to delete). */
+export function removeChatProfileImage(
+  store: EventStore,
+  input: { userId: string; mediaId: string },
+  context: CommandContext,
+) {
+  return handleCommand(
+    store,
+    profileImagesStream(input.userId),
+    profileImagesDecider,
+    { type: 'RemoveChatProfileImage', ...input, at: context.now.toISOString() },
+    context,
+  );
 }
