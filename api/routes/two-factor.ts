@@ -15,8 +15,9 @@ import {
   type TwoFactorSetup,
   type TwoFactorStatus,
 } from '../../domain/contracts/two-factor';
+import { accountDeactivated } from '../../domain/safety/commands';
 import { DomainError, refuse } from '../../domain/shared/errors';
-import { currentUser } from '../../projections/users';
+import { currentUser, findUserRow, isDeactivated } from '../../projections/users';
 import { requestUser } from '../http/access';
 import { TrustedDevices } from '../http/login-throttle';
 import { endPendingSignIn, readPendingSignIn } from '../http/pending-sign-in';
@@ -116,6 +117,9 @@ export function twoFactorRoutes(api: Api): Router {
     const trustedAccounts = await devices.accountsOf(req, context.now);
     const { position } = await completeTwoFactorSignIn(deps(), { userId: pending.userId, code }, context);
     endPendingSignIn(res, api.secure(req));
+    // Suspended or banned between the two steps: still no session.
+    const row = await findUserRow(db, pending.userId);
+    if (row && isDeactivated(row, context.now)) throw accountDeactivated();
     await completeSignIn(api, req, res, pending.userId, devices, trustedAccounts);
     await api.readYourWrites(position);
     res.json({ message: 'Logged in successfully', user: await currentUser(db, pending.userId) });
