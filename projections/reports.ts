@@ -200,18 +200,18 @@ SELECT r.*,
   coalesce(c1p.display_name, '') AS user1_display, c1.first_name AS user1_first, c1.last_name AS user1_last,
   coalesce(c2p.display_name, '') AS user2_display, c2.first_name AS user2_first, c2.last_name AS user2_last
 FROM reports r
-LEFT JOIN users ru ON ru.id::text = r.reporter_id
+LEFT JOIN users ru ON ru.id = r.reporter_id::uuid
 LEFT JOIN user_profiles rp ON rp.user_id = r.reporter_id
-LEFT JOIN users tu ON tu.id::text = r.target_user_id
+LEFT JOIN users tu ON tu.id = r.target_user_id::uuid
 LEFT JOIN user_profiles tp ON tp.user_id = r.target_user_id
-LEFT JOIN users su ON su.id::text = r.resolved_by
+LEFT JOIN users su ON su.id = r.resolved_by::uuid
 LEFT JOIN posts p ON r.target_type = 'post' AND p.id = r.target_id
 LEFT JOIN messages m ON r.target_type = 'message' AND m.id = r.target_id
-LEFT JOIN users mu ON mu.id::text = m.receiver_id
+LEFT JOIN users mu ON mu.id = m.receiver_id::uuid
 LEFT JOIN chat_sessions cs ON r.target_type = 'chat_session' AND cs.room_id = r.target_id
-LEFT JOIN users c1 ON c1.id::text = cs.user1_id
+LEFT JOIN users c1 ON c1.id = cs.user1_id::uuid
 LEFT JOIN user_profiles c1p ON c1p.user_id = cs.user1_id
-LEFT JOIN users c2 ON c2.id::text = cs.user2_id
+LEFT JOIN users c2 ON c2.id = cs.user2_id::uuid
 LEFT JOIN user_profiles c2p ON c2p.user_id = cs.user2_id`;
 
 type QueueRow = Record<string, unknown> & {
@@ -306,7 +306,7 @@ async function lastActionsOf(db: Knex, userIds: string[]): Promise<Map<string, A
     `SELECT a.*, u.first_name, u.last_name FROM (
        SELECT *, row_number() OVER (PARTITION BY user_id ORDER BY at DESC, event_id) AS n
        FROM moderation_actions WHERE user_id = ANY(?)) a
-     LEFT JOIN users u ON u.id::text = a.staff_id
+     LEFT JOIN users u ON u.id = a.staff_id::uuid
      WHERE a.n <= ? ORDER BY a.at DESC, a.event_id`,
     [userIds, LAST_ACTIONS],
   );
