@@ -13,6 +13,7 @@ import { creatorBio, DEMO_ADMIN, DEMO_CREATOR, DEMO_LOGIN, FIRST, LAST, pick, TO
 import { runLargeSeed } from './seed-large';
 import { DEMO_TWO_FACTOR_SECRET, demoTwoFactorCode, turnOnDemoTwoFactor } from '../seed/two-factor';
 import { seedAvatar, seedCover, seedPhotos, seedVideo, videosPossible } from '../seed/media';
+import { seedIdentityVerification } from '../seed/identity';
 
 /**
  * A realistic demo dataset, created the way users create it: through the HTTP API (and so the
@@ -172,6 +173,11 @@ export async function seed(
       }),
     );
     await settle();
+    // Locked posts need a verified identity (issue 20): the form, then the provider's answer.
+    step(
+      'identity verification',
+      await each(creators, 4, report.failures, (c) => seedIdentityVerification(c.client, c)),
+    );
     step(
       'creator tiers',
       await each(creators, 4, report.failures, async (c) => {
@@ -197,13 +203,14 @@ export async function seed(
     );
 
     await settle();
-    // Imagery (issue 18), through the real upload path: avatars for everyone, creators' covers,
+    // Imagery (issue 18), through the real upload path: avatars, creators' covers,
     // then a few posts with generated photos and clips. Each is made once: a rerun keeps them.
     step(
       'avatars and covers',
       await each(everyone, 4, report.failures, async (p, i) => {
         const me = await p.client.ok<{ profileImageUrl: string | null; isCreator: boolean }>('GET', '/api/auth/user');
-        if (!me.profileImageUrl) await seedAvatar(p.client, p, i);
+        // Every creator and every other member (the demo member first): the rest keep their initials.
+        if (!me.profileImageUrl && (me.isCreator || i % 2 === 0)) await seedAvatar(p.client, p, i);
         if (!me.isCreator) return;
         const page = await p.client.ok<{ coverImageUrl: string | null }>('GET', `/api/creators/${p.client.userId}`);
         if (!page.coverImageUrl) await seedCover(p.client, `${p.firstName} ${p.lastName}`, i);

@@ -80,7 +80,9 @@ export async function generatedVideo(seed: number, seconds: number): Promise<Buf
   const dir = await mkdtemp(path.join(tmpdir(), 'lively-seed-video-'));
   try {
     const file = path.join(dir, 'clip.mp4');
-    const pattern = seed % 2 === 0 ? 'testsrc2=size=640x360:rate=25' : 'mandelbrot=size=640x360:rate=25';
+    // Seeds 0-1 a test card, 2-3 a Mandelbrot zoom, and so on: neighbouring posts differ.
+    const pattern =
+      Math.floor(seed / 2) % 2 === 0 ? 'testsrc2=size=640x360:rate=25' : 'mandelbrot=size=640x360:rate=25';
     await runTool('ffmpeg', [
       ...['-y', '-loglevel', 'error', '-f', 'lavfi', '-i', pattern],
       ...['-f', 'lavfi', '-i', `sine=frequency=${330 + (seed % 5) * 110}`, '-t', String(seconds)],
