@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { PAID_MESSAGE_LABEL, type ChatUser, type Conversation, type Message } from '../domain/contracts/messaging';
 import { formatCents } from '../domain/contracts/money';
 import type { MessageSent, MessageUnlocked } from '../domain/messaging/events';
+import type { ContentRemoved } from '../domain/safety/events';
 import { bulkInsert } from './engine/bulk-insert';
 import type { ProjectionContext, Projector } from './engine/projector';
 import { attachedMediaSql, attachmentViews, type AttachedMedia, type MediaLinks } from './media-access';
@@ -27,12 +28,23 @@ type Row = ReturnType<typeof rowOf>;
 const unlock = (table: ProjectionContext['table'], data: MessageUnlocked['data']) =>
   table('messages').where({ id: data.messageId }).update({ is_unlocked: true, unlocked_at: data.unlockedAt });
 
+/** Ids of the messages staff removed in these events (trust and safety; posts are the posts model's). */
+const removedMessageIds = (events: Array<{ type: string; data: unknown }>) =>
+  events
+    .filter((event) => event.type === 'ContentRemoved')
+    .map((event) => event.data as ContentRemoved['data'])
+    .filter((data) => data.targetType === 'message')
+    .map((data) => data.targetId);
+
+const markRemoved = (context: ProjectionContext, ids: string[]) =>
+  ids.length === 0 ? undefined : context.table('messages').whereIn('id', ids).update({ removed: true });
+
 /** Direct messages between two users, paid ones with their lock state. */
 export const messagesProjector: Projector = {
   name: 'messages',
-  version: 2,
+  version: 3,
   tables: ['messages'],
-  eventTypes: ['MessageSent', 'MessageUnlocked'],
+  eventTypes: ['MessageSent', 'MessageUnlocked', 'ContentRemoved'],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('messages', (t) => {
       t.text('id').primary();
@@ -47,12 +59,16 @@ export const messagesProjector: Projector = {
       t.timestamp('unlocked_at', { useTz: true });
       /** Ids of the uploaded media (issue 18) in order; null without. */
       t.jsonb('media_ids');
+      /** Removed by staff (trust and safety): its text and media are no longer shown. */
+      t.boolean('removed').notNullable().defaultTo(false);
       t.index(['sender_id', 'created_at']);
       t.index(['receiver_id', 'created_at']);
     });
   },
-  async apply({ table }, event) {
-    if (event.type === 'MessageSent') {
+  async apply(context, event) {
+    const { table } = context;
+    if (event.type === 'ContentRemoved') await markRemoved(context, removedMessageIds([event]));
+    else if (event.type === 'MessageSent') {
       const row = rowOf(event.data as MessageSent['data']);
       await table('messages')
         .insert({ ...row, media_ids: row.media_ids && JSON.stringify(row.media_ids) })
@@ -68,6 +84,7 @@ export const messagesProjector: Projector = {
     const rows = new Map<string, Row>();
     const unlocks = new Map<string, string>();
     for (const event of events) {
+      if (event.type === 'ContentRemoved') continue;
       if (event.type === 'MessageSent') {
         const row = rowOf(event.data as MessageSent['data']);
         if (!rows.has(row.id)) rows.set(row.id, row);
@@ -80,14 +97,19 @@ export const messagesProjector: Projector = {
     }
     const allNew = await bulkInsert(context, 'messages', [...rows.values()], { conflict: ['id'], distinct: true });
     const pending = [...unlocks].filter(([id]) => !(allNew && rows.has(id)));
-    if (pending.length === 0) return;
-    await context.trx.raw(
-      `UPDATE ${context.ref('messages')} m SET is_unlocked = true, unlocked_at = v.at FROM unnest(?::text[], ?::timestamptz[]) v(id, at)
-        WHERE m.id = v.id AND (NOT m.is_unlocked OR m.unlocked_at IS DISTINCT FROM v.at)`,
-      [pending.map(([id]) => id), pending.map(([, at]) => at)],
-    );
+    if (pending.length > 0) await updateUnlocks(context, pending);
+    // A removal only ever follows its message, so it runs after this page's inserts.
+    await markRemoved(context, removedMessageIds(events));
   },
 };
+
+function updateUnlocks(context: ProjectionContext, pending: Array<[string, string]>) {
+  return context.trx.raw(
+    `UPDATE ${context.ref('messages')} m SET is_unlocked = true, unlocked_at = v.at FROM unnest(?::text[], ?::timestamptz[]) v(id, at)
+        WHERE m.id = v.id AND (NOT m.is_unlocked OR m.unlocked_at IS DISTINCT FROM v.at)`,
+    [pending.map(([id]) => id), pending.map(([, at]) => at)],
+  );
+}
 
 // Queries: conversations, threads and one message as a viewer sees them (locked for the receiver until unlocked).
 
@@ -101,6 +123,7 @@ interface MessageRow {
   price_cents: number | null;
   is_unlocked: boolean;
   created_at: Date;
+  removed: boolean;
   /** Uploaded media in order (the media read model's items attached to the message). */
   media: AttachedMedia[];
 }
@@ -109,7 +132,27 @@ interface MessageRow {
 const lockedFor = (row: MessageRow, viewerId: string) =>
   row.is_paid && !row.is_unlocked && row.receiver_id === viewerId;
 
+/** What both parties see in place of a message staff removed. */
+export const REMOVED_MESSAGE_TEXT = 'This message was removed by Lively moderation.';
+
 export function messageView(row: MessageRow, viewerId: string, links: MediaLinks): Message {
+  if (row.removed) {
+    const { is_paid: isPaid, price_cents: price } = row;
+    return {
+      id: row.id,
+      senderId: row.sender_id,
+      receiverId: row.receiver_id,
+      content: REMOVED_MESSAGE_TEXT,
+      mediaUrl: null,
+      isPaid,
+      price: price === null ? null : formatCents(price),
+      isUnlocked: row.is_unlocked,
+      locked: false,
+      removed: true,
+      createdAt: new Date(row.created_at).toISOString(),
+      media: [],
+    };
+  }
   const locked = lockedFor(row, viewerId);
   return {
     id: row.id,
@@ -170,7 +213,7 @@ export async function conversations(db: Knex, viewerId: string): Promise<Convers
       profileImageUrl: row.profile_image_url,
       isCreator: row.is_creator,
     },
-    lastMessage: lockedFor(row, viewerId) ? PAID_MESSAGE_LABEL : row.content,
+    lastMessage: row.removed ? REMOVED_MESSAGE_TEXT : lockedFor(row, viewerId) ? PAID_MESSAGE_LABEL : row.content,
     lastMessageAt: new Date(row.created_at).toISOString(),
   }));
 }

@@ -95,6 +95,8 @@ export function messagingRoutes(api: Api): Router {
   router.post('/messages/:id/unlock', member, idempotency(db), async (req, res) => {
     const messageId = String(req.params.id);
     if (!isUserId(messageId)) throw refuse.notFound('Message not found');
+    const current = await findMessage(db, req.userId!, messageId, links());
+    if (current?.removed) throw refuse.conflict("This message was removed by Lively moderation and can't be unlocked.");
     const result = await unlockMessage(store, req.userId!, messageId, api.context(req));
     await api.readYourWrites(result.position);
     const view = await findMessage(db, req.userId!, messageId, links());

@@ -4,6 +4,7 @@ import { requestPayout } from '../../domain/payouts/commands';
 import { ChatClient, registerMember, type TestMember } from '../../ops/testing/chat-client';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { earn, eventually, person } from '../../ops/testing/payouts-fixtures';
+import { REMOVED_MESSAGE_TEXT } from '../../projections/messages';
 
 jest.setTimeout(180_000);
 
@@ -214,6 +215,37 @@ describe('moderation', () => {
         at: expect.any(String),
       },
     ]);
+  });
+
+  it('a removed message shows both parties the removal notice, not its text, and cannot be unlocked', async () => {
+    const staff = await person(stack, 'admin');
+    const ana = await registerMember(stack, 'Ana');
+    const bo = await registerMember(stack, 'Bo');
+    const free = (
+      await bo.agent.post('/api/messages').send({ receiverId: ana.userId, content: 'Send pics' }).expect(201)
+    ).body;
+    await report(ana, 'message', free.id);
+    const [queuedReport] = (await queued(staff, 'targetType=message')).filter((r) => r.targetUser.id === bo.userId);
+    await staff.agent
+      .post(`/api/admin/reports/${queuedReport.id}/resolve`)
+      .send({ action: 'remove_content', reason: 'Harassment' })
+      .expect(200);
+
+    for (const [viewer, other] of [
+      [ana, bo],
+      [bo, ana],
+    ] as const) {
+      const thread = await eventually(
+        () => viewer.agent.get(`/api/messages/${other.userId}`).expect(200),
+        (res) => res.body[0]?.removed === true,
+      );
+      expect(thread.body[0]).toMatchObject({ id: free.id, content: REMOVED_MESSAGE_TEXT, media: [] });
+      expect(JSON.stringify(thread.body)).not.toContain('Send pics');
+      const list = await viewer.agent.get('/api/conversations').expect(200);
+      expect(JSON.stringify(list.body)).not.toContain('Send pics');
+    }
+    const refused = await ana.agent.post(`/api/messages/${free.id}/unlock`).expect(409);
+    expect(refused.body.error).toMatch(/removed by Lively moderation/);
   });
 
   it('suspension ends sessions and open chats at once, sign-in says deactivated; reinstating lets them in again', async () => {

@@ -51,6 +51,8 @@ export interface Message {
   createdAt: string;
   /** Uploaded photos and videos in order (issue 18); a locked message has only blurred previews. */
   media: MediaAttachment[];
+  /** Removed by staff (trust and safety): `content` is then the removal notice, without media. */
+  removed?: boolean;
 }
 
 export interface Conversation {
