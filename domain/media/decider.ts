@@ -66,9 +66,12 @@ export const mediaDecider: Decider<MediaCommand, MediaState, MediaEvent> = {
         if (state.status === 'none' || state.status === 'deleted' || state.ownerId !== command.actorId)
           throw refuse.notFound(NOT_FOUND);
         if (command.inUse)
-          throw refuse.conflict('This media is in use (in a post, a message or your profile); remove it from there before deleting it', {
-            code: 'MEDIA_IN_USE',
-          });
+          throw refuse.conflict(
+            'This media is in use (in a post, a message or your profile); remove it from there before deleting it',
+            {
+              code: 'MEDIA_IN_USE',
+            },
+          );
         return [{ type: 'MediaDeleted', data: { mediaId: command.mediaId, at } }];
       }
     }
