@@ -49,6 +49,13 @@ export class SeedClient {
     return body;
   }
 
+  /** POST a multipart form (the identity verification's photos): status and JSON body. */
+  async postForm<T = unknown>(path: string, form: FormData): Promise<{ status: number; body: T }> {
+    const headers: Record<string, string> = { Origin: this.baseUrl, Accept: 'application/json', Cookie: this.cookie };
+    const response = await fetch(`${this.baseUrl}${path}`, { method: 'POST', headers, body: form });
+    return { status: response.status, body: (await response.json()) as T };
+  }
+
   /** The call, or an Error naming it when it did not succeed. */
   async ok<T = unknown>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T> {
     const result = await this.call<T>(method, path, body);

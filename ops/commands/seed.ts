@@ -13,6 +13,7 @@ import { creatorBio, DEMO_ADMIN, DEMO_CREATOR, DEMO_LOGIN, FIRST, LAST, pick, TO
 import { runLargeSeed } from './seed-large';
 import { DEMO_TWO_FACTOR_SECRET, demoTwoFactorCode, turnOnDemoTwoFactor } from '../seed/two-factor';
 import { seedAvatar, seedCover, seedPhotos, seedVideo, videosPossible } from '../seed/media';
+import { seedIdentityVerification } from '../seed/identity';
 
 /**
  * A realistic demo dataset, created the way users create it: through the HTTP API (and so the
@@ -172,6 +173,11 @@ export async function seed(
       }),
     );
     await settle();
+    // Locked posts need a verified identity (issue 20): the form, then the provider's answer.
+    step(
+      'identity verification',
+      await each(creators, 4, report.failures, (c) => seedIdentityVerification(c.client, c)),
+    );
     step(
       'creator tiers',
       await each(creators, 4, report.failures, async (c) => {

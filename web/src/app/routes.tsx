@@ -124,6 +124,10 @@ export const memberRoutes: MemberRoute[] = [
     element: lazyPage(() => import('@/features/dashboard/subscribers-page'), 'SubscribersPage'),
   },
   {
+    path: '/dashboard/verification',
+    element: lazyPage(() => import('@/features/verification/verification-page'), 'VerificationPage'),
+  },
+  {
     path: '/dashboard/analytics',
     element: lazyPage(() => import('@/features/dashboard/analytics-page'), 'AnalyticsPage'),
   },

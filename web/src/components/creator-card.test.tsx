@@ -39,6 +39,14 @@ describe('creator card', () => {
     expect(screen.getByTestId('creator-card-cover')).toBeTruthy();
   });
 
+  it('marks a verified creator with a labelled badge, and nobody else', () => {
+    renderWithApp(<CreatorCard creator={{ ...creator, verified: true }} />);
+    expect(screen.getByRole('img', { name: 'Verified creator' })).toBeTruthy();
+    cleanup();
+    renderWithApp(<CreatorCard creator={creator} />);
+    expect(screen.queryByRole('img', { name: 'Verified creator' })).toBeNull();
+  });
+
   it('shows the gradient without a cover', () => {
     renderWithApp(<CreatorCard creator={creator} />);
     expect(screen.getByTestId('creator-card-cover')).toBeTruthy();

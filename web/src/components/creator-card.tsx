@@ -9,6 +9,7 @@ import type { SxProps, Theme } from '@mui/material/styles';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { Creator } from '@contracts/creators';
+import { VerifiedBadge } from './verified-badge';
 import { countOf, usd } from '@/lib/format';
 
 /** What a creator without a cover (or whose cover does not load) shows. */
@@ -88,6 +89,7 @@ export function CreatorCard({ creator, headingLevel = 'h3' }: { creator: Creator
           </Avatar>
           <Typography variant="subtitle1" component={headingLevel} sx={{ fontWeight: 700, mt: 1 }}>
             {creator.name}
+            {creator.verified && <VerifiedBadge />}
           </Typography>
           <Typography
             variant="body2"

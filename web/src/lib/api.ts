@@ -77,8 +77,10 @@ export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, Api
 ) => {
   const request: RequestArgs = typeof args === 'string' ? { url: args } : args;
   const headers: Record<string, string> = { 'X-Client-Id': clientId(), Accept: 'application/json', ...request.headers };
-  let body: string | undefined;
-  if (request.body !== undefined) {
+  let body: string | FormData | undefined;
+  // A form (file uploads) goes as multipart: the browser sets its Content-Type with the boundary.
+  if (request.body instanceof FormData) body = request.body;
+  else if (request.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(request.body);
   }

@@ -11,11 +11,12 @@ import { ADMIN_RESOURCES } from '@contracts/admin';
 import { useCurrentUser } from '@/lib/current-user';
 import { AdminTable } from './admin-table';
 import { ReportsPanel } from './reports-panel';
+import { VerificationsPanel } from './verifications-panel';
 import { RevenueChart } from './revenue-chart';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 /** The finance tables, then the moderation queue (issue 20). */
-const TABS = [...ADMIN_RESOURCES, 'reports'] as const;
+const TABS = [...ADMIN_RESOURCES, 'reports', 'verifications'] as const;
 type AdminTab = (typeof TABS)[number];
 
 const TITLES: Record<AdminTab, string> = {
@@ -24,6 +25,7 @@ const TITLES: Record<AdminTab, string> = {
   payments: 'Payments',
   ledger: 'Ledger',
   reports: 'Reports',
+  verifications: 'Verifications',
 };
 
 /** The finance console (/admin/:resource) for finance staff (role admin). */
@@ -71,7 +73,13 @@ export function AdminPage() {
             <Tab key={name} value={name} label={TITLES[name]} component={RouterLink} to={`/admin/${name}`} />
           ))}
         </Tabs>
-        {current === 'reports' ? <ReportsPanel /> : <AdminTable key={current} resource={current} />}
+        {current === 'reports' ? (
+          <ReportsPanel />
+        ) : current === 'verifications' ? (
+          <VerificationsPanel />
+        ) : (
+          <AdminTable key={current} resource={current} />
+        )}
       </Stack>
     </Container>
   );

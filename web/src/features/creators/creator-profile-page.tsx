@@ -21,6 +21,7 @@ import { useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from
 import { PostCard } from '@/components/post-card';
 import { SafetyMenu } from '@/components/safety-menu';
 import { SubscribeDialog } from '@/components/subscribe-dialog';
+import { VerifiedBadge } from '@/components/verified-badge';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
 function NotFound() {
@@ -90,6 +91,7 @@ export function CreatorProfilePage() {
           <Box sx={{ flex: 1, pb: 1 }}>
             <Typography variant="h4" component="h1" sx={{ fontWeight: 800 }}>
               {profile.name}
+              {profile.verified && <VerifiedBadge size="medium" />}
             </Typography>
             <Typography color="textSecondary">
               {countOf(profile.postCount, 'post')} · {countOf(profile.subscriberCount, 'subscriber')} · from{' '}

@@ -29,6 +29,7 @@ import { usd } from '@/lib/format';
 import { useCreatorStatsQuery } from '@/lib/creators-api';
 import { CreatorJourney } from './creator-journey';
 import { useCreatorAnalyticsQuery } from './insights-api';
+import { IdentityVerificationBanner } from '@/components/identity-verification-banner';
 import { NewPostDialog } from './new-post-dialog';
 import { TierManager } from './tier-manager';
 import { statTrends, type Trend } from './trends';
@@ -106,6 +107,7 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
         </Typography>
         <Typography>Here is how your creator page is doing.</Typography>
       </Paper>
+      <IdentityVerificationBanner />
 
       <Grid container spacing={2} sx={{ mb: 3 }}>
         <Grid size={{ xs: 12, sm: 6, md: 3 }}>

@@ -14,6 +14,8 @@ import { MediaUploader } from '@/components/media-uploader';
 import { toast } from '@/components/toast';
 import { isUnauthorized } from '@/lib/api';
 import { useCreatePostMutation } from '@/lib/creators-api';
+import { IdentityRequiredAlert } from '@/components/identity-required-alert';
+import { identityRequiredText } from '@/lib/verification-api';
 import { useMediaUpload } from '@/lib/use-media-upload';
 
 const EMPTY = { title: '', content: '', mediaUrl: '', isPublic: false };
@@ -34,6 +36,7 @@ export function NewPostDialog({
 }) {
   const [form, setForm] = useState(EMPTY);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [needsIdentity, setNeedsIdentity] = useState<string | null>(null);
   const [create, { isLoading }] = useCreatePostMutation();
   const upload = useMediaUpload();
   const { addExisting, remove, clear } = upload;
@@ -48,6 +51,7 @@ export function NewPostDialog({
   const close = () => {
     setForm(EMPTY);
     setErrors({});
+    setNeedsIdentity(null);
     clear();
     onClose();
   };
@@ -72,6 +76,8 @@ export function NewPostDialog({
       toast({ title: 'Post created!', description: 'Your post has been published.' });
       close();
     } catch (error) {
+      const identity = identityRequiredText(error);
+      if (identity) return setNeedsIdentity(identity);
       if (!isUnauthorized(error))
         toast({ title: 'Error', description: 'Failed to create post. Please try again.', variant: 'destructive' });
     }
@@ -91,6 +97,7 @@ export function NewPostDialog({
         <DialogTitle id="new-post-title">New Post</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ mt: 1 }}>
+            {needsIdentity && <IdentityRequiredAlert message={needsIdentity} />}
             <TextField label="Title" required {...field('title')} />
             <TextField label="Content" required multiline minRows={4} {...field('content')} />
             <TextField

@@ -13,6 +13,8 @@ import { payoutFee, type PaymentAccountView } from '@contracts/payouts';
 import { toast } from '@/components/toast';
 import { usd } from '@/lib/format';
 import { useRequestPayoutMutation } from './payouts-api';
+import { IdentityRequiredAlert } from '@/components/identity-required-alert';
+import { identityRequiredText } from '@/lib/verification-api';
 import { TwoFactorRequiredAlert, twoFactorRequiredText } from './two-factor-required';
 
 export const accountLabel = (account: PaymentAccountView) =>
@@ -45,6 +47,7 @@ export function WithdrawDialog({
   const idempotencyKey = useMemo(() => (open ? crypto.randomUUID() : ''), [open]);
   const [requestPayout, { isLoading }] = useRequestPayoutMutation();
   const [needsTwoFactor, setNeedsTwoFactor] = useState<string | null>(null);
+  const [needsIdentity, setNeedsIdentity] = useState<string | null>(null);
   const account = accounts.find((candidate) => candidate.id === accountId);
   // The server refuses payouts to accounts the payout processor has not verified: say so here.
   const unverified =
@@ -60,6 +63,8 @@ export function WithdrawDialog({
     } catch (error) {
       const twoFactor = twoFactorRequiredText(error);
       if (twoFactor) return setNeedsTwoFactor(twoFactor);
+      const identity = identityRequiredText(error);
+      if (identity) return setNeedsIdentity(identity);
       toast({ title: 'Error', description: 'Failed to request payout. Please try again.', variant: 'destructive' });
     }
   };
@@ -70,6 +75,7 @@ export function WithdrawDialog({
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
           {needsTwoFactor && <TwoFactorRequiredAlert message={needsTwoFactor} />}
+          {needsIdentity && <IdentityRequiredAlert message={needsIdentity} />}
           {accounts.length === 0 ? (
             <Alert severity="info">Add a payment account before withdrawing.</Alert>
           ) : (
