@@ -240,7 +240,7 @@ describe('media uploads', () => {
     await stack.settle();
     const refused = await creator.agent.delete(`/api/media/${used}`).expect(409);
     expect(refused.body).toMatchObject({ code: 'MEDIA_IN_USE' });
-    expect(refused.body.error).toMatch(/in use (in a post, a message or your profile)/);
+    expect(refused.body.error).toMatch(/in use \(in a post, a message or your profile\)/);
     expect(storedOf(used).length).toBeGreaterThan(0);
 
     const other = await person(stack, 'creator');

@@ -79,7 +79,7 @@ describe('media decider', () => {
     spec.given([uploaded, failedEvent]).when(remove()).then([deleted]);
     spec.given([uploaded, processed]).when(remove('someone-else')).thenThrows('Media not found');
     const refusal = spec.given([uploaded, processed]).when(remove('c1', true)).thenThrows({ kind: 'conflict' });
-    expect(refusal.message).toMatch(/in use (in a post, a message or your profile)/);
+    expect(refusal.message).toMatch(/in use \(in a post, a message or your profile\)/);
     spec.given([uploaded, processed, deleted]).when(remove()).thenThrows('Media not found');
     spec.given().when(remove()).thenThrows('Media not found');
   });
