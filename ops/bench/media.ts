@@ -112,7 +112,7 @@ function directTranscodeArgs(file: string, dir: string): string[] {
   ];
 }
 
-async function benchTranscode(workDir: string, clipSeconds: number): Promise<void> {
+async function benchTranscode(workDir: string, clipSeconds: number, rounds: number): Promise<void> {
   if (!ffmpegAvailable()) return void console.log('\ntranscode: skipped (ffmpeg is not on PATH)');
   const clip = path.join(workDir, 'clip-1080p.mp4');
   // A camera-like clip: moving test pattern with temporal grain, and a tone.
@@ -128,16 +128,28 @@ async function benchTranscode(workDir: string, clipSeconds: number): Promise<voi
   );
   const direct = path.join(workDir, 'direct');
   await mkdir(direct, { recursive: true });
-  let started = process.hrtime.bigint();
-  await runTool('ffmpeg', directTranscodeArgs(clip, direct));
-  const directSpeed = clipSeconds / seconds(started);
-  started = process.hrtime.bigint();
-  const made = await processVideo(clip, { workDir });
-  const productSpeed = clipSeconds / seconds(started);
-  await made.cleanUp();
-  console.log(`  baseline: the same ffmpeg command run directly   ${directSpeed.toFixed(2)}x realtime`);
+  const timed = async (work: () => Promise<unknown>) => {
+    const started = process.hrtime.bigint();
+    await work();
+    return clipSeconds / seconds(started);
+  };
+  const runDirect = () => timed(() => runTool('ffmpeg', directTranscodeArgs(clip, direct)));
+  const runProduct = () => timed(async () => (await processVideo(clip, { workDir })).cleanUp());
+  // Taking turns (and medians), so a change in the machine's load does not favour either side.
+  const directRuns: number[] = [];
+  const productRuns: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) directRuns.push(await runDirect());
+    productRuns.push(await runProduct());
+    if (round % 2 === 1) directRuns.push(await runDirect());
+  }
+  const [directSpeed, productSpeed] = [median(directRuns), median(productRuns)];
+  const list = (runs: number[]) => runs.map((x) => `${x.toFixed(2)}x`).join(', ');
   console.log(
-    `  processVideo (1080p + 480p, probes, poster)     ${productSpeed.toFixed(2)}x realtime  (${percent(productSpeed, directSpeed)} of the direct command's speed)`,
+    `  baseline: the same ffmpeg command run directly   ${directSpeed.toFixed(2)}x realtime (${list(directRuns)})`,
+  );
+  console.log(
+    `  processVideo (1080p + 480p, probes, poster)     ${productSpeed.toFixed(2)}x realtime (${list(productRuns)}), ${percent(productSpeed, directSpeed)} of the direct command's speed`,
   );
 }
 
@@ -534,7 +546,8 @@ export async function run(args: string[]): Promise<void> {
   const workDir = await mkdtemp(path.join(tmpdir(), 'lively-bench-media-'));
   try {
     if (only.includes('images')) await benchImages(workDir, Number(options.rounds ?? 5));
-    if (only.includes('transcode')) await benchTranscode(workDir, Number(options['clip-seconds'] ?? 24));
+    if (only.includes('transcode'))
+      await benchTranscode(workDir, Number(options['clip-seconds'] ?? 24), Number(options['transcode-rounds'] ?? 2));
     if (only.includes('delivery'))
       await benchDelivery(workDir, {
         viewers: Number(options.viewers ?? 200),
