@@ -1,4 +1,3 @@
-import path from 'node:path';
 import cookieParser from 'cookie-parser';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
@@ -8,7 +7,7 @@ import { inputGuard } from './http/input-guard';
 import { originCheck } from './http/origin-check';
 import { validatedParams } from './http/params';
 import { requestContext } from './http/request-context';
-import { webAssets } from './http/web-assets';
+import { webAssets, webPage } from './http/web-assets';
 import { createApi, type Api } from './kit';
 import { routeModules } from './routes';
 import { createMetrics, metricsOnPublicPort } from './routes/metrics';
@@ -74,11 +73,10 @@ export function createApp(deps: AppDependencies): {
   app.use(metricsOnPublicPort(metrics.router, deps.metricsToken ?? null)); // the metrics port serves them without a token
 
   if (deps.webRoot) {
-    const index = path.join(deps.webRoot, 'index.html');
     app.use(webAssets(deps.webRoot));
     app.use(missingFile);
-    // Client-side routes: every other GET gets the app shell.
-    app.get(/^(?!\/api\/|\/ws\/).*/, (_req, res) => res.sendFile(index));
+    // Client-side routes: every other GET gets the app shell, or a visitor the page pre-rendered.
+    app.get(/^(?!\/api\/|\/ws\/).*/, webPage(deps.webRoot));
   }
   app.use(errorHandler);
   return { app, api, metrics };

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin, type Rollup } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 
@@ -27,45 +27,10 @@ function precompress(): Plugin {
   };
 }
 
-/**
- * Most visitors arrive on the landing page: its lazily loaded chunk (and the chunks it imports)
- * is preloaded with the app instead of being asked for only once the app has run.
- */
-function preloadLandingPage(): Plugin {
-  const isLanding = (chunk: Rollup.OutputChunk) =>
-    !!chunk.facadeModuleId?.endsWith('/features/landing/landing-page.tsx');
-  return {
-    name: 'lively-preload-landing-page',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, { bundle }) {
-        const chunks = Object.values(bundle ?? {}).filter((output) => output.type === 'chunk');
-        const landing = chunks.find(isLanding);
-        if (!landing) throw new Error('the landing page chunk is missing from the build');
-        const files = new Set<string>();
-        const visit = (file: string) => {
-          if (files.has(file)) return;
-          files.add(file);
-          for (const imported of chunks.find((chunk) => chunk.fileName === file)?.imports ?? []) visit(imported);
-        };
-        visit(landing.fileName);
-        return [...files]
-          .filter((file) => !html.includes(`/${file}"`))
-          .map((file) => ({
-            tag: 'link',
-            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
-            injectTo: 'head' as const,
-          }));
-      },
-    },
-  };
-}
-
 /** The web client: built into web/dist (served by the API on the same origin). */
 export default defineConfig({
   root: path.resolve(__dirname),
-  plugins: [react(), preloadLandingPage(), precompress()],
+  plugins: [react(), precompress()],
   // '@/…' is web/src, '@contracts/…' the shared HTTP contracts (the one part of the server web may
   // import); the same two are in tsconfig.json (paths) and jest.config.js (moduleNameMapper).
   resolve: {
@@ -74,7 +39,17 @@ export default defineConfig({
       '@contracts': path.resolve(__dirname, '../domain/contracts'),
     },
   },
-  build: { outDir: path.resolve(__dirname, 'dist'), emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  build: {
+    outDir: path.resolve(__dirname, 'dist'),
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+    // The manifest tells web/prerender.ts which files each pre-rendered page needs; the landing
+    // page has an entry of its own (web/src/landing-main.tsx), without the rest of the app.
+    manifest: true,
+    rollupOptions: {
+      input: { index: path.resolve(__dirname, 'index.html'), landing: path.resolve(__dirname, 'src/landing-main.tsx') },
+    },
+  },
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
     proxy: {

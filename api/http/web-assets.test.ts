@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import express from 'express';
 import supertest from 'supertest';
-import { webAssets } from './web-assets';
+import { webAssets, webPage } from './web-assets';
 
 describe('the built web client’s files', () => {
   const root = mkdtempSync(path.join(tmpdir(), 'lively-web-assets-'));
@@ -40,5 +40,37 @@ describe('the built web client’s files', () => {
     const res = await web.get('/theme-init.js');
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=3600');
+  });
+});
+
+describe('the page for a client-side route', () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'lively-web-pages-'));
+  mkdirSync(path.join(root, 'pages'));
+  writeFileSync(path.join(root, 'index.html'), '<!doctype html><div id="root"></div>');
+  const landing = '<!doctype html><div id="root" data-prerendered><h1>Where creators and fans</h1></div>';
+  writeFileSync(path.join(root, 'pages', 'index.html'), landing);
+  writeFileSync(path.join(root, 'pages', 'index.html.gz'), gzipSync(landing));
+  writeFileSync(
+    path.join(root, 'pages', 'login.html'),
+    '<!doctype html><div id="root" data-prerendered>Welcome Back</div>',
+  );
+  const web = supertest(express().get(/.*/, webPage(root)));
+
+  it('is the pre-rendered page for a visitor without a session cookie, compressed when accepted', async () => {
+    const res = await web.get('/').set('Accept-Encoding', 'gzip').set('Cookie', 'theme=dark');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers.vary).toMatch(/Cookie/);
+    expect(res.text).toBe(landing);
+    expect((await web.get('/login').set('Accept-Encoding', 'identity')).text).toContain('Welcome Back');
+  });
+
+  it('is the app for a request with a session cookie, and for a route nothing was pre-rendered for', async () => {
+    const signedIn = await web.get('/').set('Cookie', 'theme=dark; lively.sid=abc');
+    expect(signedIn.text).toBe('<!doctype html><div id="root"></div>');
+    expect(signedIn.headers.vary).toMatch(/Cookie/);
+    expect((await web.get('/home')).text).toBe('<!doctype html><div id="root"></div>');
+    expect((await web.get('/../index.html')).text).toBe('<!doctype html><div id="root"></div>');
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type RequestHandler } from 'express';
+import { SESSION_COOKIE } from '../../projections/sessions';
 
 /** Files under /assets/ carry a content hash in their name: a new build gives new names. */
 const HASHED_MAX_AGE_MS = 365 * 86_400_000;
@@ -8,6 +9,15 @@ const ENCODINGS = [
   { name: 'br', suffix: '.br' },
   { name: 'gzip', suffix: '.gz' },
 ] as const;
+
+/** The copy the browser accepts of a precompressed file (`<file>.br`, `<file>.gz`), if there is one. */
+function compressedCopy(req: express.Request, file: string) {
+  const accepted = req.acceptsEncodings(ENCODINGS.map((encoding) => encoding.name));
+  const encoding = ENCODINGS.find((candidate) => candidate.name === accepted);
+  return encoding && existsSync(file + encoding.suffix)
+    ? { encoding: encoding.name, file: file + encoding.suffix }
+    : null;
+}
 
 /**
  * The built web client's files. Hashed assets are cached for a year as immutable; the build
@@ -21,17 +31,41 @@ export function webAssets(webRoot: string): express.Router {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const name = req.path.slice(1);
     if (!/^[\w.-]+\.(js|css|svg)$/.test(name)) return next();
-    const accepted = req.acceptsEncodings(ENCODINGS.map((encoding) => encoding.name));
-    const encoding = ENCODINGS.find((candidate) => candidate.name === accepted);
-    const file = encoding && path.join(assets, name + encoding.suffix);
+    const copy = compressedCopy(req, path.join(assets, name));
     res.vary('Accept-Encoding');
-    if (!encoding || !file || !existsSync(file)) return next();
+    if (!copy) return next();
     res.type(path.extname(name));
-    res.setHeader('Content-Encoding', encoding.name);
-    res.sendFile(file, { maxAge: HASHED_MAX_AGE_MS, immutable: true }, (error) => error && next(error));
+    res.setHeader('Content-Encoding', copy.encoding);
+    res.sendFile(copy.file, { maxAge: HASHED_MAX_AGE_MS, immutable: true }, (error) => error && next(error));
   };
   const router = express.Router();
   router.use('/assets', precompressed, express.static(assets, { maxAge: HASHED_MAX_AGE_MS, immutable: true }));
   router.use(express.static(webRoot, { index: false, maxAge: '1h' }));
   return router;
+}
+
+const hasSessionCookie = (req: express.Request) =>
+  (req.headers.cookie ?? '').split(';').some((cookie) => cookie.trim().startsWith(`${SESSION_COOKIE}=`));
+
+/**
+ * The page for a client-side route. A request without a session cookie gets the page
+ * pre-rendered at build time when there is one (web/prerender.ts writes web/dist/pages/<name>.html
+ * for /<name>, index.html for /): painted before any JavaScript runs, then hydrated. Everyone
+ * else gets the app's index.html, which renders in the browser.
+ */
+export function webPage(webRoot: string): RequestHandler {
+  const index = path.join(webRoot, 'index.html');
+  return (req, res, next) => {
+    res.vary('Cookie');
+    const name = req.path === '/' ? 'index' : req.path.slice(1);
+    const page = path.join(webRoot, 'pages', `${name}.html`);
+    if (hasSessionCookie(req) || !/^[a-z-]+$/.test(name) || !existsSync(page)) {
+      return res.sendFile(index, (error) => error && next(error));
+    }
+    const copy = compressedCopy(req, page);
+    res.vary('Accept-Encoding');
+    res.type('html');
+    if (copy) res.setHeader('Content-Encoding', copy.encoding);
+    res.sendFile(copy?.file ?? page, (error) => error && next(error));
+  };
 }

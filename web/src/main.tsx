@@ -1,31 +1,18 @@
-import { startTransition, StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { Provider } from 'react-redux';
-import { BrowserRouter } from 'react-router';
-import { ScrollToTop } from './components/scroll-to-top';
-import { ToastHost } from './components/toast-host';
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { installGlobalErrorLogging } from '@/lib/logger';
-import { AppRoutes } from './app/routes';
-import { store } from './app/store';
-import { AppThemeProvider } from './app/theme';
+import { App, knownVisitor } from './app/app';
 
 installGlobalErrorLogging();
 
-// Rendered as a transition: React yields to the browser every few milliseconds instead of
-// holding the main thread for the whole first render (a phone stays responsive while it loads).
-const root = createRoot(document.getElementById('root')!);
-startTransition(() =>
-  root.render(
-    <StrictMode>
-      <Provider store={store}>
-        <AppThemeProvider>
-          <BrowserRouter>
-            <ScrollToTop />
-            <AppRoutes />
-            <ToastHost />
-          </BrowserRouter>
-        </AppThemeProvider>
-      </Provider>
-    </StrictMode>,
-  ),
-);
+const container = document.getElementById('root')!;
+if (container.dataset.prerendered !== undefined) {
+  // The page came as HTML built from these components (web/prerender.ts): React adopts it.
+  knownVisitor();
+  hydrateRoot(container, <App />);
+} else {
+  // Rendered as a transition: React yields to the browser every few milliseconds instead of
+  // holding the main thread for the whole first render (a phone stays responsive while it loads).
+  const root = createRoot(container);
+  startTransition(() => root.render(<App />));
+}

@@ -1,0 +1,128 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { createServer, type Manifest } from 'vite';
+import type { PrerenderedTree } from './src/app/prerender-page';
+
+/**
+ * Run after `vite build` (npm run build): the public pages as HTML in web/dist/pages, so a
+ * visitor's phone paints them before any JavaScript has run; the browser then hydrates them
+ * (web/src/main.tsx, web/src/landing-main.tsx). api/http/web-assets.ts sends them to requests
+ * without a session cookie. Each page is rendered by the same components, at its own address.
+ */
+const DIST = path.join(__dirname, 'dist');
+
+interface Page {
+  /** web/dist/pages/<name>.html, served for /<name> (index: /). */
+  names: string[];
+  location: string;
+  tree: PrerenderedTree;
+  /** The lazily loaded page module, preloaded with the app (the app hydrates once it has it). */
+  chunk?: string;
+}
+
+const legal = (name: string): Page => ({
+  names: [name],
+  location: `/${name}`,
+  tree: 'app',
+  chunk: 'src/features/legal/legal-page.tsx',
+});
+
+const PAGES: Page[] = [
+  { names: ['index', 'landing'], location: '/', tree: 'landing' },
+  { names: ['login'], location: '/login', tree: 'app', chunk: 'src/features/accounts/login-page.tsx' },
+  { names: ['register'], location: '/register', tree: 'app', chunk: 'src/features/accounts/register-page.tsx' },
+  legal('terms-of-service'),
+  legal('privacy-policy'),
+  legal('community-guidelines'),
+  legal('copyright-policy'),
+];
+
+/** A built module's file and the files it statically imports, depth first. */
+function filesOf(manifest: Manifest, key: string, files = new Set<string>()): Set<string> {
+  const entry = manifest[key];
+  if (!entry) throw new Error(`${key} is missing from the build manifest`);
+  if (files.has(entry.file)) return files;
+  files.add(entry.file);
+  for (const imported of entry.imports ?? []) filesOf(manifest, imported, files);
+  return files;
+}
+
+const preloads = (files: Iterable<string>) =>
+  [...files].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
+
+/**
+ * Emotion's style tags, taken out of the markup into one tag for the head. The client's emotion
+ * cache adopts them before hydrating (it skips the rules whose ids the tags list), so the markup
+ * matches what React renders.
+ */
+function hoistStyles(rendered: string): { markup: string; style: string } {
+  const globals = new Map<string, string>();
+  const rules = new Map<string, string>();
+  const markup = rendered.replace(
+    /<style data-emotion="([^"]+)"[^>]*>([\s\S]*?)<\/style>/g,
+    (tag, key: string, css: string) => {
+      const [cacheKey, ...ids] = key.split(' ');
+      if (cacheKey === 'css') rules.set(ids.join(' '), css);
+      else globals.set(key, tag); // `css-global <name>`: a global style, adopted tag by tag
+      return '';
+    },
+  );
+  const style = `<style data-emotion="css ${[...rules.keys()].join(' ')}">${[...rules.values()].join('')}</style>`;
+  return { markup, style: [...globals.values()].join('') + style };
+}
+
+/** index.html with the page's markup, its styles and the scripts that hydrate it. */
+function pageHtml(shell: string, manifest: Manifest, page: Page, markup: string, style: string): string {
+  let html = shell
+    .replace('</head>', `${style}</head>`)
+    .replace('<div id="root"></div>', `<div id="root" data-prerendered>${markup}</div>`);
+  if (page.tree === 'landing') {
+    // The landing page's own entry replaces the app's script and the app's preloads.
+    const [entry, ...imports] = filesOf(manifest, 'src/landing-main.tsx');
+    html = html
+      .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+      .replace(/<script type="module"[^>]*><\/script>/, `<script type="module" crossorigin src="/${entry}"></script>`)
+      .replace('</head>', `${preloads(imports)}</head>`);
+  } else if (page.chunk) {
+    const app = filesOf(manifest, 'index.html');
+    const chunk = [...filesOf(manifest, page.chunk)].filter((file) => !app.has(file));
+    html = html.replace('</head>', `${preloads(chunk)}</head>`);
+  }
+  return html;
+}
+
+async function main(): Promise<void> {
+  const shell = readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  const manifest = JSON.parse(readFileSync(path.join(DIST, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const vite = await createServer({
+    configFile: path.join(__dirname, 'vite.config.ts'),
+    server: { middlewareMode: true, hmr: false },
+    appType: 'custom',
+    logLevel: 'error',
+  });
+  try {
+    const { prerenderPage } = (await vite.ssrLoadModule(
+      '/src/app/prerender-page.tsx',
+    )) as typeof import('./src/app/prerender-page');
+    mkdirSync(path.join(DIST, 'pages'), { recursive: true });
+    for (const page of PAGES) {
+      const { markup, style } = hoistStyles(await prerenderPage(page.tree, page.location));
+      const html = pageHtml(shell, manifest, page, markup, style);
+      for (const name of page.names) {
+        const file = path.join(DIST, 'pages', `${name}.html`);
+        writeFileSync(file, html);
+        writeFileSync(`${file}.gz`, gzipSync(html, { level: 9 }));
+        writeFileSync(`${file}.br`, brotliCompressSync(html));
+      }
+      console.log(`pre-rendered ${page.location}: ${(html.length / 1024).toFixed(1)} kB`);
+    }
+  } finally {
+    await vite.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
