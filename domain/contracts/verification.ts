@@ -39,6 +39,7 @@ export const verificationFieldsSchema = z.object({
     .max(200, 'Legal name is too long'),
   dateOfBirth: text({ error: 'Date of birth is required' })
     .trim()
+    .min(1, 'Date of birth is required')
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'Date of birth must be a date (YYYY-MM-DD)')
     .refine(realDate, 'Date of birth must be a real date'),
 });

@@ -43,6 +43,15 @@ export function VerificationForm() {
   const [selfie, setSelfie] = useState<File | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const [submit, { isLoading }] = useSubmitVerificationMutation();
+  /** A field's setter that also clears that field's error (it is checked again on submit). */
+  const edit =
+    <T,>(name: keyof Errors, set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setErrors(({ [name]: _cleared, ...rest }) => rest);
+    };
+  const setName = edit('legalName', setLegalName);
+  const setBirth = edit('dateOfBirth', setDateOfBirth);
 
   const send = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -69,7 +78,7 @@ export function VerificationForm() {
           label="Legal name"
           required
           value={legalName}
-          onChange={(event) => setLegalName(event.target.value)}
+          onChange={(event) => setName(event.target.value)}
           error={Boolean(errors.legalName)}
           helperText={errors.legalName ?? 'As it is written on your ID document'}
           autoComplete="name"
@@ -79,7 +88,7 @@ export function VerificationForm() {
           type="date"
           required
           value={dateOfBirth}
-          onChange={(event) => setDateOfBirth(event.target.value)}
+          onChange={(event) => setBirth(event.target.value)}
           error={Boolean(errors.dateOfBirth)}
           helperText={errors.dateOfBirth ?? 'You must be 18 or older'}
           slotProps={{ inputLabel: { shrink: true } }}
@@ -90,14 +99,14 @@ export function VerificationForm() {
           hint="A clear photo of your passport, ID card or driving licence."
           file={document}
           error={errors.document}
-          onChange={setDocument}
+          onChange={edit('document', setDocument)}
         />
         <PhotoPicker
           label="Selfie"
           hint="A photo of your face, taken now, in good light."
           file={selfie}
           error={errors.selfie}
-          onChange={setSelfie}
+          onChange={edit('selfie', setSelfie)}
         />
         <Button
           type="submit"

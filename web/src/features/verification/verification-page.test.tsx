@@ -67,6 +67,7 @@ describe('VerificationPage', () => {
     expect(screen.getByText('A selfie is required')).toBeTruthy();
     const year = new Date().getUTCFullYear() - 17;
     fill('Casey Creator', `${year}-01-01`);
+    expect(screen.queryByText('Legal name is required')).toBeNull(); // an edited field's error goes
     submit();
     expect(await screen.findByText('You must be 18 or older to verify your identity')).toBeTruthy();
     expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
