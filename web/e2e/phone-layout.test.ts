@@ -259,11 +259,13 @@ describeInBrowser('phone layout on every route in every access state', () => {
       '/home',
       '/no-such-page',
       '/wallet',
+      '/billing',
+      '/security',
       ...POLICIES,
       ['/landing', '/subscribe'],
     ]);
     await checkTopBar(page, 'lapsed');
-    await checkUserMenu(page, 'lapsed', ['Profile', 'Crypto Wallet']);
+    await checkUserMenu(page, 'lapsed', ['Profile', 'Crypto Wallet', 'Billing', 'Security']);
   });
 
   it('a subscribed member: every route fits; messages show one pane at a time on phones', async () => {
@@ -287,6 +289,9 @@ describeInBrowser('phone layout on every route in every access state', () => {
       '/messages',
       '/payouts',
       '/wallet',
+      '/billing',
+      '/profile',
+      '/security',
       '/subscribe',
       '/profile-setup',
       '/chat',
@@ -333,7 +338,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
     await shot(page, 'member-390-subscribe-dialog', true);
     await page.keyboard.press('Escape');
 
-    await checkUserMenu(page, 'member', ['Profile', 'Crypto Wallet']);
+    await checkUserMenu(page, 'member', ['Profile', 'Crypto Wallet', 'Billing', 'Security']);
   });
 
   async function me(context: BrowserContext) {
@@ -349,7 +354,10 @@ describeInBrowser('phone layout on every route in every access state', () => {
       '/messages',
       '/payouts',
       '/vault',
+      '/dashboard/subscribers',
+      '/dashboard/analytics',
       '/wallet',
+      '/billing',
       '/subscribe',
       '/profile-setup',
       '/chat',
@@ -376,7 +384,15 @@ describeInBrowser('phone layout on every route in every access state', () => {
     const send = await page.getByRole('button', { name: 'Send' }).boundingBox();
     expect(send && send.x + send.width <= PHONE.width).toBe(true);
     await shot(page, 'creator-390-messages-thread');
-    await checkUserMenu(page, 'creator', ['Profile', 'Crypto Wallet', 'Dashboard', 'Media Vault', 'Payouts']);
+    await checkUserMenu(page, 'creator', [
+      'Profile',
+      'Crypto Wallet',
+      'Billing',
+      'Security',
+      'Dashboard',
+      'Media Vault',
+      'Payouts',
+    ]);
   });
 
   it('finance staff: the console fits, its tables scroll inside themselves', async () => {
@@ -400,8 +416,10 @@ describeInBrowser('phone layout on every route in every access state', () => {
       '/admin/conversions',
       '/admin/payments',
       '/admin/ledger',
+      '/admin/reports',
       '/system',
       '/wallet',
+      '/profile',
     ]);
     await page.setViewportSize(PHONE);
     await visit(page, '/admin/ledger');
@@ -409,6 +427,6 @@ describeInBrowser('phone layout on every route in every access state', () => {
     const grid = await page.getByTestId('admin-table').boundingBox();
     expect(grid && grid.x >= 0 && grid.x + grid.width <= PHONE.width).toBe(true);
     await page.screenshot({ path: path.join(SHOTS, 'phone-staff-390-ledger-full.png'), fullPage: true });
-    await checkUserMenu(page, 'staff', ['Profile', 'Crypto Wallet', 'Admin', 'System']);
+    await checkUserMenu(page, 'staff', ['Profile', 'Crypto Wallet', 'Billing', 'Security', 'Admin', 'System']);
   });
 });

@@ -115,7 +115,11 @@ export function SubscriptionStatusBox() {
             : inactiveText}
         </Typography>
         {!data.ageVerified && (
-          <Typography variant="body2" color="warning" sx={{ mt: 0.5 }}>
+          // A darker orange: MUI's warning orange is under 4.5:1 as text on white.
+          <Typography
+            variant="body2"
+            sx={{ mt: 0.5, color: (theme) => (theme.palette.mode === 'light' ? '#9a3f00' : 'warning.light') }}
+          >
             Age verification pending: a card authorization is required.
           </Typography>
         )}
