@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import type { MediaAttachment } from '../../domain/contracts/media';
 import { runTool } from '../../domain/media/ffmpeg';
 import type { TestStack } from '../../ops/testing/harness';
+import { verifyCreatorIdentity } from './identity';
 import { describeInBrowser, launchBrowser, newPage, screenshot, seriousAxeViolations, startE2EStack } from './support';
 
 /**
@@ -115,6 +116,7 @@ describeInBrowser('media journey', () => {
       data: { bio: 'Rooftop light, photographed and filmed' },
     });
     expect(registered.status()).toBeLessThan(300);
+    await verifyCreatorIdentity(stack, creatorContext.request, creatorId); // locked posts need it (issue 20)
     member.on('response', (response) => {
       if (FILES.test(response.url())) memberFileResponses.push({ url: response.url(), status: response.status() });
     });

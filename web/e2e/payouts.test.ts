@@ -5,6 +5,7 @@ import { creditEarnings } from '../../domain/payouts/credit-earnings';
 import { ensureStaffAccount } from '../../domain/payouts/staff-role';
 import type { TestStack } from '../../ops/testing/harness';
 import { secretOf, totpCode } from '../../ops/testing/two-factor';
+import { verifyCreatorIdentity } from './identity';
 import { describeInBrowser, expectText, launchBrowser, newPage, screenshot, startE2EStack } from './support';
 
 /**
@@ -95,6 +96,7 @@ describeInBrowser('creator payouts and the finance console', () => {
       code: await totpCode(secretOf(setup.otpauthUrl)),
     });
     expect(enabled.status()).toBe(200);
+    await verifyCreatorIdentity(stack, creatorContext.request, creatorId); // payouts need it (issue 20)
     // A tier sale 8 days ago ($19.99: $17.99 to the creator) and one 2 days ago, still held.
     const context = { actorId: null, now: new Date() };
     await creditEarnings(
