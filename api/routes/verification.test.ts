@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Agent } from 'supertest';
 import { createFsStorage } from '../../domain/media/fs-storage';
+import { REDACTED, redactEventData } from '../http/event-redaction';
 import { createSandboxIdentityProvider } from '../../domain/verification/sandbox-provider';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { submitVerification, testPhoto, verifyIdentity } from '../../ops/testing/identity-verification';
@@ -90,6 +91,8 @@ describe('identity verification of creators', () => {
     expect(events[1].data).toMatchObject({ provider: 'sandbox', decidedBy: null });
     // The legal name is nowhere in the log in clear.
     expect(JSON.stringify(events)).not.toContain('Casey Q Creator');
+    // Staff views of events hide even the sealed value.
+    expect(redactEventData(events[0].type, events[0].data)).toMatchObject({ sealedIdentity: REDACTED });
     expect((await submitVerification(casey.agent)).status).toBe(409);
     // The badge: creator views say verified.
     expect((await casey.agent.get(`/api/creators/${casey.id}`).expect(200)).body.verified).toBe(true);

@@ -45,3 +45,21 @@ it('waits for preselected vault media to be ready, then sends their ids in order
     mediaIds: ['m2', 'm1'],
   });
 });
+
+it('a locked post refused for an unverified identity says so and links to the verification page', async () => {
+  installFakeFetch((call) =>
+    call.url === '/api/posts'
+      ? {
+          status: 403,
+          body: { error: 'Verify your identity to publish locked posts', code: 'IDENTITY_VERIFICATION_REQUIRED' },
+        }
+      : { status: 404 },
+  );
+  renderWithApp(<NewPostDialog open onClose={() => undefined} />);
+  fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'T' } });
+  fireEvent.change(screen.getByLabelText(/Content/), { target: { value: 'C' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Create Post' }));
+  const alert = await screen.findByTestId('identity-required');
+  expect(alert.textContent).toContain('Verify your identity to publish locked posts.');
+  expect(screen.getByRole('link', { name: 'Verify identity' }).getAttribute('href')).toBe('/dashboard/verification');
+});

@@ -39,6 +39,8 @@ import {
 } from './messaging-api';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { ThreadSafetyMenu } from './thread-safety-menu';
+import { IdentityRequiredAlert } from '@/components/identity-required-alert';
+import { identityRequiredText } from '@/lib/verification-api';
 import { refusalText } from '@/lib/safety-api';
 
 function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolean; otherUserId: string }) {
@@ -148,6 +150,7 @@ function Thread({
   const [text, setText] = useState('');
   const [price, setPrice] = useState('');
   const [attaching, setAttaching] = useState(false);
+  const [needsIdentity, setNeedsIdentity] = useState<string | null>(null);
   const upload = useMediaUpload();
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -170,6 +173,8 @@ function Thread({
       upload.clear();
       setAttaching(false);
     } catch (error) {
+      const identity = identityRequiredText(error);
+      if (identity) return setNeedsIdentity(identity);
       if (!isUnauthorized(error))
         toast({ title: 'Error', description: refusalText(error) ?? 'Failed to send message.', variant: 'destructive' });
     }
@@ -206,6 +211,11 @@ function Thread({
       {attaching && (
         <Box sx={{ p: { xs: 1, sm: 2 }, borderTop: 1, borderColor: 'divider', maxHeight: '40%', overflowY: 'auto' }}>
           <MediaUploader upload={upload} />
+        </Box>
+      )}
+      {needsIdentity && (
+        <Box sx={{ px: { xs: 1, sm: 2 }, pt: 1 }}>
+          <IdentityRequiredAlert message={needsIdentity} />
         </Box>
       )}
       <Stack
