@@ -72,24 +72,20 @@ function hoistStyles(rendered: string): { markup: string; style: string } {
   return { markup, style: [...globals.values()].join('') + style };
 }
 
-/** index.html with the page's markup, its styles and the scripts that hydrate it. */
+/**
+ * index.html with the page's markup and styles; its scripts replaced by the entry that hydrates
+ * the page and the files that entry and the page's own chunk import (not the signed-in home
+ * page index.html preloads).
+ */
 function pageHtml(shell: string, manifest: Manifest, page: Page, markup: string, style: string): string {
-  let html = shell
-    .replace('</head>', `${style}</head>`)
+  const files = filesOf(manifest, page.tree === 'landing' ? 'src/landing-main.tsx' : 'index.html');
+  if (page.chunk) filesOf(manifest, page.chunk, files);
+  const [entry, ...imports] = files;
+  return shell
+    .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+    .replace(/<script type="module"[^>]*><\/script>/, `<script type="module" crossorigin src="/${entry}"></script>`)
+    .replace('</head>', `${style}${preloads(imports)}</head>`)
     .replace('<div id="root"></div>', `<div id="root" data-prerendered>${markup}</div>`);
-  if (page.tree === 'landing') {
-    // The landing page's own entry replaces the app's script and the app's preloads.
-    const [entry, ...imports] = filesOf(manifest, 'src/landing-main.tsx');
-    html = html
-      .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
-      .replace(/<script type="module"[^>]*><\/script>/, `<script type="module" crossorigin src="/${entry}"></script>`)
-      .replace('</head>', `${preloads(imports)}</head>`);
-  } else if (page.chunk) {
-    const app = filesOf(manifest, 'index.html');
-    const chunk = [...filesOf(manifest, page.chunk)].filter((file) => !app.has(file));
-    html = html.replace('</head>', `${preloads(chunk)}</head>`);
-  }
-  return html;
 }
 
 async function main(): Promise<void> {

@@ -5,4 +5,4 @@ import { VisitorLanding } from './app/visitor-landing';
 installGlobalErrorLogging();
 
 // Only ever loaded by the pre-rendered landing page (web/prerender.ts): its HTML is adopted.
-hydrateRoot(document.getElementById('root')!, <VisitorLanding location={window.location.pathname} />);
+hydrateRoot(document.getElementById('root')!, <VisitorLanding />);

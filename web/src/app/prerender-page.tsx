@@ -12,7 +12,7 @@ export type PrerenderedTree = 'landing' | 'app';
  */
 export async function prerenderPage(tree: PrerenderedTree, location: string): Promise<string> {
   knownVisitor();
-  const page = tree === 'landing' ? <VisitorLanding location={location} /> : <App location={location} />;
+  const page = tree === 'landing' ? <VisitorLanding /> : <App location={location} />;
   const { prelude } = await prerender(page);
   return new Response(prelude).text();
 }

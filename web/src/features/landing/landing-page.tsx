@@ -13,7 +13,6 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
 import { Logo } from '@/components/logo';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -82,7 +81,7 @@ export function LandingPage() {
           <Logo />
           <Box sx={{ flex: 1 }} />
           <ThemeToggle />
-          <Button component={RouterLink} to="/login" variant="contained" sx={{ ml: 1 }}>
+          <Button href="/login" variant="contained" sx={{ ml: 1 }}>
             Get Started
           </Button>
         </Toolbar>
@@ -119,10 +118,10 @@ export function LandingPage() {
             adult.
           </Typography>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'center', mt: 5 }}>
-            <Button component={RouterLink} to="/login" variant="contained" size="large">
+            <Button href="/login" variant="contained" size="large">
               Start Creating
             </Button>
-            <Button component={RouterLink} to="/login" variant="outlined" size="large">
+            <Button href="/login" variant="outlined" size="large">
               Explore Creators
             </Button>
           </Stack>
@@ -164,8 +163,7 @@ export function LandingPage() {
             Create your account in a minute. $1.99 per month, billed automatically, cancel at any time.
           </Typography>
           <Button
-            component={RouterLink}
-            to="/login"
+            href="/login"
             variant="contained"
             size="large"
             sx={{ mt: 4, bgcolor: '#fff', color: '#d6336c', '&:hover': { bgcolor: '#f1f3f5' } }}
@@ -174,11 +172,11 @@ export function LandingPage() {
           </Button>
           <Typography variant="body2" sx={{ mt: 3, opacity: 0.85 }}>
             By creating an account, you acknowledge that you are over 18 years old and agree to our{' '}
-            <Link component={RouterLink} to="/terms-of-service" color="inherit" underline="always">
+            <Link href="/terms-of-service" color="inherit" underline="always">
               Terms of Service
             </Link>{' '}
             and{' '}
-            <Link component={RouterLink} to="/privacy-policy" color="inherit" underline="always">
+            <Link href="/privacy-policy" color="inherit" underline="always">
               Privacy Policy
             </Link>
             .
@@ -202,14 +200,7 @@ export function LandingPage() {
                 </Typography>
                 <Stack spacing={0.75}>
                   {column.links.map(([label, to]) => (
-                    <Link
-                      key={label}
-                      component={RouterLink}
-                      to={to}
-                      color="textSecondary"
-                      underline="hover"
-                      variant="body2"
-                    >
+                    <Link key={label} href={to} color="textSecondary" underline="hover" variant="body2">
                       {label}
                     </Link>
                   ))}
