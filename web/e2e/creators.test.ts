@@ -1,10 +1,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestStack } from '../../ops/testing/harness';
 import { describeInBrowser, launchBrowser, newPage, screenshot, startE2EStack } from './support';
+import { createSandboxIdentityProvider } from '../../domain/verification/sandbox-provider';
+import { testPhoto } from '../../ops/testing/identity-verification';
 
 /**
- * Issue 5's journey: a member becomes a creator and publishes a locked post; a second member
- * finds the creator through the search box, sees the post locked (the API holds no content),
+ * Issue 5's journey: a member becomes a creator, verifies their identity (issue 20: the dashboard's
+ * banner, the form, the sandbox's answer) and publishes a locked post; a second member finds the
+ * creator (with the Verified badge) through the search box, sees the post locked (the API holds no content),
  * subscribes to a tier, sees it unlocked and likes it; the creator sends a paid message; the
  * member gets a USD balance by converting crypto and unlocks the message.
  */
@@ -45,7 +48,7 @@ describeInBrowser('creators and social journey', () => {
   }
 
   beforeAll(async () => {
-    stack = await startE2EStack();
+    stack = await startE2EStack({ ports: { identityProvider: createSandboxIdentityProvider(1500) } });
     browser = await launchBrowser();
     const options = { baseURL: stack.url, colorScheme: 'light' as const, viewport: { width: 1280, height: 900 } };
     creatorContext = await browser.newContext(options);
@@ -81,6 +84,27 @@ describeInBrowser('creators and social journey', () => {
     await screenshot(creator, 'creators-dashboard');
   });
 
+  it('the dashboard asks the creator to verify their identity; the form checks, sends, and the sandbox verifies', async () => {
+    await creator.getByTestId('identity-verification-banner').waitFor();
+    await creator.getByRole('link', { name: 'Verify now' }).click();
+    await creator.getByRole('heading', { name: 'Identity verification' }).waitFor();
+    await creator.getByRole('button', { name: 'Submit for verification' }).click();
+    await creator.getByText('A photo of your ID document is required').waitFor();
+    await creator.getByRole('textbox', { name: /Legal name/ }).fill('Carla Creator');
+    await creator.getByLabel(/Date of birth/).fill('1992-03-14');
+    const photo = { name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await testPhoto() };
+    await creator.getByLabel('ID document', { exact: true }).setInputFiles(photo);
+    await creator.getByLabel('Selfie', { exact: true }).setInputFiles(photo);
+    await creator.getByAltText('ID document preview').waitFor();
+    await screenshot(creator, 'creators-verification-form');
+    await creator.getByRole('button', { name: 'Submit for verification' }).click();
+    await creator.getByText('Checking your identity').waitFor();
+    await creator.getByText('Your identity is verified').waitFor({ timeout: 20_000 }); // the page polls
+    await creator.getByRole('link', { name: 'Back to dashboard' }).click();
+    await creator.getByRole('heading', { name: /Welcome back, Carla Creator/ }).waitFor();
+    expect(await creator.getByTestId('identity-verification-banner').count()).toBe(0);
+  });
+
   it('the creator publishes a locked post (the modal validates first)', async () => {
     await creator.getByRole('button', { name: 'Create New Post' }).click();
     const dialog = creator.getByRole('dialog', { name: 'New Post' });
@@ -111,6 +135,7 @@ describeInBrowser('creators and social journey', () => {
     await search.fill('rooftops');
     await search.press('Enter');
     await member.getByRole('heading', { name: 'Creators matching "rooftops"' }).waitFor();
+    await member.getByTestId('creator-card').getByRole('img', { name: 'Verified creator' }).waitFor();
     await member.getByTestId('creator-card').getByText('Carla Creator').click();
     await member.getByRole('heading', { name: 'Carla Creator' }).waitFor();
     await member.getByTestId('locked-overlay').waitFor();
