@@ -151,8 +151,17 @@ export function verificationRoutes(api: Api): Router {
   // Compliance staff.
   const staff = requireRole(db, 'admin');
 
+  /** The sealed name and birth date; a value this key cannot open (another key, tampering) says so, never a 500. */
+  const readableIdentity = (sealed: string) => {
+    try {
+      return openIdentity(ports().sealer, sealed);
+    } catch {
+      return { legalName: 'Unreadable with this key', dateOfBirth: 'unknown' };
+    }
+  };
+
   const adminView = (record: VerificationRecord): AdminVerification => {
-    const identity = openIdentity(ports().sealer, record.sealedIdentity);
+    const identity = readableIdentity(record.sealedIdentity);
     return {
       id: record.id,
       creatorId: record.creatorId,
