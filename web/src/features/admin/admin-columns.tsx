@@ -57,6 +57,8 @@ export const ADMIN_COLUMNS: Record<AdminResource, GridColDef[]> = {
     money('processingFee', 'Fee', false),
     money('netAmount', 'Net'),
     status,
+    // Trust and safety: why an unpaid payout of a banned creator is held (empty otherwise).
+    text('heldReason', 'Held', 220),
     date('processedAt', 'Processed'),
     text('failureReason', 'Reason', 160),
     text('id', 'Payout ID', 290),
