@@ -93,6 +93,21 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   const sockets = new Map<string, Socket>();
   /** Block sets of connected users, shared with their Member objects so a new block applies at once. */
   const blockSets = new Map<string, Set<string>>();
+  /**
+   * Blocks that arrive while a member's admission reads their block list from the database: the
+   * follower adds them here too, so a block between that read and `admitted` is not lost.
+   */
+  const arriving = new Map<string, { admissions: number; blocked: Set<string> }>();
+  const startAdmission = (userId: string) => {
+    const entry = arriving.get(userId) ?? { admissions: 0, blocked: new Set<string>() };
+    entry.admissions++;
+    arriving.set(userId, entry);
+    return entry.blocked;
+  };
+  const endAdmission = (userId: string) => {
+    const entry = arriving.get(userId);
+    if (entry && --entry.admissions === 0) arriving.delete(userId);
+  };
   let open = 0;
   let opening = 0;
 
@@ -275,6 +290,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
       return closeWith(ws, error, code, 'Chat not available');
     }
     const blocked = blockSets.get(admission.member.userId) ?? (admission.member.blocked as Set<string>);
+    for (const id of arriving.get(admission.member.userId)?.blocked ?? []) blocked.add(id);
     data.member = { ...admission.member, blocked };
     data.token = ''; // not needed any more: an idle socket holds as little as possible
     // One chat socket per user: the newest opened replaces the older (the older leaves its chat),
@@ -344,9 +360,11 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     open: (ws) => {
       open++;
       const data = ws.getUserData();
+      startAdmission(data.userId);
       directory!
         .admit(data.token, data.userId)
         .then((admission) => admitted(ws, admission))
+        .finally(() => endAdmission(data.userId))
         .catch((error) => {
           log.error({ err: error, component: 'realtime' }, 'chat admission failed');
           if (!data.closed) closeWith(ws, 'An error occurred', 1011, 'Internal error');
@@ -388,7 +406,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   if (presence && options.db) await presence.settleAfterRestart(options.db, clock());
   const follower =
     options.store && directory
-      ? await followChatEvents(options.store, directory, sockets, blockSets, log, (userId) => {
+      ? await followChatEvents(options.store, directory, sockets, { blockSets, arriving }, log, (userId) => {
           // Suspended or banned: the open chat ends now (the partner is told as for a disconnect).
           const ws = sockets.get(userId);
           if (ws) closeWith(ws, ACCOUNT_DEACTIVATED_TEXT, 4403, 'Account deactivated');
@@ -432,7 +450,10 @@ async function followChatEvents(
   store: EventStore,
   directory: MemberDirectory,
   sockets: Map<string, Socket>,
-  blockSets: Map<string, Set<string>>,
+  blocks: {
+    blockSets: Map<string, Set<string>>;
+    arriving: Map<string, { blocked: Set<string> }>;
+  },
   log: Logger,
   deactivated: (userId: string) => void,
 ): Promise<{ subscription: Subscription; followed(): Position | null }> {
@@ -444,13 +465,18 @@ async function followChatEvents(
       for await (const event of subscription) {
         if (event.type === 'ChatUserBlocked' || event.type === 'UserBlocked') {
           const { blockerId, blockedId } = (event as unknown as ChatUserBlocked).data;
-          blockSets.get(blockerId)?.add(blockedId);
-          blockSets.get(blockedId)?.add(blockerId);
+          for (const [who, whom] of [
+            [blockerId, blockedId],
+            [blockedId, blockerId],
+          ]) {
+            blocks.blockSets.get(who)?.add(whom);
+            blocks.arriving.get(who)?.blocked.add(whom);
+          }
         } else if (deactivating.has(event.type)) {
           deactivated((event.data as { userId: string }).userId);
         } else if (event.type === 'ChatProfileSaved' || event.type === 'ChatPreferencesSaved') {
           const userId = (event.data as { userId: string }).userId;
-          const blocked = blockSets.get(userId);
+          const blocked = blocks.blockSets.get(userId);
           const member = blocked ? await directory.load(userId, blocked) : null;
           const ws = sockets.get(userId);
           if (member && ws && !ws.getUserData().closed) ws.getUserData().member = member;
