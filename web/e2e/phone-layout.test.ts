@@ -194,7 +194,8 @@ describeInBrowser('phone layout on every route in every access state', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     stack = await startE2EStack();
-    browser = await launchBrowser();
+    // A camera, so /chat shows its preview, not a permission error toast still fading on the next page.
+    browser = await launchBrowser({ fakeMedia: true });
     member = await newContext();
     creator = await newContext();
     await signUp(member.context, 'Mona');
