@@ -4,6 +4,7 @@ import { useTestDatabase } from '../ops/testing/use-test-database';
 import { replayTwice } from './engine/testing/replay-twice';
 import { projectionContext } from './engine/projector';
 import { findMedia, mediaInUse, mediaProjector, ownerVault } from './media';
+import { profileMediaProjector } from './profile-media';
 
 let db: Knex;
 useTestDatabase((opened) => ({ db } = opened), { poolSize: 2 });
@@ -52,7 +53,10 @@ const history: RecordedEvent[] = [
 async function build(events: RecordedEvent[]) {
   await db.schema.dropTableIfExists('media_attachments');
   await db.schema.dropTableIfExists('media');
+  await db.schema.dropTableIfExists('profile_media');
   await mediaProjector.createTables(db, 'public');
+  // mediaInUse also counts the profile images shown now (their own read model, empty here).
+  await profileMediaProjector.createTables(db, 'public');
   await db.transaction(async (trx) => {
     for (const event of events) await mediaProjector.apply(projectionContext(trx, 'public'), event);
   });

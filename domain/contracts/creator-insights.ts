@@ -10,7 +10,7 @@ export type SubscriberStatus = (typeof SUBSCRIBER_STATUSES)[number];
 export const subscribersQuerySchema = z.object({
   q: text().max(200, 'Search is too long').optional(),
   status: z.enum(SUBSCRIBER_STATUSES, { error: 'Status must be active or ended' }).optional(),
-  cursor: z.string().max(200, 'Invalid cursor').optional(),
+  cursor: text().max(200, 'Invalid cursor').optional(),
   limit: z.coerce
     .number({ error: 'Limit must be a number from 1 to 100' })
     .int('Limit must be a number from 1 to 100')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /**
  * PUT /api/me/avatar and PUT /api/creators/me/cover (issue 18): one's own ready image, and
@@ -14,7 +15,7 @@ const pixels = (name: string, min: number) =>
     .max(100_000, `crop.${name} is too large`);
 
 export const profileImageSchema = z.object({
-  mediaId: z.string({ error: 'mediaId is required' }).trim().min(1, 'mediaId is required').max(100, 'mediaId too long'),
+  mediaId: text({ error: 'mediaId is required' }).trim().min(1, 'mediaId is required').max(100, 'mediaId too long'),
   crop: z
     .object({ x: pixels('x', 0), y: pixels('y', 0), width: pixels('width', 1), height: pixels('height', 1) })
     .optional(),

@@ -42,7 +42,8 @@ export async function verifyIdentity(stack: TestStack, agent: supertest.Agent, c
     throw new Error(`verification refused: ${submitted.status} ${JSON.stringify(submitted.body)}`);
   const provider = createSandboxIdentityProvider(0);
   const mine = (await pendingIdentityVerifications(stack.db)).filter((row) => row.creatorId === creatorId);
-  await checkIdentityVerifications({ store: stack.store, provider }, mine, new Date());
+  // The stack's clock: a test may have moved it (a submission from its future is not due on the wall clock).
+  await checkIdentityVerifications({ store: stack.store, provider }, mine, stack.deps.clock());
   if (!(await eventually(() => identityVerified(stack.db, creatorId), Boolean)))
     throw new Error(`the creator ${creatorId} never became verified`);
 }

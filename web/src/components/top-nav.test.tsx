@@ -27,8 +27,8 @@ function openMenu(user: CurrentUser) {
 jest.setTimeout(30_000);
 afterEach(cleanup);
 
-it('members see Profile, Crypto Wallet, Billing and Logout, not the creator items', () => {
-  expect(openMenu(member)).toEqual(['Profile', 'Crypto Wallet', 'Billing', 'Logout']);
+it('members see Profile, Crypto Wallet, Billing, Security and Logout, not the creator items', () => {
+  expect(openMenu(member)).toEqual(['Profile', 'Crypto Wallet', 'Billing', 'Security', 'Logout']);
 });
 
 it('creators also see Dashboard, Media Vault and Payouts', () => {
@@ -36,6 +36,7 @@ it('creators also see Dashboard, Media Vault and Payouts', () => {
     'Profile',
     'Crypto Wallet',
     'Billing',
+    'Security',
     'Dashboard',
     'Media Vault',
     'Payouts',

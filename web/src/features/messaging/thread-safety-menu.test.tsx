@@ -49,7 +49,7 @@ describe('thread safety menu', () => {
 
     const picker = await screen.findByRole('dialog', { name: 'Which message?' });
     // Only theirs, newest first.
-    const choices = within(picker).getAllByRole('button', { name: /2026/ });
+    const choices = await within(picker).findAllByRole('button', { name: /2026/ });
     expect(choices.map((choice) => choice.textContent?.replace(/\d.*$/, ''))).toEqual([
       'Send me your card number',
       'Hello there',
