@@ -79,11 +79,17 @@ export async function expectText(locator: Locator, expected: string | RegExp, ti
   }
 }
 
+const FINISH_TRANSITIONS = '*, *::before, *::after { transition: none !important; animation: none !important; }';
+
 /**
  * axe-core's serious and critical violations on the page as it stands, one readable line each
  * (rule, what it asks, the offending elements' selectors, where); an empty list when there are none.
  */
 export async function seriousAxeViolations(page: Page, where: string): Promise<string[]> {
+  // Colours are judged as they end, not halfway through a fade or ripple (MUI's transitions are
+  // inline styles, which an !important rule overrides): a mid-animation frame is not what users read.
+  await page.addStyleTag({ content: FINISH_TRANSITIONS });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   const { violations } = await new AxeBuilder({ page }).analyze();
   return violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
