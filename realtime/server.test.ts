@@ -306,6 +306,50 @@ describe('chat socket', () => {
     c.close();
     d.close();
   }, 30_000);
+
+  it('matches a pair again as soon as the block is lifted, while both stay connected, unless the other still blocks', async () => {
+    const eve = await registerMember(stack, 'Eve');
+    const fox = await registerMember(stack, 'Fox');
+    const e = await connect(eve);
+    const f = await connect(fox);
+    const serviceHasRead = async () => {
+      const last = await stack.lastAppended();
+      await eventually(
+        async () => stack.realtime.followed(),
+        (position) => position !== null && comparePositions(position, last!) >= 0,
+      );
+    };
+    const bothJoin = async () => {
+      e.send({ type: 'join_queue', mode: 'random' });
+      await e.next('waiting');
+      f.send({ type: 'join_queue', mode: 'random' });
+    };
+    const leaveBoth = async () => {
+      e.send({ type: 'leave' });
+      f.send({ type: 'leave' });
+      await new Promise((r) => setTimeout(r, 100));
+    };
+
+    // Both block each other; Eve lifts hers: Fox's block still keeps them apart.
+    expect((await eve.agent.post('/api/blocks').send({ userId: fox.userId })).status).toBe(201);
+    expect((await fox.agent.post('/api/blocks').send({ userId: eve.userId })).status).toBe(201);
+    expect((await eve.agent.delete(`/api/blocks/${fox.userId}`)).status).toBe(200);
+    await serviceHasRead();
+    await bothJoin();
+    await f.next('waiting');
+    await new Promise((r) => setTimeout(r, 200));
+    expect([...e.messages, ...f.messages].some((m: ServerMessage) => m.type === 'matched')).toBe(false);
+    await leaveBoth();
+
+    // Fox lifts his too: from now on, on the same sockets, they are matched.
+    expect((await fox.agent.delete(`/api/blocks/${eve.userId}`)).status).toBe(200);
+    await serviceHasRead();
+    await bothJoin();
+    const [forEve, forFox] = await Promise.all([e.next('matched'), f.next('matched')]);
+    expect(forEve.sessionId).toBe(forFox.sessionId);
+    e.close();
+    f.close();
+  }, 30_000);
 });
 
 it('tells a member who is not age verified the SPEC text', async () => {

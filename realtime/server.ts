@@ -5,7 +5,8 @@ import uWS from 'uWebSockets.js';
 import { CHAT_ERRORS, clientMessageSchema, type ServerMessage } from '../domain/contracts/chat';
 import type { ChatUserBlocked } from '../domain/chat/events';
 import { ACCOUNT_DEACTIVATED_TEXT } from '../domain/contracts/safety';
-import { DEACTIVATING_EVENTS } from '../domain/safety/events';
+import { isBlocking } from '../domain/safety/commands';
+import { DEACTIVATING_EVENTS, type UserUnblocked } from '../domain/safety/events';
 import type { EventStore, Position, Subscription } from '../domain/event-store/port';
 import { SESSION_COOKIE } from '../projections/sessions';
 import { compileRequest, Matcher, type Effect, type Member } from './matcher';
@@ -94,12 +95,12 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   /** Block sets of connected users, shared with their Member objects so a new block applies at once. */
   const blockSets = new Map<string, Set<string>>();
   /**
-   * Blocks that arrive while a member's admission reads their block list from the database: the
-   * follower adds them here too, so a block between that read and `admitted` is not lost.
+   * Blocks and unblocks that arrive while a member's admission reads their block list from the
+   * database: the follower records them here too, so a change between that read and `admitted` is not lost.
    */
-  const arriving = new Map<string, { admissions: number; blocked: Set<string> }>();
+  const arriving = new Map<string, ArrivingBlocks>();
   const startAdmission = (userId: string) => {
-    const entry = arriving.get(userId) ?? { admissions: 0, blocked: new Set<string>() };
+    const entry = arriving.get(userId) ?? { admissions: 0, blocked: new Set<string>(), unblocked: new Set<string>() };
     entry.admissions++;
     arriving.set(userId, entry);
     return entry.blocked;
@@ -290,7 +291,9 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
       return closeWith(ws, error, code, 'Chat not available');
     }
     const blocked = blockSets.get(admission.member.userId) ?? (admission.member.blocked as Set<string>);
-    for (const id of arriving.get(admission.member.userId)?.blocked ?? []) blocked.add(id);
+    const changed = arriving.get(admission.member.userId);
+    for (const id of changed?.unblocked ?? []) blocked.delete(id);
+    for (const id of changed?.blocked ?? []) blocked.add(id);
     data.member = { ...admission.member, blocked };
     data.token = ''; // not needed any more: an idle socket holds as little as possible
     // One chat socket per user: the newest opened replaces the older (the older leaves its chat),
@@ -440,9 +443,16 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   };
 }
 
+/** What the follower saw change in a member's blocks while their admission was reading them. */
+interface ArrivingBlocks {
+  admissions: number;
+  blocked: Set<string>;
+  unblocked: Set<string>;
+}
+
 /**
- * Keeps connected members current: a new block applies to the matcher at once (blocked pairs
- * are never matched; a lifted block applies from the next connection); a saved profile or
+ * Keeps connected members current: a new block or a lifted one applies to the matcher at once
+ * (blocked pairs are never matched; a pair is free again once neither blocks the other); a saved profile or
  * preferences are used from the member's next join; a suspended or banned member is
  * `deactivated` (their socket closes) within moments of the event.
  */
@@ -452,7 +462,7 @@ async function followChatEvents(
   sockets: Map<string, Socket>,
   blocks: {
     blockSets: Map<string, Set<string>>;
-    arriving: Map<string, { blocked: Set<string> }>;
+    arriving: Map<string, Omit<ArrivingBlocks, 'admissions'>>;
   },
   log: Logger,
   deactivated: (userId: string) => void,
@@ -471,7 +481,21 @@ async function followChatEvents(
           ]) {
             blocks.blockSets.get(who)?.add(whom);
             blocks.arriving.get(who)?.blocked.add(whom);
+            blocks.arriving.get(who)?.unblocked.delete(whom);
           }
+        } else if (event.type === 'UserUnblocked') {
+          const { blockerId, blockedId } = (event as unknown as UserUnblocked).data;
+          const concerned = [blockerId, blockedId].some((id) => blocks.blockSets.has(id) || blocks.arriving.has(id));
+          // The pair stays apart while the other one still blocks them (a block list of its own).
+          if (concerned && !(await isBlocking(store, blockedId, blockerId)))
+            for (const [who, whom] of [
+              [blockerId, blockedId],
+              [blockedId, blockerId],
+            ]) {
+              blocks.blockSets.get(who)?.delete(whom);
+              blocks.arriving.get(who)?.blocked.delete(whom);
+              blocks.arriving.get(who)?.unblocked.add(whom);
+            }
         } else if (deactivating.has(event.type)) {
           deactivated((event.data as { userId: string }).userId);
         } else if (event.type === 'ChatProfileSaved' || event.type === 'ChatPreferencesSaved') {

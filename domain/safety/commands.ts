@@ -36,13 +36,24 @@ export const DEFAULT_AUTO_SUSPEND_POLICY: AutoSuspendPolicy = { count: 3, window
  * A member's blocks: their block list, starting from the blocks they made in the chat before
  * this context existed (`ChatUserBlocked` on their chat stream, which nothing writes any more).
  */
-async function blockListCommand(store: EventStore, command: BlockCommand, context: CommandContext) {
-  const legacy = (await store.readStream(memberStream(command.userId))).filter((e) => e.type === 'ChatUserBlocked');
+async function blockListOf(store: EventStore, userId: string) {
+  const legacy = (await store.readStream(memberStream(userId))).filter((e) => e.type === 'ChatUserBlocked');
   const initialState = legacy.reduce<BlockListState>(
     (state, e) => blockListDecider.evolve(state, { type: 'ChatUserBlocked', data: e.data as ChatUserBlocked['data'] }),
     blockListDecider.initialState,
   );
-  return handleCommand(store, blockListStream(command.userId), { ...blockListDecider, initialState }, command, context);
+  return { ...blockListDecider, initialState };
+}
+
+async function blockListCommand(store: EventStore, command: BlockCommand, context: CommandContext) {
+  const decider = await blockListOf(store, command.userId);
+  return handleCommand(store, blockListStream(command.userId), decider, command, context);
+}
+
+/** Whether `blockerId` blocks `blockedId` now, from the block list itself (current at once, unlike a read model). */
+export async function isBlocking(store: EventStore, blockerId: string, blockedId: string): Promise<boolean> {
+  const { state } = await loadState(store, blockListStream(blockerId), await blockListOf(store, blockerId));
+  return state.blocked.has(blockedId);
 }
 
 /** A member blocks another (once; never themselves). */
