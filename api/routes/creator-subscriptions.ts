@@ -30,16 +30,17 @@ export function creatorSubscriptionRoutes(api: Api): Router {
       api.context(req),
     );
     await api.readYourWrites(result.position);
-    const started = result.events[0].data;
-    res.status(201).json({
-      id: started.subscriptionId,
-      subscriberId: started.subscriberId,
-      creatorId: started.creatorId,
-      tierId: started.tierId,
-      price: formatCents(started.priceCents),
-      status: 'active',
-      startDate: started.startDate,
-      endDate: started.endDate,
+    const row = await activeSubscription(db, api.deps.clock(), req.userId!, body.creatorId);
+    if (!row) throw refuse.conflict('The subscription is still being recorded; please reload');
+    res.status(result.outcome === 'started' ? 201 : 200).json({
+      id: row.id,
+      subscriberId: row.subscriber_id,
+      creatorId: row.creator_id,
+      tierId: row.tier_id,
+      price: formatCents(row.price_cents),
+      status: row.status,
+      startDate: new Date(row.start_date).toISOString(),
+      endDate: new Date(row.end_date).toISOString(),
     });
   });
 

@@ -31,7 +31,19 @@ export interface CreatorWatermarkSet {
 
 export type CreatorEvent = CreatorRegistered | TierCreated | TierUpdated | CreatorWatermarkSet;
 
-/** One creator subscription: a member paid a tier for a month. */
+/** The tier a subscription period is paid at (its price when charged). */
+export interface SubscribedTier {
+  tierId: string;
+  tierName: string;
+  priceCents: number;
+}
+
+/**
+ * One creator subscription starts: a member paid a tier for its first period (or nothing, on a
+ * trial). `priceCents` is what was charged; `tierPriceCents` the tier's price then (absent on
+ * events from before promotions: equal to `priceCents`); `transactionId` null when nothing was
+ * charged. Every renewal is at the tier's price of the day.
+ */
 export interface CreatorSubscriptionStarted {
   type: 'CreatorSubscriptionStarted';
   data: {
@@ -41,12 +53,97 @@ export interface CreatorSubscriptionStarted {
     tierId: string;
     tierName: string;
     priceCents: number;
-    transactionId: string;
+    transactionId: string | null;
     startDate: string;
     endDate: string;
+    tierPriceCents?: number;
+    promotionId?: string;
   };
 }
-export type CreatorSubscriptionEvent = CreatorSubscriptionStarted;
+
+interface SubscriptionFact {
+  subscriptionId: string;
+  subscriberId: string;
+  creatorId: string;
+}
+
+/** The next period was paid on the card on file: it follows the previous one without a gap. */
+export interface CreatorSubscriptionRenewed {
+  type: 'CreatorSubscriptionRenewed';
+  data: SubscriptionFact &
+    SubscribedTier & {
+      /** One per period (subscription + period start): the sale's reference. */
+      renewalId: string;
+      transactionId: string;
+      periodStart: string;
+      periodEnd: string;
+      renewedAt: string;
+    };
+}
+
+/** A renewal charge was declined: past due, access until `graceEndsAt`, next try at `nextAttemptAt` (null: none left). */
+export interface CreatorSubscriptionRenewalDeclined {
+  type: 'CreatorSubscriptionRenewalDeclined';
+  data: SubscriptionFact & {
+    periodEnd: string;
+    attempt: number;
+    failureReason: string;
+    nextAttemptAt: string | null;
+    graceEndsAt: string;
+    at: string;
+  };
+}
+
+/** No further renewals; access lasts until `accessUntil`. */
+export interface CreatorSubscriptionCanceled {
+  type: 'CreatorSubscriptionCanceled';
+  data: SubscriptionFact & { accessUntil: string; canceledAt: string };
+}
+
+/** Subscribed again before the paid period ended: renewals resume, nothing is charged. */
+export interface CreatorSubscriptionResumed {
+  type: 'CreatorSubscriptionResumed';
+  data: SubscriptionFact & { periodEnd: string; resumedAt: string };
+}
+
+/** Another tier from the next period on (`effectiveAt`, the paid period's end); the current one stays paid. */
+export interface CreatorSubscriptionTierChanged {
+  type: 'CreatorSubscriptionTierChanged';
+  data: SubscriptionFact & SubscribedTier & { fromTierId: string; effectiveAt: string; at: string };
+}
+
+/** Access ended: the canceled period ran out, or the grace period of an unpaid renewal did. */
+export interface CreatorSubscriptionExpired {
+  type: 'CreatorSubscriptionExpired';
+  data: SubscriptionFact & { reason: 'canceled' | 'unpaid'; expiredAt: string };
+}
+
+/**
+ * The money-back guarantee: the charge `transactionId` was refunded at the gateway; access
+ * ends at `at` and renewal stops. `saleReference` names the creator sale it paid for (the
+ * earnings reference the reversal takes back).
+ */
+export interface CreatorSubscriptionRefunded {
+  type: 'CreatorSubscriptionRefunded';
+  data: SubscriptionFact & {
+    transactionId: string;
+    gatewayRefundId: string;
+    amountCents: number;
+    reason: string;
+    at: string;
+    saleReference: string;
+  };
+}
+
+export type CreatorSubscriptionEvent =
+  | CreatorSubscriptionStarted
+  | CreatorSubscriptionRenewed
+  | CreatorSubscriptionRenewalDeclined
+  | CreatorSubscriptionCanceled
+  | CreatorSubscriptionResumed
+  | CreatorSubscriptionTierChanged
+  | CreatorSubscriptionExpired
+  | CreatorSubscriptionRefunded;
 
 export const creatorStream = (userId: string) => `creator-${userId}`;
 export const creatorSubscriptionStream = (subscriberId: string, creatorId: string) =>
