@@ -24,6 +24,7 @@ import { verificationsProjector } from '../verifications';
 import { billingHistoryProjector } from '../billing-history';
 import { notificationsProjector } from '../notifications';
 import { creatorAnalyticsProjector } from '../creator-analytics';
+import { promotionsProjector } from '../promotions';
 
 /** Every read model of the product. Add a projector here and the runner builds and keeps it. */
 export const allProjectors: Projector[] = [
@@ -52,4 +53,5 @@ export const allProjectors: Projector[] = [
   mediaProjector,
   profileMediaProjector,
   verificationsProjector,
+  promotionsProjector,
 ];
