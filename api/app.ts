@@ -10,6 +10,7 @@ import { requestContext } from './http/request-context';
 import { webAssets, webPage } from './http/web-assets';
 import { createApi, type Api } from './kit';
 import { routeModules } from './routes';
+import { mediaFileRoutes } from './routes/media-files';
 import { createMetrics, metricsOnPublicPort } from './routes/metrics';
 
 /**
@@ -66,6 +67,7 @@ export function createApp(deps: AppDependencies): {
   apiRouter.use(cookieParser());
   apiRouter.use(originCheck(deps.allowedOrigins));
   apiRouter.use(inputGuard);
+  apiRouter.use(mediaFileRoutes(api)); // resolves its session with the entitlement: one round trip a file
   apiRouter.use(api.sessions.middleware());
   for (const module of routeModules) apiRouter.use(validatedParams(module(api)));
   apiRouter.use(apiNotFound);

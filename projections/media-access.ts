@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { MediaAttachment, MediaKind } from '../domain/contracts/media';
 import { IMAGE_WIDTHS, PREVIEW_VARIANTS, type MediaVariant } from '../domain/media/variants';
 import { preparedQuery } from './engine/database';
-import { displayName, isUserId, type UserRow } from './users';
+import { hashSessionToken } from './sessions';
+import { displayName, isDeactivated, isUserId, type UserRow } from './users';
 
 /**
  * Who may fetch which of a media item's files, and how an attached item looks to a viewer.
@@ -109,63 +110,87 @@ export async function unusableMedia(db: Knex, ownerId: string, ids: string[]): P
 
 export type MediaFileAccess = 'full' | 'preview' | 'none';
 
-/** One statement with a generic plan (prepared once per connection): delivery runs it per file. */
-const MEDIA_FILE_ACCESS = `SELECT m.variants, m.owner_id = $1 AS owner,
-       COALESCE((SELECT u.role = 'admin' FROM users u WHERE u.id = $1::uuid), false) AS staff,
+/**
+ * One statement with a generic plan (prepared once per connection), run per file: it resolves
+ * the session cookie and the viewer's entitlement together, so a file costs one round trip.
+ */
+const MEDIA_FILE_ACCESS = `WITH viewer AS (
+       SELECT s.user_id AS id, u.role, u.standing, u.suspended_until
+       FROM http_sessions s LEFT JOIN users u ON u.id = s.user_id::uuid
+       WHERE s.id = $1 AND s.expires_at > now())
+     SELECT v.id AS viewer_id, v.standing, v.suspended_until, m.variants, m.owner_id = v.id AS owner,
+       COALESCE(v.role = 'admin', false) AS staff,
        EXISTS (SELECT 1 FROM media_attachments a JOIN posts p ON p.id = a.target_id
-         WHERE a.media_id = m.id AND a.target_kind = 'post' AND (p.is_public OR p.creator_id = $1
+         WHERE a.media_id = m.id AND a.target_kind = 'post' AND (p.is_public OR p.creator_id = v.id
            OR EXISTS (SELECT 1 FROM creator_subscriptions s
-             WHERE s.subscriber_id = $1 AND s.creator_id = p.creator_id AND s.end_date > $3))) AS post_full,
+             WHERE s.subscriber_id = v.id AND s.creator_id = p.creator_id AND s.end_date > $3))) AS post_full,
        EXISTS (SELECT 1 FROM media_attachments a JOIN posts p ON p.id = a.target_id
          WHERE a.media_id = m.id AND a.target_kind = 'post') AS post_seen,
        EXISTS (SELECT 1 FROM media_attachments a JOIN messages g ON g.id = a.target_id
-         WHERE a.media_id = m.id AND a.target_kind = 'message' AND (g.sender_id = $1
-           OR (g.receiver_id = $1 AND (NOT g.is_paid OR g.is_unlocked)))) AS message_full,
+         WHERE a.media_id = m.id AND a.target_kind = 'message' AND (g.sender_id = v.id
+           OR (g.receiver_id = v.id AND (NOT g.is_paid OR g.is_unlocked)))) AS message_full,
        EXISTS (SELECT 1 FROM media_attachments a JOIN messages g ON g.id = a.target_id
-         WHERE a.media_id = m.id AND a.target_kind = 'message' AND $1 IN (g.sender_id, g.receiver_id)) AS message_seen,
+         WHERE a.media_id = m.id AND a.target_kind = 'message' AND v.id IN (g.sender_id, g.receiver_id)) AS message_seen,
        c.watermark_enabled AS watermark, u.first_name, u.last_name
-     FROM media m LEFT JOIN creators c ON c.user_id = m.owner_id
-       LEFT JOIN users u ON c.watermark_enabled AND u.id = m.owner_id::uuid
-     WHERE m.id = $2 AND m.status = 'ready'`;
+     FROM viewer v LEFT JOIN media m ON m.id = $2 AND m.status = 'ready'
+       LEFT JOIN creators c ON c.user_id = m.owner_id
+       LEFT JOIN users u ON c.watermark_enabled AND u.id = m.owner_id::uuid`;
 
-type GrantRow = { variants: string[]; owner: boolean; staff: boolean; watermark: boolean | null } & Record<
-  'post_full' | 'post_seen' | 'message_full' | 'message_seen',
-  boolean
-> &
-  Pick<UserRow, 'first_name' | 'last_name'>;
+type GrantRow = {
+  viewer_id: string;
+  variants: string[] | null;
+  owner: boolean;
+  staff: boolean;
+  watermark: boolean | null;
+} & Record<'post_full' | 'post_seen' | 'message_full' | 'message_seen', boolean> &
+  Pick<UserRow, 'first_name' | 'last_name'> & { standing: string | null; suspended_until: Date | null };
 
 /**
  * The access, and the owner's page name when the owner has the viewer watermark on and the
  * viewer is someone else (their images are then served marked, domain/media/watermark.ts).
  */
 export interface MediaFileGrant {
+  viewerId: string;
   access: MediaFileAccess;
   watermarkPageName: string | null;
 }
 
 /**
- * What the viewer may fetch of an item: `full` (every variant) for its owner, finance staff, a
- * public post's readers, a locked post's subscribers and the parties of a free or unlocked
- * message; `preview` (the blurred variants) for anyone else who may see the post (any member)
- * or message (its two parties); null when the item (or that variant) does not exist.
+ * What the viewer behind a session cookie may fetch of an item: `full` (every variant) for its
+ * owner, finance staff, a public post's readers, a locked post's subscribers and the parties of
+ * a free or unlocked message; `preview` (the blurred variants) for anyone else who may see the
+ * post (any member) or message (its two parties). 'signed-out' without a live session of an
+ * active account; null when the item (or that variant) does not exist.
  */
 export async function mediaFileAccess(
   db: Knex,
   now: Date,
-  viewerId: string,
+  sessionToken: string | undefined,
   mediaId: string,
   variant: string,
-): Promise<MediaFileGrant | null> {
-  if (!isUserId(mediaId) || !isUserId(viewerId)) return null;
-  const [row] = await preparedQuery<GrantRow>(db, 'media-file-access', MEDIA_FILE_ACCESS, [viewerId, mediaId, now]);
-  if (!row || !row.variants.includes(variant)) return null;
+): Promise<MediaFileGrant | 'signed-out' | null> {
+  if (!sessionToken || sessionToken.length > 200) return 'signed-out';
+  const [row] = await preparedQuery<GrantRow>(db, 'media-file-access', MEDIA_FILE_ACCESS, [
+    hashSessionToken(sessionToken),
+    isUserId(mediaId) ? mediaId : NO_SUCH_MEDIA,
+    now,
+  ]);
+  if (!row || isDeactivated(row, now)) return 'signed-out';
+  if (!row.variants?.includes(variant)) return null;
   const access: MediaFileAccess =
     row.owner || row.staff || row.post_full || row.message_full
       ? 'full'
       : row.post_seen || row.message_seen
         ? 'preview'
         : 'none';
-  return { access, watermarkPageName: row.watermark && !row.owner ? displayName(row, 'Creator') : null };
+  return {
+    viewerId: row.viewer_id,
+    access,
+    watermarkPageName: row.watermark && !row.owner ? displayName(row, 'Creator') : null,
+  };
 }
+
+/** A media id no item has: a malformed id still resolves the session (a 404, not a 401, then). */
+const NO_SUCH_MEDIA = '00000000-0000-0000-0000-000000000000';
 
 export const isPreviewVariant = (variant: string) => (PREVIEW_VARIANTS as readonly string[]).includes(variant);

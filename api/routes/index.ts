@@ -19,12 +19,12 @@ import { postRoutes } from './posts';
 import { creatorSubscriptionRoutes } from './creator-subscriptions';
 import { messagingRoutes } from './messaging';
 import { mediaRoutes } from './media';
-import { mediaFileRoutes } from './media-files';
 import { profileMediaRoutes } from './profile-media';
 import { notificationRoutes } from './notifications';
 import { systemRoutes } from './system';
 import { billingRoutes } from './billing';
 import { creatorInsightsRoutes } from './creator-insights';
+import { showcaseRoutes } from './showcase';
 
 /** Every route module of the API, mounted under /api. Each bounded context adds its own. */
 export const routeModules: Array<(api: Api) => Router> = [
@@ -44,7 +44,6 @@ export const routeModules: Array<(api: Api) => Router> = [
   creatorSubscriptionRoutes,
   messagingRoutes,
   mediaRoutes,
-  mediaFileRoutes,
   profileMediaRoutes,
   notificationRoutes,
   safetyRoutes,
@@ -53,4 +52,5 @@ export const routeModules: Array<(api: Api) => Router> = [
   systemRoutes,
   billingRoutes,
   creatorInsightsRoutes,
+  showcaseRoutes,
 ];

@@ -292,6 +292,34 @@ describe('delivering media files', () => {
     await fetchFile(subscriber.agent, clip.url!).set('Range', 'bytes=0-9').set('If-Range', '"old"').expect(200);
   });
 
+  it('refuses every file to a session whose account is suspended, previews included', async () => {
+    const suspended = await member('Sue');
+    const [lockedImage] = await postMedia(suspended);
+    await fetchFile(suspended.agent, lockedImage.previewUrl).expect(200);
+    const at = new Date().toISOString();
+    await stack.store.append(
+      `standing-${suspended.id}`,
+      [
+        {
+          type: 'UserSuspended',
+          data: {
+            userId: suspended.id,
+            staffId: null,
+            reason: 'Test',
+            days: null,
+            until: null,
+            automatic: true,
+            reportId: null,
+            at,
+          },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    expect(await stack.settle()).toBe(true);
+    await suspended.agent.get(lockedImage.previewUrl).expect(401);
+  });
+
   it('404s a variant the item does not have', async () => {
     const [full] = await postMedia(creator);
     const signer = stack.deps.ports.mediaUrls as ReturnType<typeof createMediaUrlSigner>;
