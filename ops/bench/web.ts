@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -32,7 +32,24 @@ interface PageRun {
   failing: string[];
   /** Lighthouse's measure of the machine's speed during the run (lower on a busy machine). */
   benchmarkIndex: number;
+  /** Each run's performance score and its metrics (ms; CLS unitless), to read against the score curves. */
+  runs: Array<{ performance: number; metrics: Record<(typeof METRICS)[number], number> }>;
 }
+
+const METRICS = [
+  'first-contentful-paint',
+  'largest-contentful-paint',
+  'total-blocking-time',
+  'cumulative-layout-shift',
+  'speed-index',
+] as const;
+const METRIC_LABEL: Record<(typeof METRICS)[number], string> = {
+  'first-contentful-paint': 'FCP',
+  'largest-contentful-paint': 'LCP',
+  'total-blocking-time': 'TBT',
+  'cumulative-layout-shift': 'CLS',
+  'speed-index': 'SI',
+};
 
 /** The newest modification time under a folder (the client's sources). */
 function newest(dir: string): number {
@@ -167,6 +184,7 @@ async function audit(
   port: number,
   runs: number,
   headers: Record<string, string> = {},
+  saveDir?: string,
 ): Promise<PageRun> {
   const flags: Flags = {
     port,
@@ -177,9 +195,16 @@ async function audit(
   };
   const results: Result[] = [];
   for (let i = 0; i < runs; i++) {
-    results.push(await lighthouseOnce(label, url, flags));
+    const lhr = await lighthouseOnce(label, url, flags);
+    results.push(lhr);
+    if (saveDir) writeFileSync(path.join(saveDir, `${label.replace(/\W+/g, '-')}-${i + 1}.json`), JSON.stringify(lhr));
   }
   const score = (lhr: Result, category: string) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
+  const metricsOf = (lhr: Result) =>
+    Object.fromEntries(
+      METRICS.map((id) => [id, lhr.audits[id]?.numericValue ?? NaN]),
+    ) as PageRun['runs'][number]['metrics'];
+  const eachRun = results.map((lhr) => ({ performance: score(lhr, 'performance'), metrics: metricsOf(lhr) }));
   results.sort((a, b) => score(a, 'performance') - score(b, 'performance'));
   const median = results[Math.floor(results.length / 2)];
   const failing = Object.values(median.audits)
@@ -193,6 +218,7 @@ async function audit(
     scripts: await scriptsOf(median, headers),
     failing,
     benchmarkIndex: Math.round(median.environment.benchmarkIndex),
+    runs: eachRun,
   };
 }
 
@@ -207,6 +233,17 @@ function printScores(pages: PageRun[]): void {
     console.log(
       `${pad(page.label, 26)}${pad(String(page.scores.performance), 13)}${pad(String(page.scores.accessibility), 15)}${pad(String(page.scores['best-practices']), 16)}${pad('>= 95', 8)}${pad(baseline ? '(context)' : pass ? 'PASS' : 'FAIL', 12)}${page.benchmarkIndex}`,
     );
+  }
+  console.log('\nEach run (performance: metrics):');
+  for (const page of pages) {
+    const runs = page.runs.map(({ performance, metrics }) => {
+      const values = METRICS.map((id) => {
+        const value = metrics[id];
+        return `${METRIC_LABEL[id]} ${id === 'cumulative-layout-shift' ? value.toFixed(3) : Math.round(value)}`;
+      });
+      return `${performance} (${values.join(' ')})`;
+    });
+    console.log(`  ${page.label.padEnd(24)}${runs.join('; ')}`);
   }
   for (const page of pages.filter((p) => p.failing.length))
     console.log(`  ${page.label}: audits below 0.9: ${page.failing.join(', ')}`);
@@ -233,6 +270,11 @@ export async function run(args: string[]): Promise<void> {
   const { options } = parseArgs(args);
   const runs = Number(options.runs ?? 1);
   const dataDir = path.resolve(String(options['data-dir'] ?? path.join(ROOT, '.data/bench-web')));
+  // `--save <dir>`: each run's Lighthouse result as JSON, to read its audits (LCP element, long tasks…).
+  const saveDir = options.save ? path.resolve(String(options.save)) : undefined;
+  if (saveDir) mkdirSync(saveDir, { recursive: true });
+  // `--pages landing,login`: only the pages whose label starts with one of these words.
+  const only = options.pages ? String(options.pages).split(',') : null;
   buildIfNeeded();
   const children: ChildProcess[] = [];
   let profile = '';
@@ -250,14 +292,21 @@ export async function run(args: string[]): Promise<void> {
     console.log(`web benchmark: Lighthouse ${runs > 1 ? `median of ${runs} runs, ` : ''}mobile, simulated throttling`);
     const pages: PageRun[] = [];
     const measure = async (label: string, url: string, headers?: Record<string, string>) => {
+      if (only && !only.some((word) => label.startsWith(word))) return;
       process.stdout.write(`  ${label}…\n`);
-      pages.push(await audit(label, url, chromium.port, runs, headers));
+      pages.push(await audit(label, url, chromium.port, runs, headers, saveDir));
     };
     await measure('baseline: static page', baseline.url);
     await measure('landing (signed out /)', `${product.baseUrl}/`);
     await measure('login', `${product.baseUrl}/login`);
     await measure('home (demo member)', `${product.baseUrl}/home`, session);
     await measure('creator page', `${product.baseUrl}/creator/${creatorId}`, session);
+    console.log(
+      `load average while measuring: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     printScores(pages);
     printScripts(pages);
   } finally {
