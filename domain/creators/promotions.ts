@@ -4,7 +4,7 @@ import { handleCommand, loadState, type CommandContext } from '../shared/command
 import { refuse } from '../shared/errors';
 import { newId } from '../shared/ids';
 import { creatorDecider, offeredTiers } from './decider';
-import { creatorStream } from './events';
+import { creatorStream, creatorSubscriptionStream } from './events';
 import {
   assertRedeemable,
   assertTrialAvailable,
@@ -13,6 +13,7 @@ import {
   trialEnd,
 } from './promotions-decider';
 import { promotionStream, promotionTrialStream } from './promotions-events';
+import type { FirstPeriodTerms } from './subscription-decider';
 
 /**
  * Promotions (issue 21): a creator's trial or first-month discount on a tier. The subscribe path
@@ -21,14 +22,6 @@ import { promotionStream, promotionTrialStream } from './promotions-events';
  * the month does not start. The reservation is decided on the promotion's stream revision, so the
  * last redemption goes to one member however many ask at once.
  */
-
-/** What the first period of a subscription through a promotion costs and when it ends. */
-export interface FirstPeriodTerms {
-  chargeCents: number;
-  /** End of a trial; null: one month, as a paid month. */
-  periodEnd: Date | null;
-  promotionId: string;
-}
 
 export interface PromotionTermsRequest {
   promotionId: string;
@@ -160,13 +153,17 @@ export async function claimPromotion(store: EventStore, claim: PromotionClaim, c
   }
 }
 
-/** The subscription did not start on the claim: the redemption (and a trial) count no more. */
+/**
+ * The subscription did not start on the claim (card declined, already subscribed): the
+ * redemption (and a trial) count no more. A subscription that did start keeps its claim.
+ */
 export async function releasePromotionClaim(
   store: EventStore,
   claim: Pick<PromotionClaim, 'promotionId' | 'creatorId' | 'subscriberId' | 'subscriptionId'>,
   context: CommandContext,
 ) {
   const { promotionId, subscriptionId } = claim;
+  if (await subscriptionStarted(store, claim)) return;
   await handleCommand(
     store,
     promotionTrialStream(claim.subscriberId, claim.creatorId),
@@ -180,5 +177,17 @@ export async function releasePromotionClaim(
     promotionDecider,
     { type: 'ReleasePromotionRedemption', promotionId, subscriptionId, at: context.now },
     context,
+  );
+}
+
+async function subscriptionStarted(
+  store: EventStore,
+  claim: Pick<PromotionClaim, 'creatorId' | 'subscriberId' | 'subscriptionId'>,
+): Promise<boolean> {
+  const events = await store.readStream(creatorSubscriptionStream(claim.subscriberId, claim.creatorId));
+  return events.some(
+    (event) =>
+      event.type === 'CreatorSubscriptionStarted' &&
+      (event.data as { subscriptionId: string }).subscriptionId === claim.subscriptionId,
   );
 }

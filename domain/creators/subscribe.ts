@@ -9,9 +9,9 @@ import {
   assertCanSubscribe,
   creatorSubscriptionDecider,
   type CreatorSubscriptionState,
-  type FirstPeriodTerms,
   type TierTerms,
 } from './subscription-decider';
+import { claimPromotion, promotionTerms, releasePromotionClaim } from './promotions';
 
 export interface SubscribeInput {
   subscriberId: string;
@@ -36,18 +36,6 @@ export async function offeredTier(store: EventStore, creatorId: string, tierId: 
 }
 
 /**
- * The first period's terms of `promotionId` for this member and tier, or a refusal. Promotions
- * (domain/creators/promotions.ts) plug in here; until then no promotion exists.
- */
-async function firstPeriodTerms(
-  _store: EventStore,
-  input: SubscribeInput & { promotionId: string },
-  _now: Date,
-): Promise<FirstPeriodTerms> {
-  throw refuse.notFound(`Promotion ${input.promotionId.slice(0, 40)} not found`);
-}
-
-/**
  * Subscribes a member to a creator's tier: checks the tier and that no period is running,
  * charges the first period (the tier price, or a promotion's terms: nothing on a trial) to the
  * card on file, then starts it. The charge's idempotency key is tied to the stream revision
@@ -69,11 +57,24 @@ export async function subscribeToCreator(
   assertCanSubscribe(current.state, subscriberId, creatorId, context.now);
   if (!input.customerId) throw refuse.unprocessable('No card on file. Please add a payment method first.');
 
-  const terms = input.promotionId
-    ? await firstPeriodTerms(store, { ...input, promotionId: input.promotionId }, context.now)
+  const { promotionId } = input;
+  const terms = promotionId
+    ? await promotionTerms(store, { promotionId, creatorId, tierId, subscriberId, now: context.now })
     : undefined;
   const chargeCents = terms ? terms.chargeCents : tier.priceCents;
   const attempt = `${subscriberId}:${creatorId}:${current.revision ?? 'new'}`;
+  const subscriptionId = deterministicId('creatorSubscription', attempt);
+  // The promotion's redemption is reserved before the charge (its last one goes to one member)
+  // and given back below when the period does not start on it.
+  const claim = terms && {
+    promotionId: terms.promotionId,
+    creatorId,
+    tierId,
+    subscriberId,
+    subscriptionId,
+    chargeCents,
+  };
+  if (claim) await claimPromotion(store, claim, context);
   const charge =
     chargeCents > 0
       ? await gateway.charge({
@@ -84,7 +85,10 @@ export async function subscribeToCreator(
           idempotencyKey: `creatorSubscription:${attempt}`,
         })
       : null;
-  if (charge && charge.status !== 'succeeded') throw refuse.declined(charge.failureReason);
+  if (charge && charge.status !== 'succeeded') {
+    if (claim) await releasePromotionClaim(store, claim, context);
+    throw refuse.declined(charge.failureReason);
+  }
 
   try {
     const result = await handleCommand(
@@ -93,7 +97,7 @@ export async function subscribeToCreator(
       creatorSubscriptionDecider,
       {
         type: 'StartCreatorSubscription',
-        subscriptionId: deterministicId('creatorSubscription', attempt),
+        subscriptionId,
         subscriberId,
         creatorId,
         tier,
@@ -108,6 +112,7 @@ export async function subscribeToCreator(
     // The period did not start on this charge: give the money back. But a concurrent identical
     // request shares the attempt, hence the charge; if its period started on this very charge
     // (or our append was written after all), the charge paid for it and stands.
+    if (claim) await releasePromotionClaim(store, claim, context);
     if (!charge) throw error;
     const paidFor = await chargeStartedAPeriod(store, streamId, charge.transactionId).catch(() => false);
     if (!paidFor)
