@@ -6,6 +6,7 @@ import { refuse } from '../../domain/shared/errors';
 import { formatCents } from '../../domain/contracts/money';
 import { addPaymentAccount, requestPayout, type PayoutGateway } from '../../domain/payouts/commands';
 import { twoFactorStatus } from '../../domain/accounts/commands';
+import { accountStanding } from '../../domain/safety/commands';
 import type { EventStore } from '../../domain/event-store/port';
 import { creatorBalances } from '../../projections/creator-balances';
 import { waitForProjections } from '../../projections/engine/read-your-writes';
@@ -65,6 +66,24 @@ function answerFromReadModel<View>(res: Response, view: View | null, id: string)
   else res.status(202).json({ id, status: 'pending', message: 'Recorded; it will show in a moment.' });
 }
 
+/**
+ * A banned creator's money is held and a suspended one's waits (issue 20): neither requests a
+ * payout. Read from the account's standing itself, so a session used in the moment before it
+ * was ended is refused too.
+ */
+async function requireGoodStanding(store: EventStore, userId: string, now: Date): Promise<void> {
+  const { status, suspendedUntil } = await accountStanding(store, userId, now);
+  if (status === 'banned')
+    throw refuse.forbidden('Your payouts are held: your account is banned (trust and safety)', { code: 'PAYOUT_HELD' });
+  if (status === 'suspended')
+    throw refuse.forbidden(
+      suspendedUntil
+        ? `Payouts are paused while your account is suspended (until ${suspendedUntil.slice(0, 10)})`
+        : 'Payouts are paused while your account is suspended pending review',
+      { code: 'ACCOUNT_SUSPENDED' },
+    );
+}
+
 export const PAYOUT_READ_MODELS = ['payouts', 'payment_accounts', 'creator_balances'];
 
 export function payoutRoutes(api: Api): Router {
@@ -111,6 +130,7 @@ export function payoutRoutes(api: Api): Router {
     const input = parseWith(payoutRequestSchema, req.body);
     if (input.amount <= 0)
       throw refuse.validation('Amount must be greater than 0', { amount: 'Amount must be greater than 0' });
+    await requireGoodStanding(store, user.id, api.deps.clock());
     await requireTwoFactor(store, user.id, 'request a payout');
     await requireVerifiedIdentity(db, user.id, 'request payouts');
     const result = await requestPayout(

@@ -1,4 +1,4 @@
-import type { ModerationAction, ReportReason, ReportTargetType } from '../contracts/safety';
+import type { AccountStanding, ModerationAction, ReportReason, ReportTargetType } from '../contracts/safety';
 import type { ChatUserBlocked } from '../chat/events';
 import { memberStream } from '../chat/events';
 import type { EventStore, Position } from '../event-store/port';
@@ -16,7 +16,7 @@ import {
   type StandingEvent,
 } from './events';
 import { reportsDecider, type AutoSuspendPolicy } from './report-decider';
-import { standingDecider, type StandingCommand } from './standing-decider';
+import { standingAt, standingDecider, type StandingCommand } from './standing-decider';
 
 /**
  * The safety context's way in for api/ and realtime/: blocks, reports and what staff do to an
@@ -103,6 +103,11 @@ export async function fileReport(
   if (!threshold) return { reportId, position: result.position, suspended: false };
   const suspension = await suspendAutomatically(store, threshold.data, context);
   return { reportId, position: suspension.position ?? result.position, suspended: suspension.events.length > 0 };
+}
+
+/** The account's standing at `now`, from its own stream (current at once, before any read model). */
+export async function accountStanding(store: EventStore, userId: string, now: Date): Promise<AccountStanding> {
+  return standingAt((await loadState(store, standingStream(userId), standingDecider)).state, now);
 }
 
 /** A staff action on an account's standing (warn, suspend for N days, ban, reinstate). */
