@@ -26,7 +26,13 @@ export function creatorSubscriptionRoutes(api: Api): Router {
     const result = await subscribeToCreator(
       store,
       gateway(),
-      { subscriberId: req.userId!, creatorId: body.creatorId, tierId: body.tierId, customerId },
+      {
+        subscriberId: req.userId!,
+        creatorId: body.creatorId,
+        tierId: body.tierId,
+        customerId,
+        promotionId: body.promotionId,
+      },
       api.context(req),
     );
     await api.readYourWrites(result.position);

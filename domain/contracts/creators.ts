@@ -56,6 +56,8 @@ export type TierRequest = z.input<typeof tierSchema>;
 export const subscribeSchema = z.object({
   creatorId: text({ error: 'Creator is required' }).trim().min(1, 'Creator is required').max(100),
   tierId: text({ error: 'Tier is required' }).trim().min(1, 'Tier is required').max(100),
+  /** A promotion's share link (issue 21): a trial or a first-month discount for the first period. */
+  promotionId: z.uuid({ error: 'Promotion not found' }).optional(),
 });
 
 /** A creator as any member sees them: no email address (names fall back to 'Creator'). */

@@ -9,6 +9,7 @@ import { creatorStream } from './events';
  * only.
  */
 export { subscribeToCreator } from './subscribe';
+export { createPromotion, endPromotion } from './promotions';
 export type { PaymentGateway } from '../payments/gateway';
 
 export interface TierInput {
