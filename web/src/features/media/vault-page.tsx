@@ -34,6 +34,7 @@ import { formatDate } from '@/lib/format';
 import { useDeleteMediaMutation, useMediaVaultQuery } from '@/lib/media-api';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useMediaUpload } from '@/lib/use-media-upload';
+import { WatermarkSetting } from './watermark-setting';
 
 const PAGE_SIZE = 24;
 
@@ -222,6 +223,7 @@ function Vault() {
         </Typography>
         <MediaUploader upload={upload} />
       </Paper>
+      <WatermarkSetting />
       <ToggleButtonGroup
         exclusive
         size="small"
