@@ -7,7 +7,7 @@ import {
   type EarningsSource,
   type MoneyFlow,
 } from '../shared/money-flows';
-import type { CreatorSubscriptionStarted } from './events';
+import type { CreatorSubscriptionRenewed, CreatorSubscriptionStarted } from './events';
 
 /**
  * Creator sales: the money flows that earn a creator 90% (DESIGN §4), each with the event that
@@ -31,16 +31,29 @@ interface SaleRule<Data> {
 }
 
 export const CREATOR_SALES = {
-  tier_subscription: {
-    eventType: 'CreatorSubscriptionStarted',
-    read: (d: CreatorSubscriptionStarted['data']) => ({
-      saleId: d.subscriptionId,
-      creatorId: d.creatorId,
-      payerId: d.subscriberId,
-      grossCents: d.priceCents,
-      occurredAt: d.startDate,
-    }),
-  },
+  // The first period (nothing on a trial: no sale), then each renewal, a sale of its own.
+  tier_subscription: [
+    {
+      eventType: 'CreatorSubscriptionStarted',
+      read: (d: CreatorSubscriptionStarted['data']) => ({
+        saleId: d.subscriptionId,
+        creatorId: d.creatorId,
+        payerId: d.subscriberId,
+        grossCents: d.priceCents,
+        occurredAt: d.startDate,
+      }),
+    },
+    {
+      eventType: 'CreatorSubscriptionRenewed',
+      read: (d: CreatorSubscriptionRenewed['data']) => ({
+        saleId: d.renewalId,
+        creatorId: d.creatorId,
+        payerId: d.subscriberId,
+        grossCents: d.priceCents,
+        occurredAt: d.renewedAt,
+      }),
+    },
+  ],
   message_unlock: {
     eventType: 'MessageUnlocked',
     read: (d: MessageUnlocked['data']) => ({
@@ -53,12 +66,17 @@ export const CREATOR_SALES = {
   },
   site_plan: null,
   crypto_conversion: null,
-} as const satisfies { [F in MoneyFlow]: F extends CreatorSaleFlow ? SaleRule<never> : null };
+} as const satisfies { [F in MoneyFlow]: F extends CreatorSaleFlow ? SaleRule<never> | SaleRule<never>[] : null };
 
 const SALE_FLOWS = MONEY_FLOW_NAMES.filter((flow) => CREATOR_SALES[flow] !== null) as CreatorSaleFlow[];
 
+/** A flow's sale rules: one, or one per event that makes its sales. */
+const rulesOf = (flow: CreatorSaleFlow): SaleRule<never>[] => [CREATOR_SALES[flow]].flat();
+
 /** The events that make a creator sale. */
-export const CREATOR_SALE_EVENT_TYPES: string[] = SALE_FLOWS.map((flow) => CREATOR_SALES[flow].eventType);
+export const CREATOR_SALE_EVENT_TYPES: string[] = SALE_FLOWS.flatMap((flow) =>
+  rulesOf(flow).map((rule) => rule.eventType),
+);
 
 export interface CreatorSale extends Omit<SaleFacts, 'saleId'> {
   flow: CreatorSaleFlow;
@@ -69,8 +87,13 @@ export interface CreatorSale extends Omit<SaleFacts, 'saleId'> {
 
 /** The creator sale an event makes, or null when it makes none. */
 export function creatorSaleOf(event: { type: string; data: unknown }): CreatorSale | null {
-  const flow = SALE_FLOWS.find((candidate) => CREATOR_SALES[candidate].eventType === event.type);
-  if (!flow) return null;
-  const { saleId, ...sale } = (CREATOR_SALES[flow].read as (data: unknown) => SaleFacts)(event.data);
-  return { ...sale, flow, source: earningsSourceOf(flow), reference: flowReference(flow, saleId) };
+  for (const flow of SALE_FLOWS) {
+    const rule = rulesOf(flow).find((candidate) => candidate.eventType === event.type);
+    if (!rule) continue;
+    const { saleId, ...sale } = (rule.read as (data: unknown) => SaleFacts)(event.data);
+    // A free period (a trial) sells nothing.
+    if (sale.grossCents === 0) return null;
+    return { ...sale, flow, source: earningsSourceOf(flow), reference: flowReference(flow, saleId) };
+  }
+  return null;
 }

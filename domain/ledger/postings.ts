@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../event-store/port';
 import type { CryptoConversionCompletedData, CryptoConversionRequestedData } from '../crypto/events';
-import type { CreatorSubscriptionStarted } from '../creators/events';
+import type { CreatorSubscriptionRenewed, CreatorSubscriptionStarted } from '../creators/events';
 import type { PaymentCapturedData, PaymentRefundedData } from '../payments/events';
 import type {
   EarningsCreditedData,
@@ -122,6 +122,7 @@ export const LEDGER_EVENT_TYPES = [
   'PaymentCaptured',
   'PaymentRefunded',
   'CreatorSubscriptionStarted',
+  'CreatorSubscriptionRenewed',
   'WalletCredited',
   'WalletDebited',
   'CryptoConversionRequested',
@@ -214,6 +215,7 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
     case 'CreatorSubscriptionStarted': {
       const d = event.data as CreatorSubscriptionStarted['data'];
       const posting = FLOW_POSTINGS.tier_subscription.card;
+      if (d.priceCents === 0) break; // a trial: nothing was charged
       tx(
         posting.kind,
         {
@@ -221,6 +223,21 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
           reference: flowReference('tier_subscription', d.subscriptionId),
           description: `Tier ${d.tierName} ${usd(d.priceCents)} for creator ${d.creatorId}`,
           occurredAt: d.startDate,
+        },
+        [dr(A.gatewayClearing, d.priceCents), cr(posting.account, d.priceCents)],
+      );
+      break;
+    }
+    case 'CreatorSubscriptionRenewed': {
+      const d = event.data as CreatorSubscriptionRenewed['data'];
+      const posting = FLOW_POSTINGS.tier_subscription.card;
+      tx(
+        posting.kind,
+        {
+          userId: d.subscriberId,
+          reference: flowReference('tier_subscription', d.renewalId),
+          description: `Tier ${d.tierName} ${usd(d.priceCents)} renewed for creator ${d.creatorId}`,
+          occurredAt: d.renewedAt,
         },
         [dr(A.gatewayClearing, d.priceCents), cr(posting.account, d.priceCents)],
       );
