@@ -6,8 +6,9 @@ import type { PrerenderedTree } from './src/app/prerender-page';
 
 /**
  * Run after `vite build` (npm run build): the public pages as HTML in web/dist/pages, so a
- * visitor's phone paints them before any JavaScript has run; the browser then hydrates them
- * (web/src/main.tsx, web/src/landing-main.tsx). api/http/web-assets.ts sends them to requests
+ * visitor's phone paints them before any JavaScript has run; the browser then hydrates the app's
+ * pages (web/src/main.tsx), while the landing page stays as it is, driven by a small script
+ * (web/src/landing-main.ts). api/http/web-assets.ts sends them to requests
  * without a session cookie. Each page is rendered by the same components, at its own address.
  */
 const DIST = path.join(__dirname, 'dist');
@@ -78,7 +79,7 @@ function hoistStyles(rendered: string): { markup: string; style: string } {
  * page index.html preloads).
  */
 function pageHtml(shell: string, manifest: Manifest, page: Page, markup: string, style: string): string {
-  const files = filesOf(manifest, page.tree === 'landing' ? 'src/landing-main.tsx' : 'index.html');
+  const files = filesOf(manifest, page.tree === 'landing' ? 'src/landing-main.ts' : 'index.html');
   if (page.chunk) filesOf(manifest, page.chunk, files);
   const [entry, ...imports] = files;
   return shell

@@ -44,10 +44,10 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
     // The manifest tells web/prerender.ts which files each pre-rendered page needs; the landing
-    // page has an entry of its own (web/src/landing-main.tsx), without the rest of the app.
+    // page has an entry of its own (web/src/landing-main.ts), without the rest of the app.
     manifest: true,
     rollupOptions: {
-      input: { index: path.resolve(__dirname, 'index.html'), landing: path.resolve(__dirname, 'src/landing-main.tsx') },
+      input: { index: path.resolve(__dirname, 'index.html'), landing: path.resolve(__dirname, 'src/landing-main.ts') },
     },
   },
   server: {

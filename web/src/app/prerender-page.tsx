@@ -5,8 +5,8 @@ import { VisitorLanding } from './visitor-landing';
 export type PrerenderedTree = 'landing' | 'app';
 
 /**
- * A page's HTML at `location`, rendered by the components the browser then hydrates: the landing
- * page alone (web/src/landing-main.tsx) or the whole app (web/src/main.tsx). Lazy pages are
+ * A page's HTML at `location`: the landing page alone (never hydrated: web/src/landing-main.ts)
+ * or the whole app, which the browser then hydrates (web/src/main.tsx). Lazy pages are
  * waited for. Emotion writes each style beside its first element (web/prerender.ts moves them).
  * @public (loaded by web/prerender.ts through vite)
  */

@@ -14,8 +14,9 @@ import Stack from '@mui/material/Stack';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import { Logo } from '@/components/logo';
-import { ThemeToggle } from '@/components/theme-toggle';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { CreatorShowcase, useShowcase } from './creator-showcase';
+import { LandingThemeToggle } from './landing-theme-toggle';
 
 const FEATURES = [
   {
@@ -71,16 +72,21 @@ const FOOTER: Array<{ title: string; links: Array<[string, string]> }> = [
 
 const gradient = 'linear-gradient(135deg, #d6336c 0%, #7048e8 100%)';
 
-/** SPEC §2 Landing page, for visitors. */
+/**
+ * SPEC §2 Landing page, for visitors. Served pre-rendered and never hydrated (web/src/landing-main.ts
+ * drives its live parts), so it keeps to markup: links are plain links, nothing depends on state
+ * but the showcase, which the app fetches here and the pre-rendered page fills by itself.
+ */
 export function LandingPage() {
   useDocumentTitle('Lively');
+  const showcase = useShowcase();
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
       <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
         <Toolbar>
           <Logo />
           <Box sx={{ flex: 1 }} />
-          <ThemeToggle />
+          <LandingThemeToggle />
           <Button href="/login" variant="contained" sx={{ ml: 1 }}>
             Get Started
           </Button>
@@ -127,6 +133,8 @@ export function LandingPage() {
           </Stack>
         </Container>
       </Box>
+
+      <CreatorShowcase creators={showcase} />
 
       <Container component="section" maxWidth="lg" sx={{ py: { xs: 6, md: 10 } }}>
         <Typography variant="h4" component="h2" sx={{ fontWeight: 800, textAlign: 'center', mb: 1 }}>
@@ -208,7 +216,12 @@ export function LandingPage() {
               </Grid>
             ))}
           </Grid>
-          <Typography variant="caption" color="textSecondary" sx={{ display: 'block', mt: 5, textAlign: 'center' }}>
+          <Typography
+            data-current-year
+            variant="caption"
+            color="textSecondary"
+            sx={{ display: 'block', mt: 5, textAlign: 'center' }}
+          >
             © {new Date().getFullYear()} Lively. All rights reserved. Adults 18+ only.
           </Typography>
         </Container>
