@@ -69,7 +69,7 @@ export const creatorsApi = creatorsBase.injectEndpoints({
       }),
       invalidatesTags: (_result, _error, { creatorId }) => [{ type: 'Tiers', id: creatorId }, 'Creators'],
     }),
-    subscribeToCreator: build.mutation<unknown, { creatorId: string; tierId: string }>({
+    subscribeToCreator: build.mutation<unknown, { creatorId: string; tierId: string; promotionId?: string }>({
       query: (body) => ({ url: '/api/subscriptions', method: 'POST', body }),
       invalidatesTags: (_result, _error, { creatorId }) => [
         { type: 'CreatorSubscription', id: creatorId },

@@ -13,7 +13,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import { useCurrentUser } from '@/lib/current-user';
 import { CoverBanner } from '@/components/creator-card';
 import { countOf, usd } from '@/lib/format';
@@ -61,7 +61,9 @@ export function CreatorProfilePage() {
   const creator = useCreatorQuery(id);
   const posts = useCreatorPostsQuery(id, { skip: !creator.data });
   const check = useSubscriptionCheckQuery(id, { skip: !creator.data || isOwner });
-  const [dialogOpen, setDialogOpen] = useState(false);
+  // A promotion's share link (`?promo=<id>`) opens the subscribe dialog on its offer.
+  const promotionId = useSearchParams()[0].get('promo');
+  const [dialogOpen, setDialogOpen] = useState(promotionId !== null);
   useDocumentTitle(creator.data?.name ?? (creator.isLoading ? 'Creator' : 'Creator Not Found'));
 
   if (creator.isLoading) return <ProfileSkeleton />;
@@ -176,7 +178,12 @@ export function CreatorProfilePage() {
           </Stack>
         )}
       </Container>
-      <SubscribeDialog creator={profile} open={dialogOpen} onClose={() => setDialogOpen(false)} />
+      <SubscribeDialog
+        creator={profile}
+        open={dialogOpen && !isOwner}
+        onClose={() => setDialogOpen(false)}
+        promotionId={promotionId}
+      />
     </Box>
   );
 }

@@ -32,6 +32,7 @@ import { useCreatorAnalyticsQuery } from './insights-api';
 import { IdentityVerificationBanner } from '@/components/identity-verification-banner';
 import { NewPostDialog } from './new-post-dialog';
 import { TierManager } from './tier-manager';
+import { PromotionsPanel } from './promotions-panel';
 import { statTrends, type Trend } from './trends';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -196,6 +197,7 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
             </CardContent>
           </Card>
           <TierManager creatorId={user.id} />
+          <PromotionsPanel creatorId={user.id} />
         </Grid>
       </Grid>
       <NewPostDialog open={newPostOpen} onClose={closeNewPost} initialMediaIds={params.getAll('media')} />
