@@ -24,6 +24,7 @@ import { notificationRoutes } from './notifications';
 import { systemRoutes } from './system';
 import { billingRoutes } from './billing';
 import { creatorInsightsRoutes } from './creator-insights';
+import { promotionRoutes } from './promotions';
 import { showcaseRoutes } from './showcase';
 
 /** Every route module of the API, mounted under /api. Each bounded context adds its own. */
@@ -52,5 +53,6 @@ export const routeModules: Array<(api: Api) => Router> = [
   systemRoutes,
   billingRoutes,
   creatorInsightsRoutes,
+  promotionRoutes,
   showcaseRoutes,
 ];
