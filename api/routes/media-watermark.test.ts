@@ -13,6 +13,7 @@ import { createWatermarks, readViewerCode, viewerCode, watermarkSecret } from '.
 import type { OpsContext } from '../../ops/commands/command';
 import { watermarkLookupCommand } from '../../ops/commands/watermark-lookup';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { verifyIdentity } from '../../ops/testing/identity-verification';
 
 /**
  * The viewer watermark (issue 18): a creator turns it on with PUT /api/creators/me/watermark;
@@ -98,32 +99,6 @@ async function seedImage(ownerId: string) {
   return { mediaId, files };
 }
 
-/** The creator's identity verified as the verification flow records it (locked posts need it, issue 20). */
-async function verifyIdentity(creatorId: string) {
-  const submissionId = randomUUID();
-  const at = new Date().toISOString();
-  const file = (kind: string) => ({ key: `verification/${submissionId}/${kind}`, mime: 'image/jpeg' });
-  await stack.store.append(
-    `identityVerification-${creatorId}`,
-    [
-      {
-        type: 'IdentityVerificationSubmitted',
-        data: {
-          creatorId,
-          submissionId,
-          provider: 'test',
-          providerReference: submissionId,
-          sealedIdentity: '',
-          files: { document: file('document'), selfie: file('selfie') },
-          submittedAt: at,
-        },
-      },
-      { type: 'IdentityVerified', data: { creatorId, submissionId, provider: 'test', decidedBy: null, at } },
-    ],
-    { expectedRevision: 'no_stream' },
-  );
-}
-
 const binary = (request: supertest.Test) =>
   request.buffer(true).parse((res, done) => {
     const chunks: Buffer[] = [];
@@ -143,7 +118,7 @@ beforeAll(async () => {
     .post('/api/subscriptions')
     .send({ creatorId: creator.id, tierId: 'default-premium' })
     .expect(201);
-  await verifyIdentity(creator.id);
+  await verifyIdentity(stack, creator.agent, creator.id);
   image = await seedImage(creator.id);
   expect(await stack.settle()).toBe(true);
   postId = (

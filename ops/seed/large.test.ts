@@ -1,6 +1,6 @@
 import { startTestStack, type TestStack } from '../testing/harness';
 import { seedLarge, type LargePlan } from './large';
-import { DEMO_LOGIN } from './names';
+import { DEMO_CREATOR, DEMO_LOGIN } from './names';
 
 // The large seed's generator at a tiny scale, on the whole product (projections and process
 // managers run beside it, as they would against a live installation).
@@ -35,6 +35,8 @@ it('creates every kind of activity through commands, and the read models show it
     UserRegistered: 7, // 4 members, 2 creators, the finance staff account
     CreatorRegistered: 2,
     TierCreated: 4,
+    IdentityVerificationSubmitted: 2,
+    IdentityVerified: 2,
     PostPublished: 4,
     ChatProfileSaved: 4,
     ChatPreferencesSaved: 4,
@@ -78,4 +80,13 @@ it('creates every kind of activity through commands, and the read models show it
   await agent.post('/api/auth/login').send({ email: DEMO_LOGIN.email, password: DEMO_LOGIN.password }).expect(200);
   const feed = await agent.get('/api/posts/feed').expect(200);
   expect(feed.body.posts.length).toBeGreaterThan(0);
+
+  // Seeded creators are identity-verified, so the demo creator publishes a locked post.
+  const creator = stack.agent();
+  await creator
+    .post('/api/auth/login')
+    .send({ email: DEMO_CREATOR.email, password: DEMO_CREATOR.password })
+    .expect(200);
+  expect((await creator.get('/api/creators/verification').expect(200)).body.state).toBe('verified');
+  await creator.post('/api/posts').send({ title: 'Subscribers only', content: 'Locked', isPublic: false }).expect(201);
 });

@@ -6,9 +6,14 @@ import type { EventStore } from '../../domain/event-store/port';
 import { createSandboxGateway } from '../../domain/payments/sandbox-gateway';
 import { createSandboxPayoutGateway } from '../../domain/payouts/sandbox-gateway';
 import { ensureStaffAccount } from '../../domain/payouts/staff-role';
+import pino from 'pino';
+import type { MediaStorage } from '../../domain/media/storage';
+import type { Sealer } from '../../domain/verification/commands';
+import { createPorts } from '../wiring';
 import { converse, like, subscribe } from './activity';
 import { becomeCreator, publish, type Creator } from './creators';
 import { as, day, type SeedEnv } from './env';
+import { InProcessIdentityVerification } from './identity';
 import { convertCrypto, payOut } from './money';
 import { DEMO_ADMIN, DEMO_PASSWORD } from './names';
 import { registerPerson, saveChatProfile, type Person } from './people';
@@ -52,7 +57,7 @@ export function estimateEvents(plan: LargePlan): number {
   const paid = Math.ceil(plan.conversationsPerMember / 2);
   const perMember =
     5 + 2 + 5 + plan.subscriptionsPerMember * 2 + plan.likesPerMember + plan.conversationsPerMember * 2 + paid * 3;
-  return plan.members * perMember + plan.creators * (5 + 3 + plan.postsPerCreator + 3);
+  return plan.members * perMember + plan.creators * (5 + 3 + 2 + plan.postsPerCreator + 3);
 }
 
 const DAY = 86_400_000;
@@ -94,19 +99,31 @@ export async function seedLarge(
     await inParallel(count, env.parallel, report.failures, work);
     report.steps[name] = (report.steps[name] ?? 0) + count - (report.failures.count - failedBefore);
   };
+  // Creators verify their identity with the product's media storage and sealing key (its ports).
+  const ports = createPorts({ db, logger: pino({ level: 'silent' }) });
+  const identity = new InProcessIdentityVerification({
+    storage: ports.mediaStorage as MediaStorage,
+    sealer: ports.identitySealer as Sealer,
+  });
   try {
-    const { members, creators } = await people(env, plan, step);
+    const { members, creators } = await people(env, plan, step, identity);
     await activity(env, plan, members, creators, step, counter.appended);
     await payouts(env, creators, step);
   } finally {
     progress.stop();
+    await identity.close();
   }
   return { ...report, events: counter.appended(), seconds: (Date.now() - started) / 1000 };
 }
 
 type Step = (name: string, count: number, work: (i: number) => Promise<void>) => Promise<void>;
 
-async function people(env: SeedEnv, plan: LargePlan, step: Step): Promise<{ members: Person[]; creators: Creator[] }> {
+async function people(
+  env: SeedEnv,
+  plan: LargePlan,
+  step: Step,
+  identity: InProcessIdentityVerification,
+): Promise<{ members: Person[]; creators: Creator[] }> {
   const members: Person[] = new Array(plan.members);
   const creatorPeople: Person[] = new Array(plan.creators);
   await step(
@@ -126,6 +143,10 @@ async function people(env: SeedEnv, plan: LargePlan, step: Step): Promise<{ memb
     plan.creators,
     async (i) =>
       void (creators[i] = await becomeCreator(env, creatorPeople[i], i, day(env, 1 + i / plan.creators / 2))),
+  );
+  // Verified, as locked posts, paid messages and payouts need (issue 20).
+  await step('identities verified', plan.creators, (i) =>
+    identity.verify(env.store, creators[i], day(env, 1.2 + i / plan.creators / 4)),
   );
   const posts = plan.creators * plan.postsPerCreator;
   await step('posts', posts, (n) =>
