@@ -101,6 +101,24 @@ beforeAll(async () => {
       { type: 'PublishPost', postId, creatorId: c, title: 'T', content: 'C', mediaUrl: null, isPublic: true, at },
       context,
     );
+  // A post waiting for its time (issue 21): the scheduled posts' table.
+  await handleCommand(
+    store,
+    postStream('post-3'),
+    postDecider,
+    {
+      type: 'SchedulePost',
+      postId: 'post-3',
+      creatorId: c,
+      title: 'Later',
+      content: 'C',
+      mediaUrl: null,
+      isPublic: false,
+      scheduledAt: new Date(at.getTime() + 86_400_000),
+      at,
+    },
+    context,
+  );
   const toggles: Array<[string, string]> = [
     ['post-1', a],
     ['post-1', b],

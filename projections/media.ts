@@ -9,15 +9,15 @@ import type {
 } from '../domain/media/events';
 import type { MediaVariant } from '../domain/media/variants';
 import type { MessageSent } from '../domain/messaging/events';
-import type { PostPublished } from '../domain/posts/events';
+import type { PostDeleted, PostEdited, PostPublished, PostScheduled } from '../domain/posts/events';
 import type { ProjectionContext, Projector } from './engine/projector';
 import { isCurrentProfileMedia } from './profile-media';
 
 /**
  * The `media` read model (issue 18): one row per uploaded item with its processing state, for
  * the owner's vault and GET /api/media/:id; and `media_attachments`, which post or message
- * carries which item (from the optional `mediaIds` of PostPublished and MessageSent), so an
- * item in use is not deleted. Every handler sets absolute values.
+ * carries which item (from the optional `mediaIds` of PostPublished, PostScheduled, PostEdited
+ * and MessageSent; a deleted post lets go of its items), so an item in use is not deleted. Every handler sets absolute values.
  */
 
 /** The media a post or message carries, in order (the field is optional: older events have none). */
@@ -37,6 +37,10 @@ async function attach(
     position,
   }));
   await table('media_attachments').insert(rows).onConflict(['media_id', 'target_kind', 'target_id']).ignore();
+}
+
+async function detachAll({ table }: ProjectionContext, postId: string) {
+  await table('media_attachments').where({ target_kind: 'post', target_id: postId }).delete();
 }
 
 const handlers: Record<string, (context: ProjectionContext, event: RecordedEvent) => Promise<void>> = {
@@ -80,6 +84,20 @@ const handlers: Record<string, (context: ProjectionContext, event: RecordedEvent
     const d = event.data as PostPublished['data'] & WithMediaIds;
     await attach(context, 'post', d.postId, d.mediaIds);
   },
+  async PostScheduled(context, event) {
+    const d = event.data as PostScheduled['data'];
+    await attach(context, 'post', d.postId, d.mediaIds);
+  },
+  // An edit may change the media: the post carries exactly the edited list.
+  async PostEdited(context, event) {
+    const d = event.data as PostEdited['data'];
+    await detachAll(context, d.postId);
+    await attach(context, 'post', d.postId, d.mediaIds);
+  },
+  // A deleted post no longer uses its media (the owner may delete them from the vault).
+  async PostDeleted(context, event) {
+    await detachAll(context, (event.data as PostDeleted['data']).postId);
+  },
   async MessageSent(context, event) {
     const d = event.data as MessageSent['data'] & WithMediaIds;
     await attach(context, 'message', d.messageId, d.mediaIds);
@@ -110,12 +128,14 @@ async function createTables(db: Knex, schema: string): Promise<void> {
     t.text('target_id').notNullable();
     t.integer('position').notNullable();
     t.primary(['media_id', 'target_kind', 'target_id']);
+    // What one post carries (an edit or a deletion lets go of it).
+    t.index(['target_kind', 'target_id']);
   });
 }
 
 export const mediaProjector: Projector = {
   name: 'media',
-  version: 1,
+  version: 2,
   tables: ['media', 'media_attachments'],
   eventTypes: Object.keys(handlers),
   createTables,

@@ -4,6 +4,9 @@ import { bulkInsert } from './engine/bulk-insert';
 import type { ProjectionContext } from './engine/projector';
 
 const isLike = (event: RecordedEvent) => event.type === 'PostLiked' || event.type === 'PostUnliked';
+/** A post out at once; a scheduled one coming out also leaves `scheduled_posts`, so it goes one by one. */
+const isNewPost = (event: RecordedEvent) =>
+  event.type === 'PostPublished' && !(event.data as PostPublished['data']).fromSchedule;
 
 /** The row a PostPublished inserts (an existing post keeps its row). */
 export function postRow(event: RecordedEvent) {
@@ -85,7 +88,7 @@ export async function applyPostsBatch(
     run = [];
   };
   for (const event of events) {
-    const of = isLike(event) ? 'likes' : event.type === 'PostPublished' ? 'posts' : null;
+    const of = isLike(event) ? 'likes' : isNewPost(event) ? 'posts' : null;
     if (of !== runOf) await flush();
     runOf = of;
     if (of) run.push(event);

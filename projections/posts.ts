@@ -1,7 +1,15 @@
 import type { Knex } from 'knex';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { Comment, FeedPage, Post } from '../domain/contracts/posts';
-import type { PostCommented, PostLiked } from '../domain/posts/events';
+import type {
+  PostCommentDeleted,
+  PostCommented,
+  PostContent,
+  PostDeleted,
+  PostEdited,
+  PostLiked,
+  PostScheduled,
+} from '../domain/posts/events';
 import type { ContentRemoved, UserBanned } from '../domain/safety/events';
 import { readableCreatorIds } from './creator-subscriptions';
 import { preparedQuery } from './engine/database';
@@ -17,13 +25,17 @@ import { displayName, isUserId } from './users';
  */
 export const postsProjector: Projector = {
   name: 'posts',
-  version: 4,
-  tables: ['posts', 'post_likes', 'post_comments'],
+  version: 5,
+  tables: ['posts', 'post_likes', 'post_comments', 'scheduled_posts'],
   eventTypes: [
     'PostPublished',
+    'PostScheduled',
+    'PostEdited',
+    'PostDeleted',
     'PostLiked',
     'PostUnliked',
     'PostCommented',
+    'PostCommentDeleted',
     'ContentRemoved',
     'UserBanned',
     'UserReinstated',
@@ -68,6 +80,21 @@ export const postsProjector: Projector = {
       t.timestamp('created_at', { useTz: true }).notNullable();
       t.index(['post_id', 'created_at']);
     });
+    // Posts written for later (issue 21): only their creator sees them; the tick publishes each at its time.
+    await db.schema.withSchema(schema).createTable('scheduled_posts', (t) => {
+      t.text('id').primary();
+      t.text('creator_id').notNullable();
+      t.text('title').notNullable();
+      t.text('content').notNullable();
+      t.text('media_url');
+      t.text('media_type');
+      t.boolean('is_public').notNullable();
+      t.jsonb('media_ids');
+      t.timestamp('scheduled_at', { useTz: true }).notNullable();
+      t.bigInteger('last_revision').notNullable();
+      t.index(['scheduled_at']);
+      t.index(['creator_id', 'scheduled_at']);
+    });
   },
   async apply({ table, trx }, event) {
     if (await applySafety(table, event)) return;
@@ -78,13 +105,22 @@ export const postsProjector: Projector = {
         .insert({ ...row, media_ids: row.media_ids && JSON.stringify(row.media_ids) })
         .onConflict('id')
         .ignore();
+      await table('scheduled_posts').where({ id: row.id }).delete();
       return;
     }
+    if (await applyLifecycle(table, event)) return;
     const advance = (changes: Record<string, unknown>) =>
       table('posts')
         .where('id', (event.data as { postId: string }).postId)
         .andWhere('last_revision', '<', revision)
         .update({ ...changes, last_revision: revision });
+    if (event.type === 'PostCommentDeleted') {
+      const data = event.data as PostCommentDeleted['data'];
+      await advance({ comment_count: trx.raw('comment_count - 1') });
+      // Always: a replay of the log inserts the comment again (as PostCommented does) before this.
+      await table('post_comments').where({ id: data.commentId }).delete();
+      return;
+    }
     if (event.type === 'PostLiked' || event.type === 'PostUnliked') {
       const data = event.data as PostLiked['data'];
       const liked = event.type === 'PostLiked';
@@ -115,6 +151,58 @@ export const postsProjector: Projector = {
     return applyPostsBatch(context, events, (c, e) => postsProjector.apply(c, e));
   },
 };
+
+/** The columns of a post's content, as a scheduled or edited post carries it. */
+function contentColumns(data: PostContent) {
+  return {
+    title: data.title,
+    content: data.content,
+    media_url: data.mediaUrl,
+    media_type: data.mediaType,
+    is_public: data.isPublic,
+    media_ids: data.mediaIds?.length ? JSON.stringify(data.mediaIds) : null,
+  };
+}
+
+/**
+ * Issue 21: a scheduled post waits in `scheduled_posts` (PostPublished moves it to `posts`); an
+ * edit rewrites the content where the post is; a deleted post's rows go, with its likes and comments.
+ */
+async function applyLifecycle(table: ProjectionContext['table'], event: RecordedEvent): Promise<boolean> {
+  const revision = event.revision.toString();
+  if (event.type === 'PostScheduled') {
+    const d = event.data as PostScheduled['data'];
+    await table('scheduled_posts')
+      .insert({
+        id: d.postId,
+        creator_id: d.creatorId,
+        ...contentColumns(d),
+        scheduled_at: d.scheduledAt,
+        last_revision: revision,
+      })
+      .onConflict('id')
+      .ignore();
+    return true;
+  }
+  if (event.type === 'PostEdited') {
+    const d = event.data as PostEdited['data'];
+    const changes = { ...contentColumns(d), ...(d.scheduledAt ? { scheduled_at: d.scheduledAt } : {}) };
+    await table(d.scheduledAt ? 'scheduled_posts' : 'posts')
+      .where('id', d.postId)
+      .andWhere('last_revision', '<', revision)
+      .update({ ...changes, last_revision: revision });
+    return true;
+  }
+  if (event.type === 'PostDeleted') {
+    const { postId } = (event as unknown as PostDeleted).data;
+    for (const name of ['posts', 'scheduled_posts', 'post_comments', 'post_likes'])
+      await table(name)
+        .where(name.startsWith('post_') ? { post_id: postId } : { id: postId })
+        .delete();
+    return true;
+  }
+  return false;
+}
 
 /** A post removed by staff, or every post of a creator while banned: hidden (`listed` false). */
 async function applySafety(table: ProjectionContext['table'], event: RecordedEvent): Promise<boolean> {
@@ -302,7 +390,51 @@ export async function findPost(
 ): Promise<Post | null> {
   if (!isUserId(postId)) return null;
   const row = (await decorated(db, viewerId).where('f.id', postId).first()) as PostRow | undefined;
-  return row ? postView(row, await readableCreatorIds(db, now, viewerId), links) : null;
+  if (row) return postView(row, await readableCreatorIds(db, now, viewerId), links);
+  // Not out yet: only its creator sees it.
+  const scheduled = await scheduledRows(db).where({ 'f.id': postId, 'f.creator_id': viewerId }).first();
+  return scheduled ? scheduledView(scheduled, links) : null;
+}
+
+/** A scheduled post's row as `postView` reads it: its time as its date, nothing liked or said yet. */
+function scheduledRows(db: Knex) {
+  return db('scheduled_posts as f')
+    .leftJoin('users as u', 'u.id', db.raw('f.creator_id::uuid'))
+    .select(
+      db.raw(`f.id, f.creator_id, f.title, f.content, f.media_url, f.media_type, f.is_public,
+        f.scheduled_at AS created_at, f.scheduled_at, 0 AS like_count, 0 AS comment_count, false AS liked,
+        u.first_name, u.last_name, u.email, u.profile_image_url, ${POST_MEDIA} AS media`),
+    );
+}
+
+const scheduledView = (row: PostRow & { scheduled_at: Date }, links: MediaLinks): Post => ({
+  ...postView(row, new Set([row.creator_id]), links),
+  scheduledAt: new Date(row.scheduled_at).toISOString(),
+});
+
+/** The creator's posts waiting for their time (issue 21), soonest first: only the creator sees these. */
+export async function scheduledPostsOf(db: Knex, creatorId: string, links: MediaLinks): Promise<Post[]> {
+  if (!isUserId(creatorId)) return [];
+  const rows = await scheduledRows(db)
+    .where('f.creator_id', creatorId)
+    .orderBy([{ column: 'f.scheduled_at' }, { column: 'f.id' }])
+    .limit(500);
+  return rows.map((row: PostRow & { scheduled_at: Date }) => scheduledView(row, links));
+}
+
+/**
+ * Scheduled posts whose time has come, for the publishing tick; a banned creator's wait (they
+ * come out if the creator is reinstated).
+ */
+export async function scheduledPostsDueBy(db: Knex, now: Date, limit = 500): Promise<string[]> {
+  const rows = await db('scheduled_posts as f')
+    .leftJoin('users as u', 'u.id', db.raw('f.creator_id::uuid'))
+    .where('f.scheduled_at', '<=', now)
+    .andWhere((q) => q.whereNull('u.standing').orWhereNot('u.standing', 'banned'))
+    .orderBy([{ column: 'f.scheduled_at' }, { column: 'f.id' }])
+    .limit(limit)
+    .select('f.id');
+  return rows.map((row: { id: string }) => row.id);
 }
 
 export async function postComments(db: Knex, postId: string): Promise<Comment[]> {

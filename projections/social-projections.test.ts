@@ -96,6 +96,24 @@ beforeAll(async () => {
     { type: 'CommentOnPost', postId: p, commentId: 'k1', userId: m, content: 'Nice', at },
     context,
   );
+  // A post waiting for its time (issue 21).
+  await handleCommand(
+    store,
+    postStream('scheduled'),
+    postDecider,
+    {
+      type: 'SchedulePost',
+      postId: 'scheduled',
+      creatorId: c,
+      title: 'Later',
+      content: 'C',
+      mediaUrl: null,
+      isPublic: false,
+      scheduledAt: new Date(at.getTime() + 86_400_000),
+      at,
+    },
+    context,
+  );
   await handleCommand(
     store,
     messageStream('msg'),

@@ -27,6 +27,7 @@ export const PARAM_FORMATS: Record<string, ParamFormat> = {
   id: { pattern: UUID, refusal: unknownId },
   userId: { pattern: UUID, refusal: unknownId },
   creatorId: { pattern: UUID, refusal: unknownId },
+  commentId: { pattern: UUID, refusal: unknownId },
   tierId: { pattern: SLUG, refusal: unknownId },
   /** Chat rooms are named by the realtime service. */
   roomId: { pattern: SLUG, refusal: unknownId },

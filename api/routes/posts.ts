@@ -2,18 +2,19 @@ import { Router, type Request } from 'express';
 import {
   commentSchema,
   createPostSchema,
+  editPostSchema,
   feedQuerySchema,
   type Comment,
   type Post,
 } from '../../domain/contracts/posts';
 import { BLOCKED_INTERACTION } from '../../domain/contracts/safety';
-import { commentOnPost, likePost, publishPost } from '../../domain/posts/commands';
+import { commentOnPost, deleteComment, deletePost, editPost, likePost, publishPost } from '../../domain/posts/commands';
 import { refuse } from '../../domain/shared/errors';
 import { newId } from '../../domain/shared/ids';
 import { blockedBetween } from '../../projections/blocks';
 import { requireVerifiedIdentity } from '../http/identity-gate';
 import { attachmentViews, mediaByIds, unusableMedia, type MediaLinks } from '../../projections/media-access';
-import { feedPage, findPost, postComments } from '../../projections/posts';
+import { feedPage, findPost, postComments, scheduledPostsOf } from '../../projections/posts';
 import { displayName, findUserRow } from '../../projections/users';
 import { requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';
@@ -58,6 +59,7 @@ export function postRoutes(api: Api): Router {
         mediaUrl: body.mediaUrl ?? null,
         isPublic: body.isPublic,
         mediaIds: body.mediaIds,
+        ...(body.scheduledAt ? { scheduledAt: body.scheduledAt } : {}),
       },
       api.context(req),
       postId,
@@ -72,7 +74,8 @@ export function postRoutes(api: Api): Router {
       mediaUrl: string | null;
       mediaType: string | null;
       isPublic: boolean;
-      publishedAt: string;
+      publishedAt?: string;
+      scheduledAt?: string;
     };
     const user = await findUserRow(db, req.userId!);
     const view: Post = {
@@ -93,10 +96,44 @@ export function postRoutes(api: Api): Router {
       likeCount: 0,
       commentCount: 0,
       liked: false,
-      createdAt: data.publishedAt,
+      createdAt: (data.publishedAt ?? data.scheduledAt)!,
       media: attachmentViews(await mediaByIds(db, body.mediaIds), true, links()),
+      ...(data.scheduledAt ? { scheduledAt: data.scheduledAt } : {}),
     };
     res.status(201).json(view);
+  });
+
+  /** The signed-in creator's posts waiting for their time (issue 21), soonest first. */
+  router.get('/posts/scheduled', member, async (req, res) => {
+    res.json(await scheduledPostsOf(db, req.userId!, links()));
+  });
+
+  /** A post the viewer can see (its creator also sees it while scheduled): 404 otherwise. */
+  const visiblePost = async (req: Request) => {
+    const post = await findPost(db, now(), req.userId!, String(req.params.id), links());
+    if (!post) throw refuse.notFound('Post not found');
+    return post;
+  };
+
+  router.patch('/posts/:id', member, async (req, res) => {
+    const post = await visiblePost(req);
+    const body = parseWith(editPostSchema, req.body);
+    if (post.creatorId === req.userId) {
+      if (body.isPublic === false && post.isPublic)
+        await requireVerifiedIdentity(db, req.userId!, 'publish locked posts');
+      const unusable = await unusableMedia(db, req.userId!, body.mediaIds ?? []);
+      if (unusable) throw refuse.unprocessable(unusable, { code: 'MEDIA_NOT_USABLE' });
+    }
+    const result = await editPost(store, { postId: post.id, actorId: req.userId!, changes: body }, api.context(req));
+    await api.readYourWrites(result.position);
+    res.json(await visiblePost(req));
+  });
+
+  router.delete('/posts/:id', member, async (req, res) => {
+    const post = await visiblePost(req);
+    const result = await deletePost(store, { postId: post.id, actorId: req.userId! }, api.context(req));
+    await api.readYourWrites(result.position);
+    res.status(204).end();
   });
 
   // The hot path: the gate reads the user loaded with the session, so a feed request costs one
@@ -144,6 +181,17 @@ export function postRoutes(api: Api): Router {
       createdAt: (result.events[0].data as { at: string }).at,
     };
     res.status(201).json(comment);
+  });
+
+  router.delete('/posts/:id/comments/:commentId', member, async (req, res) => {
+    const post = await visiblePost(req);
+    const result = await deleteComment(
+      store,
+      { postId: post.id, commentId: String(req.params.commentId), actorId: req.userId! },
+      api.context(req),
+    );
+    await api.readYourWrites(result.position);
+    res.status(204).end();
   });
 
   return router;

@@ -8,7 +8,6 @@ import { postStream } from './events';
  * realtime/ import this file and events.ts only.
  */
 export { publishDuePosts, publishPost, SCHEDULED_POSTS_TICK_MS } from './publish';
-export type { PostChanges } from './decider';
 
 /** Likes a post, or takes the like back if the member had liked it; the state says which. */
 export function likePost(store: EventStore, input: { postId: string; userId: string }, context: CommandContext) {

@@ -4,7 +4,7 @@ import { refuse } from '../shared/errors';
 import type { PostContent, PostEvent } from './events';
 
 /** Where a post is in its life: written for later, out, or deleted (issue 21). */
-export type PostStatus = 'none' | 'scheduled' | 'published' | 'deleted';
+type PostStatus = 'none' | 'scheduled' | 'published' | 'deleted';
 
 export interface PostState {
   status: PostStatus;
@@ -55,10 +55,10 @@ export type PostCommand =
   | { type: 'DeleteComment'; postId: string; commentId: string; actorId: string; at: Date };
 
 /** How far ahead a post may be scheduled. */
-export const MAX_SCHEDULE_AHEAD_MS = 365 * 24 * 60 * 60_000;
+const MAX_SCHEDULE_AHEAD_MS = 365 * 24 * 60 * 60_000;
 
 /** A schedule time must lie ahead of now and within a year. */
-export function checkedScheduledAt(scheduledAt: Date, now: Date): string {
+function checkedScheduledAt(scheduledAt: Date, now: Date): string {
   if (Number.isNaN(scheduledAt.getTime()))
     throw refuse.validation('scheduledAt must be a date and time', { scheduledAt: 'Must be a date and time' });
   if (scheduledAt.getTime() <= now.getTime())
