@@ -28,6 +28,8 @@ import { ABANDONED_SIGN_UP_MS, giveBackAbandonedSignUp } from '../domain/account
 import { abandonedSignUpPayments } from '../projections/payments';
 import { membershipsDueBy } from '../projections/users';
 import { housekeepingTicker } from './housekeeping';
+import { publishDuePosts, SCHEDULED_POSTS_TICK_MS } from '../domain/posts/commands';
+import { scheduledPostsDueBy } from '../projections/posts';
 import { createFsStorage } from '../domain/media/fs-storage';
 import { createS3Storage } from '../domain/media/s3-storage';
 import { createMediaUrlSigner, mediaUrlSecret } from '../domain/media/signed-url';
@@ -155,6 +157,12 @@ export function allTickers(ports: Record<string, unknown>): Ticker[] {
         const provider = ports.identityProvider as IdentityProvider;
         await checkIdentityVerifications({ store, provider }, await pendingIdentityVerifications(db), now);
       },
+    },
+    {
+      // Scheduled posts whose time has come are published (issue 21).
+      name: 'scheduled-posts',
+      intervalMs: SCHEDULED_POSTS_TICK_MS,
+      tick: async ({ store, db, now }) => void (await publishDuePosts(store, await scheduledPostsDueBy(db, now), now)),
     },
     // Expired sessions, rate-limit rows, idempotency keys and sign-in throttling rows.
     housekeepingTicker,
