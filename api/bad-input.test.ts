@@ -148,6 +148,7 @@ const SAMPLES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   }),
   'POST /api/creators/me/promotions/:id/end': () => ({}),
   'DELETE /api/profile/images/:id': () => ({}),
+  'PUT /api/profile/images/order': () => ({ mediaIds: [randomUUID()] }),
   'POST /api/chat/sessions/:roomId/block': () => ({ reason: 'Sweep' }),
   'POST /api/chat/sessions/:roomId/report': () => ({ reason: 'Sweep report' }),
   'POST /api/crypto/wallets': () => ({ cryptoType: 'USDC', walletAddress: '0xAbC123sweep' }),

@@ -30,6 +30,7 @@ export const userProfilesProjector: Projector = {
     'ChatMemberWentOffline',
     'ChatProfileImageAdded',
     'ChatProfileImageRemoved',
+    'ChatProfileImagesReordered',
   ],
   async createTables(db: Knex, schema: string) {
     await db.schema.withSchema(schema).createTable('chat_presence', (t) => {
@@ -111,6 +112,13 @@ async function applyProfiles(context: ProjectionContext, events: RecordedEvent[]
       profiles.change(
         d.userId,
         (row) => row && { ...row, profile_images: imagesOf(row).filter((url) => !url.startsWith(gone)) },
+      );
+    } else if (event.type === 'ChatProfileImagesReordered') {
+      const d = event.data as { userId: string; mediaIds: string[] };
+      const rank = (url: string) => d.mediaIds.findIndex((id) => url.startsWith(publicMediaPrefix(id)));
+      profiles.change(
+        d.userId,
+        (row) => row && { ...row, profile_images: [...imagesOf(row)].sort((a, b) => rank(a) - rank(b)) },
       );
     } else if (event.type === 'ChatProfileSaved') {
       const d = (event as unknown as ChatProfileSaved).data;

@@ -226,9 +226,26 @@ describe('avatar and cover from media', () => {
     expect([added[0].width, added[0].height]).toEqual([640, 427]);
     await fetchSignedOut(added[0].url);
 
+    // A new order names every image once; the profile then shows them in it.
+    const ids = added.map((a) => a.mediaId);
+    const order = (mediaIds: unknown) => agent.put('/api/profile/images/order').send({ mediaIds });
+    for (const wrong of [ids.slice(1), [...ids.slice(1), ids[1]], [...ids.slice(1), randomUUID()]])
+      expect((await order(wrong).expect(422)).body.code).toBe('CHAT_IMAGES_ORDER');
+    expect((await order('first').expect(400)).body.code).toBe('VALIDATION_ERROR');
+    await order([...ids].reverse()).expect(204);
+    expect((await agent.get('/api/profile').expect(200)).body.profileImages).toEqual(
+      [...added].reverse().map((a) => a.url),
+    );
+    await order([...ids].reverse()).expect(204); // the same order again changes nothing
+
     await agent.delete(`/api/profile/images/${added[0].mediaId}`).expect(204);
     await agent.delete(`/api/profile/images/${added[0].mediaId}`).expect(404);
-    expect((await agent.get('/api/profile').expect(200)).body.profileImages).toEqual(added.slice(1).map((a) => a.url));
+    expect((await agent.get('/api/profile').expect(200)).body.profileImages).toEqual(
+      added
+        .slice(1)
+        .reverse()
+        .map((a) => a.url),
+    );
     await agent.delete(`/api/media/${added[0].mediaId}`).expect(204);
   });
 });

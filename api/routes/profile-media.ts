@@ -1,9 +1,14 @@
 import { Router, type Request } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { profileImageSchema, type ProfileImageResult } from '../../domain/contracts/profile-media';
+import {
+  chatImageOrderSchema,
+  profileImageSchema,
+  type ProfileImageResult,
+} from '../../domain/contracts/profile-media';
 import {
   mediaKey,
   removeChatProfileImage,
+  reorderChatProfileImages,
   setProfileImage,
   type MediaIngest,
   type ProfileImageSlot,
@@ -24,7 +29,8 @@ const PUBLIC_CACHE = 'public, max-age=31536000, immutable';
  * Avatar and cover from one's own media (issue 18): `PUT /api/me/avatar` (anyone signed in)
  * and `PUT /api/creators/me/cover` (creators) take `{ mediaId, crop? }` and answer
  * ProfileImageResult, as does `POST /api/profile/images` (201), which adds an image to the chat
- * profile (up to six; `DELETE /api/profile/images/:id` takes one off); `GET /api/media/:id/public/:variant` serves the files of those public
+ * profile (up to six; `DELETE /api/profile/images/:id` takes one off, `PUT /api/profile/images/order`
+ * `{ mediaIds }` puts them in a new order, 204); `GET /api/media/:id/public/:variant` serves the files of those public
  * items to anyone, signed out too, with no signature and a year's caching.
  */
 export function profileMediaRoutes(api: Api): Router {
@@ -67,6 +73,13 @@ export function profileMediaRoutes(api: Api): Router {
     if (!(await findProfile(db, req.userId!)))
       throw refuse.notFound('Set up your chat profile before adding images to it');
     res.status(201).json(await setImage(req, 'chat'));
+  });
+
+  router.put('/profile/images/order', member, async (req, res) => {
+    const { mediaIds } = parseWith(chatImageOrderSchema, req.body);
+    const result = await reorderChatProfileImages(store, { userId: req.userId!, mediaIds }, api.context(req));
+    if (result.position) await api.readYourWrites(result.position);
+    res.status(204).end();
   });
 
   router.delete('/profile/images/:id', member, async (req, res) => {

@@ -32,3 +32,22 @@ export interface ProfileImageResult {
   width: number;
   height: number;
 }
+
+/** A chat profile shows at most this many images (POST /api/profile/images refuses one more). */
+export const MAX_CHAT_IMAGES = 6;
+
+/** PUT /api/profile/images/order: the chat profile's images by media id, each once, first shown first. */
+export const chatImageOrderSchema = z.object({
+  mediaIds: z
+    .array(text().trim().min(1, 'mediaIds must be media ids').max(100, 'mediaId too long'), {
+      error: 'mediaIds must be a list of media ids',
+    })
+    .max(20, 'Too many media ids'),
+});
+export type ChatImageOrder = z.infer<typeof chatImageOrderSchema>;
+
+/** The media id in a public profile image URL (`/api/media/<mediaId>/public/<variant>`), or null. */
+export function publicMediaIdOf(url: string): string | null {
+  const match = /^\/api\/media\/([^/]+)\/public\/[^/]+$/.exec(url);
+  return match ? decodeURIComponent(match[1]!) : null;
+}

@@ -18,7 +18,12 @@ export type { ByteRange, MediaStorage, StoredObject } from './storage';
 export type { MediaUrlSigner } from './signed-url';
 export type { Watermarks } from './watermark';
 // Avatars and covers cut from one's own image, served publicly (profile-images.ts).
-export { removeChatProfileImage, setProfileImage, type ProfileImageSlot } from './profile-images';
+export {
+  removeChatProfileImage,
+  reorderChatProfileImages,
+  setProfileImage,
+  type ProfileImageSlot,
+} from './profile-images';
 
 /**
  * Deletes an item of the owner's: MediaDeleted, then its stored objects (a side effect after

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
+import { MAX_CHAT_IMAGES } from '../contracts/profile-media';
 import type { EventStore } from '../event-store/port';
 import { handleCommand, loadState, type CommandContext, type Decider } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
@@ -23,7 +24,6 @@ import { IMAGE_WIDTHS, mediaKey, type MediaVariant } from './variants';
 
 /** `chat`: one of the Lively Chat profile's images (up to MAX_CHAT_IMAGES, added and removed one by one). */
 export type ProfileImageSlot = 'avatar' | 'cover' | 'chat';
-export const MAX_CHAT_IMAGES = 6;
 
 /** A rectangle in the source image's pixels (its upright width and height, as GET /api/media/:id says). */
 export interface CropRect {
@@ -48,7 +48,9 @@ export type ProfileImageEvent =
   | { type: 'AvatarSet'; data: ProfileImageSetData }
   | { type: 'CoverSet'; data: ProfileImageSetData }
   | { type: 'ChatProfileImageAdded'; data: ProfileImageSetData }
-  | { type: 'ChatProfileImageRemoved'; data: { userId: string; mediaId: string; at: string } };
+  | { type: 'ChatProfileImageRemoved'; data: { userId: string; mediaId: string; at: string } }
+  /** The chat profile's images in a new order: every one of them, each once, first shown first. */
+  | { type: 'ChatProfileImagesReordered'; data: { userId: string; mediaIds: string[]; at: string } };
 
 export const profileImagesStream = (userId: string) => `profile-images-${userId}`;
 
@@ -60,7 +62,8 @@ const EVENT_OF = { avatar: 'AvatarSet', cover: 'CoverSet', chat: 'ChatProfileIma
 
 type ProfileImageCommand =
   | ({ type: 'SetProfileImage'; slot: ProfileImageSlot } & ProfileImageSetData)
-  | { type: 'RemoveChatProfileImage'; userId: string; mediaId: string; at: string };
+  | { type: 'RemoveChatProfileImage'; userId: string; mediaId: string; at: string }
+  | { type: 'ReorderChatProfileImages'; userId: string; mediaIds: string[]; at: string };
 
 /** The stream records the changes; its state is the chat profile's images (avatar and cover are replaced whole). */
 const profileImagesDecider: Decider<ProfileImageCommand, { chatImages: string[] }, ProfileImageEvent> = {
@@ -69,6 +72,7 @@ const profileImagesDecider: Decider<ProfileImageCommand, { chatImages: string[] 
     if (event.type === 'ChatProfileImageAdded') return { chatImages: [...state.chatImages, event.data.mediaId] };
     if (event.type === 'ChatProfileImageRemoved')
       return { chatImages: state.chatImages.filter((id) => id !== event.data.mediaId) };
+    if (event.type === 'ChatProfileImagesReordered') return { chatImages: event.data.mediaIds };
     return state;
   },
   decide(command, state) {
@@ -76,6 +80,12 @@ const profileImagesDecider: Decider<ProfileImageCommand, { chatImages: string[] 
       if (!state.chatImages.includes(command.mediaId)) throw refuse.notFound('This image is not on your chat profile');
       const { userId, mediaId, at } = command;
       return [{ type: 'ChatProfileImageRemoved', data: { userId, mediaId, at } }];
+    }
+    if (command.type === 'ReorderChatProfileImages') {
+      refuseOtherImages(state, command.mediaIds);
+      if (command.mediaIds.every((id, index) => state.chatImages[index] === id)) return [];
+      const { userId, mediaIds, at } = command;
+      return [{ type: 'ChatProfileImagesReordered', data: { userId, mediaIds, at } }];
     }
     const { type: _type, slot, ...data } = command;
     if (slot === 'chat') refuseFullChatProfile(state);
@@ -87,6 +97,18 @@ function refuseFullChatProfile(state: { chatImages: string[] }) {
   if (state.chatImages.length >= MAX_CHAT_IMAGES)
     throw refuse.unprocessable(`A chat profile has at most ${MAX_CHAT_IMAGES} images: remove one first`, {
       code: 'CHAT_IMAGES_FULL',
+    });
+}
+
+/** A new order names exactly the images the chat profile has, each once. */
+function refuseOtherImages(state: { chatImages: string[] }, mediaIds: string[]) {
+  const same =
+    mediaIds.length === state.chatImages.length &&
+    new Set(mediaIds).size === mediaIds.length &&
+    mediaIds.every((id) => state.chatImages.includes(id));
+  if (!same)
+    throw refuse.unprocessable('The new order must list each image of your chat profile once', {
+      code: 'CHAT_IMAGES_ORDER',
     });
 }
 
@@ -264,6 +286,21 @@ export function removeChatProfileImage(
     profileImagesStream(input.userId),
     profileImagesDecider,
     { type: 'RemoveChatProfileImage', ...input, at: context.now.toISOString() },
+    context,
+  );
+}
+
+/** Puts the chat profile's images in the given order (all of them, each once). */
+export function reorderChatProfileImages(
+  store: EventStore,
+  input: { userId: string; mediaIds: string[] },
+  context: CommandContext,
+) {
+  return handleCommand(
+    store,
+    profileImagesStream(input.userId),
+    profileImagesDecider,
+    { type: 'ReorderChatProfileImages', ...input, at: context.now.toISOString() },
     context,
   );
 }

@@ -38,7 +38,8 @@ import { api, type ApiDispatch } from '@/lib/api';
 import { useToast } from '@/components/toast';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { optionLabel } from '@/lib/profile-labels';
-import { useSavePreferencesMutation, useSaveProfileMutation } from './profile-api';
+import { ChatProfileImages } from './chat-profile-images';
+import { useChatProfileQuery, useSavePreferencesMutation, useSaveProfileMutation } from './profile-api';
 import { TagPicker } from './tag-picker';
 
 type Form = typeof PROFILE_FORM_DEFAULTS;
@@ -90,6 +91,7 @@ export function ProfileSetupPage() {
   const [form, setForm] = useState<Form>(PROFILE_FORM_DEFAULTS);
   const [errors, setErrors] = useState<Errors>({});
   const [failed, setFailed] = useState(false);
+  const { data: profile } = useChatProfileQuery();
   const [saveProfile, profileState] = useSaveProfileMutation();
   const [savePreferences, preferencesState] = useSavePreferencesMutation();
   const saving = profileState.isLoading || preferencesState.isLoading;
@@ -177,6 +179,7 @@ export function ProfileSetupPage() {
             </Box>
           ))}
         </Stack>
+        {profile && <ChatProfileImages images={profile.profileImages} />}
         <Card>
           <CardContent sx={{ p: { xs: 2, sm: 4 } }}>
             <Stack spacing={3}>
