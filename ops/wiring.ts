@@ -27,6 +27,8 @@ import { messageUnlockProcess } from '../domain/messaging/unlock-process';
 import { ABANDONED_SIGN_UP_MS, giveBackAbandonedSignUp } from '../domain/accounts/register';
 import { abandonedSignUpPayments } from '../projections/payments';
 import { membershipsDueBy } from '../projections/users';
+import { CREATOR_RENEWAL_TICK_MS, creatorRenewalTick } from '../domain/creators/subscription-renewal';
+import { creatorSubscriptionsDue } from '../projections/creator-subscriptions';
 import { housekeepingTicker } from './housekeeping';
 import { publishDuePosts, SCHEDULED_POSTS_TICK_MS } from '../domain/posts/commands';
 import { scheduledPostsDueBy } from '../projections/posts';
@@ -125,6 +127,15 @@ export function allTickers(ports: Record<string, unknown>): Ticker[] {
         // Candidates from the users read model; each membership stream re-checks before acting.
         const due = (at: Date) => membershipsDueBy(db, at);
         await billingTick({ store, gateway: ports.paymentGateway as PaymentGateway, due }, now);
+      },
+    },
+    {
+      // Creator-tier subscriptions: renewals, retries of declined ones, expiry (issue 21).
+      name: 'creator-subscription-renewals',
+      intervalMs: CREATOR_RENEWAL_TICK_MS,
+      tick: async ({ store, db, now }) => {
+        const due = (at: Date) => creatorSubscriptionsDue(db, at);
+        await creatorRenewalTick({ store, gateway: ports.paymentGateway as PaymentGateway, due }, now);
       },
     },
     {

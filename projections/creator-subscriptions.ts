@@ -1,12 +1,22 @@
 import type { Knex } from 'knex';
 import type { CreatorSubscriber, SubscribersPage } from '../domain/contracts/creator-insights';
-import type { CreatorSubscriptionStarted } from '../domain/creators/events';
+import type { MemberSubscription } from '../domain/contracts/creator-subscriptions';
+import { formatCents } from '../domain/contracts/money';
+import type { CreatorSubscriptionEvent, CreatorSubscriptionStarted } from '../domain/creators/events';
+import { MONEY_BACK_DAYS } from '../domain/creators/subscription-decider';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { insertRuns } from './engine/insert-runs';
-import type { Projector } from './engine/projector';
+import type { ProjectionContext, Projector } from './engine/projector';
 import { displayName, isUserId } from './users';
 
+/**
+ * One row per subscription (a member's run with a creator, renewals included). `end_date` is
+ * when access ends as it stands (the paid period, the grace period when past due, the refund
+ * time), so the readers of access need only `end_date > now`; `renews_at` is the next charge
+ * attempt (null when it will not renew); `last_charge_at` starts the money-back guarantee.
+ */
 function rowOf(event: RecordedEvent) {
+  if (event.type !== 'CreatorSubscriptionStarted') return null;
   const data = event.data as CreatorSubscriptionStarted['data'];
   return {
     id: data.subscriptionId,
@@ -19,15 +29,83 @@ function rowOf(event: RecordedEvent) {
     start_date: data.startDate,
     end_date: data.endDate,
     transaction_id: data.transactionId,
+    period_end: data.endDate,
+    renews_at: data.endDate,
+    last_charge_at: data.transactionId ? data.startDate : null,
   };
 }
 
-/** Members' subscriptions to creators: who may read whose locked posts, and the feed's sources. */
+/** The columns each later event of a subscription changes. */
+function changesOf(event: CreatorSubscriptionEvent): Record<string, unknown> | null {
+  const noNextTier = { next_tier_id: null, next_tier_name: null, next_price_cents: null };
+  switch (event.type) {
+    case 'CreatorSubscriptionStarted':
+      return null;
+    case 'CreatorSubscriptionRenewed': {
+      const d = event.data;
+      return {
+        status: 'active',
+        tier_id: d.tierId,
+        tier_name: d.tierName,
+        price_cents: d.priceCents,
+        transaction_id: d.transactionId,
+        period_end: d.periodEnd,
+        end_date: d.periodEnd,
+        renews_at: d.periodEnd,
+        last_charge_at: d.renewedAt,
+        ...noNextTier,
+      };
+    }
+    case 'CreatorSubscriptionRenewalDeclined':
+      return { status: 'past_due', end_date: event.data.graceEndsAt, renews_at: event.data.nextAttemptAt };
+    case 'CreatorSubscriptionCanceled':
+      return { status: 'canceled', end_date: event.data.accessUntil, renews_at: null, ...noNextTier };
+    case 'CreatorSubscriptionResumed':
+      return { status: 'active', end_date: event.data.periodEnd, renews_at: event.data.periodEnd };
+    case 'CreatorSubscriptionTierChanged':
+      return {
+        next_tier_id: event.data.tierId,
+        next_tier_name: event.data.tierName,
+        next_price_cents: event.data.priceCents,
+      };
+    case 'CreatorSubscriptionExpired':
+      return { status: 'expired', renews_at: null };
+    case 'CreatorSubscriptionRefunded':
+      return { status: 'refunded', end_date: event.data.at, renews_at: null, last_charge_at: null };
+  }
+}
+
+async function applyChange({ table }: ProjectionContext, event: RecordedEvent) {
+  const change = changesOf(event as unknown as CreatorSubscriptionEvent);
+  if (!change) return;
+  const { subscriptionId } = event.data as { subscriptionId: string };
+  await table('creator_subscriptions').where({ id: subscriptionId }).update(change);
+  // Changing back to the paid tier before the period ends undoes the change.
+  if (event.type === 'CreatorSubscriptionTierChanged')
+    await table('creator_subscriptions')
+      .where({ id: subscriptionId })
+      .whereRaw('next_tier_id = tier_id')
+      .update({ next_tier_id: null, next_tier_name: null, next_price_cents: null });
+}
+
+const EVENT_TYPES: CreatorSubscriptionEvent['type'][] = [
+  'CreatorSubscriptionStarted',
+  'CreatorSubscriptionRenewed',
+  'CreatorSubscriptionRenewalDeclined',
+  'CreatorSubscriptionCanceled',
+  'CreatorSubscriptionResumed',
+  'CreatorSubscriptionTierChanged',
+  'CreatorSubscriptionExpired',
+  'CreatorSubscriptionRefunded',
+];
+
+/** Members' subscriptions to creators: who may read whose locked posts, the feed's sources, renewals due. */
 export const creatorSubscriptionsProjector: Projector = {
   name: 'creator-subscriptions',
-  version: 2,
+  // 3: renewals, cancel, tier change and refunds (status, period_end, renews_at, next tier, last charge).
+  version: 3,
   tables: ['creator_subscriptions'],
-  eventTypes: ['CreatorSubscriptionStarted'],
+  eventTypes: EVENT_TYPES,
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('creator_subscriptions', (t) => {
       t.text('id').primary();
@@ -39,19 +117,147 @@ export const creatorSubscriptionsProjector: Projector = {
       t.text('status').notNullable().defaultTo('active');
       t.timestamp('start_date', { useTz: true }).notNullable();
       t.timestamp('end_date', { useTz: true }).notNullable();
-      t.text('transaction_id').notNullable();
+      t.text('transaction_id');
+      t.timestamp('period_end', { useTz: true }).notNullable();
+      t.timestamp('renews_at', { useTz: true });
+      t.timestamp('last_charge_at', { useTz: true });
+      t.text('next_tier_id');
+      t.text('next_tier_name');
+      t.integer('next_price_cents');
       t.index(['subscriber_id', 'end_date', 'creator_id']);
     });
     // A creator's current subscribers are counted from the index alone (the creator list counts them per row).
     await db.raw(`CREATE INDEX ON "${schema}"."creator_subscriptions" (creator_id, end_date) INCLUDE (subscriber_id)`);
+    // The renewal tick's due list: renewing rows by their next attempt.
+    await db.raw(
+      `CREATE INDEX ON "${schema}"."creator_subscriptions" (renews_at) WHERE status IN ('active', 'past_due')`,
+    );
   },
-  async apply({ table }, event) {
-    await table('creator_subscriptions').insert(rowOf(event)).onConflict('id').ignore();
+  async apply(context, event) {
+    const row = rowOf(event);
+    if (row) await context.table('creator_subscriptions').insert(row).onConflict('id').ignore();
+    else await applyChange(context, event);
   },
   applyAll: insertRuns({ table: 'creator_subscriptions', conflict: ['id'], rowOf }, (c, e) =>
     creatorSubscriptionsProjector.apply(c, e),
   ),
 };
+
+/**
+ * The member-creator pairs whose subscription needs the renewal process now: a charge attempt
+ * is due, or access ran out without renewal (to expire). The stream re-checks each.
+ */
+export async function creatorSubscriptionsDue(
+  db: Knex,
+  now: Date,
+  limit = 500,
+): Promise<Array<{ subscriberId: string; creatorId: string }>> {
+  const rows = await db('creator_subscriptions')
+    .select('subscriber_id', 'creator_id')
+    .where((where) =>
+      where
+        .where((due) => due.whereIn('status', ['active', 'past_due']).andWhere('renews_at', '<=', now))
+        .orWhere((over) =>
+          over.whereIn('status', ['canceled', 'past_due']).whereNull('renews_at').andWhere('end_date', '<=', now),
+        ),
+    )
+    .orderBy('end_date')
+    .limit(limit);
+  return rows.map((row) => ({ subscriberId: row.subscriber_id, creatorId: row.creator_id }));
+}
+
+const iso = (value: Date | null) => (value === null ? null : new Date(value).toISOString());
+
+interface MemberRow {
+  id: string;
+  creator_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  profile_image_url: string | null;
+  tier_id: string;
+  tier_name: string;
+  price_cents: number;
+  status: MemberSubscription['status'];
+  start_date: Date;
+  end_date: Date;
+  period_end: Date;
+  renews_at: Date | null;
+  last_charge_at: Date | null;
+  next_tier_id: string | null;
+  next_tier_name: string | null;
+  next_price_cents: number | null;
+}
+
+/** A subscription row as its member sees it at `now`. */
+function memberView(row: MemberRow, now: Date): MemberSubscription {
+  const renewing = row.status === 'active' || (row.status === 'past_due' && row.renews_at !== null);
+  const refundableUntil =
+    row.last_charge_at && new Date(row.end_date) > now
+      ? new Date(new Date(row.last_charge_at).getTime() + MONEY_BACK_DAYS * 86_400_000)
+      : null;
+  return {
+    id: row.id,
+    creatorId: row.creator_id,
+    creatorName: displayName(row, 'Creator'),
+    creatorAvatarUrl: row.profile_image_url ?? null,
+    tierId: row.tier_id,
+    tierName: row.tier_name,
+    price: formatCents(row.price_cents),
+    status: row.status,
+    startedAt: iso(row.start_date)!,
+    periodEnd: iso(row.period_end)!,
+    renewsAt: renewing ? iso(row.renews_at) : null,
+    endsAt: renewing ? null : iso(row.end_date),
+    nextTier: row.next_tier_id
+      ? { tierId: row.next_tier_id, tierName: row.next_tier_name ?? '', price: formatCents(row.next_price_cents ?? 0) }
+      : null,
+    refundableUntil: refundableUntil && refundableUntil > now ? refundableUntil.toISOString() : null,
+  };
+}
+
+function memberRows(db: Knex) {
+  return db('creator_subscriptions as s')
+    .leftJoin('users as u', 'u.id', db.raw('s.creator_id::uuid'))
+    .select('s.*', 'u.first_name', 'u.last_name', 'u.profile_image_url');
+}
+
+/** A member's subscriptions, the latest one per creator, running ones first, then by start (newest first). */
+export async function memberSubscriptions(db: Knex, now: Date, subscriberId: string): Promise<MemberSubscription[]> {
+  const rows: MemberRow[] = await memberRows(db)
+    .where('s.subscriber_id', subscriberId)
+    .distinctOn('s.creator_id')
+    .orderBy([{ column: 's.creator_id' }, { column: 's.start_date', order: 'desc' }]);
+  const views = rows.map((row) => memberView(row, now));
+  const running = (view: MemberSubscription) => (view.status === 'expired' || view.status === 'refunded' ? 1 : 0);
+  return views.sort((a, b) => running(a) - running(b) || b.startedAt.localeCompare(a.startedAt));
+}
+
+/** One subscription of the member (null when it is not theirs). */
+export async function memberSubscription(
+  db: Knex,
+  now: Date,
+  subscriberId: string,
+  subscriptionId: string,
+): Promise<MemberSubscription | null> {
+  const row: MemberRow | undefined = await memberRows(db)
+    .where({ 's.id': subscriptionId, 's.subscriber_id': subscriberId })
+    .first();
+  return row ? memberView(row, now) : null;
+}
+
+/** The member's latest subscription to the creator (running or not), as they see it. */
+export async function latestSubscriptionTo(
+  db: Knex,
+  now: Date,
+  subscriberId: string,
+  creatorId: string,
+): Promise<MemberSubscription | null> {
+  const row: MemberRow | undefined = await memberRows(db)
+    .where({ 's.subscriber_id': subscriberId, 's.creator_id': creatorId })
+    .orderBy('s.start_date', 'desc')
+    .first();
+  return row ? memberView(row, now) : null;
+}
 
 /** The running subscription of a member to a creator, if any. */
 export async function activeSubscription(db: Knex, now: Date, subscriberId: string, creatorId: string) {
@@ -98,11 +304,11 @@ interface SubscriberRow {
   tier_name: string;
   since: Date;
   ends_at: Date;
+  renews: boolean;
 }
 
 function subscriberView(row: SubscriberRow, now: Date): CreatorSubscriber {
   const endsAt = new Date(row.ends_at);
-  // A creator-tier subscription is one paid month today: it ends, it does not renew.
   return {
     userId: row.subscriber_id,
     name: displayName(row),
@@ -110,7 +316,7 @@ function subscriberView(row: SubscriberRow, now: Date): CreatorSubscriber {
     tierName: row.tier_name,
     since: new Date(row.since).toISOString(),
     status: endsAt > now ? 'active' : 'ended',
-    renews: false,
+    renews: row.renews && endsAt > now,
     endsAt: endsAt.toISOString(),
   };
 }
@@ -134,6 +340,7 @@ export async function creatorSubscribers(
       db.raw('min(start_date) AS since'),
       db.raw('max(end_date) AS ends_at'),
       db.raw('(array_agg(tier_name ORDER BY end_date DESC))[1] AS tier_name'),
+      db.raw(`bool_or(status IN ('active', 'past_due') AND renews_at IS NOT NULL) AS renews`),
     );
   const query = db
     .with('s', members)

@@ -1,22 +1,42 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
+import type { Knex } from 'knex';
+import { changeTierSchema, type MemberSubscription } from '../../domain/contracts/creator-subscriptions';
 import { subscribeSchema, type SubscriptionCheck } from '../../domain/contracts/creators';
 import { formatCents } from '../../domain/contracts/money';
-import { subscribeToCreator, type PaymentGateway } from '../../domain/creators/commands';
+import {
+  cancelCreatorSubscription,
+  changeCreatorSubscriptionTier,
+  claimMoneyBack,
+  resumeCreatorSubscription,
+  subscribeToCreator,
+  type PaymentGateway,
+} from '../../domain/creators/commands';
+import type { Position } from '../../domain/event-store/port';
 import { refuse } from '../../domain/shared/errors';
-import { activeSubscription } from '../../projections/creator-subscriptions';
+import {
+  activeSubscription,
+  latestSubscriptionTo,
+  memberSubscription,
+  memberSubscriptions,
+} from '../../projections/creator-subscriptions';
 import { findCreator } from '../../projections/creators';
 import { findUserRow } from '../../projections/users';
-import { requireActiveSubscription } from '../http/access';
+import { requestUser, requireActiveSubscription } from '../http/access';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
 
-/** Creator tier subscriptions: charged to the card on file, one month each (SPEC §7). */
+/**
+ * Creator tier subscriptions (SPEC §7, issue 21): subscribe on the card on file, renewed
+ * monthly by the renewal process; the member's list, cancel, resume, tier change from the next
+ * period, and the 7-day money-back guarantee.
+ */
 export function creatorSubscriptionRoutes(api: Api): Router {
   const router = Router();
   const { db, store } = api.deps;
   const member = requireActiveSubscription(db);
   const gateway = () => api.deps.ports.paymentGateway as PaymentGateway;
+  const now = () => api.deps.clock();
 
   router.post('/subscriptions', member, idempotency(db), async (req, res) => {
     const body = parseWith(subscribeSchema, req.body);
@@ -26,17 +46,11 @@ export function creatorSubscriptionRoutes(api: Api): Router {
     const result = await subscribeToCreator(
       store,
       gateway(),
-      {
-        subscriberId: req.userId!,
-        creatorId: body.creatorId,
-        tierId: body.tierId,
-        customerId,
-        promotionId: body.promotionId,
-      },
+      { subscriberId: req.userId!, creatorId: body.creatorId, tierId: body.tierId, customerId },
       api.context(req),
     );
     await api.readYourWrites(result.position);
-    const row = await activeSubscription(db, api.deps.clock(), req.userId!, body.creatorId);
+    const row = await activeSubscription(db, now(), req.userId!, body.creatorId);
     if (!row) throw refuse.conflict('The subscription is still being recorded; please reload');
     res.status(result.outcome === 'started' ? 201 : 200).json({
       id: row.id,
@@ -50,15 +64,70 @@ export function creatorSubscriptionRoutes(api: Api): Router {
     });
   });
 
-  router.get('/subscriptions/check/:creatorId', member, async (req, res) => {
-    const creator = await findCreator(db, api.deps.clock(), String(req.params.creatorId));
-    if (!creator) throw refuse.notFound('Creator not found');
-    const row = await activeSubscription(db, api.deps.clock(), req.userId!, creator.id);
-    const answer: SubscriptionCheck = row
-      ? { subscribed: true, tierId: row.tier_id, endDate: new Date(row.end_date).toISOString() }
-      : { subscribed: false, tierId: null, endDate: null };
+  // A member whose site plan lapsed still sees and manages what they pay creators.
+  router.get('/subscriptions', async (req, res) => {
+    const user = await signedIn(db, req);
+    const answer = { subscriptions: await memberSubscriptions(db, now(), user.id) };
     res.json(answer);
   });
 
+  router.get('/subscriptions/check/:creatorId', member, async (req, res) => {
+    const creator = await findCreator(db, now(), String(req.params.creatorId));
+    if (!creator) throw refuse.notFound('Creator not found');
+    const row = await activeSubscription(db, now(), req.userId!, creator.id);
+    const latest = row ? await latestSubscriptionTo(db, now(), req.userId!, creator.id) : null;
+    const answer: SubscriptionCheck = row
+      ? { subscribed: true, tierId: row.tier_id, endDate: new Date(row.end_date).toISOString(), subscription: latest }
+      : { subscribed: false, tierId: null, endDate: null, subscription: null };
+    res.json(answer);
+  });
+
+  /** Runs a command on the member's own subscription `:id`, then answers with its view once applied. */
+  const onOwn =
+    (
+      run: (
+        ref: { subscriberId: string; creatorId: string; subscriptionId: string },
+        req: Request,
+      ) => Promise<{
+        position: Position | null;
+      }>,
+    ) =>
+    async (req: Request, res: Response) => {
+      const user = await signedIn(db, req);
+      const id = String(req.params.id);
+      const current = await memberSubscription(db, now(), user.id, id);
+      if (!current) throw refuse.notFound('Subscription not found');
+      const result = await run({ subscriberId: user.id, creatorId: current.creatorId, subscriptionId: id }, req);
+      await api.readYourWrites(result.position);
+      res.json((await memberSubscription(db, now(), user.id, id)) satisfies MemberSubscription | null);
+    };
+
+  router.post(
+    '/subscriptions/:id/cancel',
+    onOwn((ref, req) => cancelCreatorSubscription(store, ref, api.context(req))),
+  );
+  router.post(
+    '/subscriptions/:id/resume',
+    onOwn((ref, req) => resumeCreatorSubscription(store, ref, api.context(req))),
+  );
+  router.post(
+    '/subscriptions/:id/tier',
+    onOwn((ref, req) => {
+      const { tierId } = parseWith(changeTierSchema, req.body);
+      return changeCreatorSubscriptionTier(store, { ...ref, tierId }, api.context(req));
+    }),
+  );
+  router.post(
+    '/subscriptions/:id/refund',
+    idempotency(db),
+    onOwn((ref, req) => claimMoneyBack(store, gateway(), ref, api.context(req))),
+  );
+
   return router;
+}
+
+async function signedIn(db: Knex, req: Request) {
+  const user = await requestUser(db, req);
+  if (!user) throw refuse.unauthorized();
+  return user;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { MemberSubscription } from './creator-subscriptions';
 import { text } from './text';
 
 /** HTTP payloads of creators, tiers and creator subscriptions (SPEC §3, §5, §9), shared by API and web. */
@@ -104,4 +105,6 @@ export interface SubscriptionCheck {
   subscribed: boolean;
   tierId?: string | null;
   endDate?: string | null;
+  /** The running subscription's state (renewal, cancel, tier change, money-back), when subscribed. */
+  subscription?: MemberSubscription | null;
 }

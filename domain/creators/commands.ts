@@ -9,6 +9,12 @@ import { creatorStream } from './events';
  * only.
  */
 export { subscribeToCreator } from './subscribe';
+export {
+  cancelCreatorSubscription,
+  changeCreatorSubscriptionTier,
+  claimMoneyBack,
+  resumeCreatorSubscription,
+} from './subscription-lifecycle';
 export { createPromotion, endPromotion } from './promotions';
 export type { PaymentGateway } from '../payments/gateway';
 

@@ -3,6 +3,8 @@ import {
   creatorSubscriptionDecider as decider,
   type CreatorSubscriptionCommand,
   type CreatorSubscriptionState,
+  type RecordCreatorRenewal,
+  type StartCreatorSubscription,
 } from './subscription-decider';
 
 const MEMBER = 'member-1';
@@ -23,30 +25,28 @@ function run(commands: CreatorSubscriptionCommand[], state: CreatorSubscriptionS
   return { state, events };
 }
 
-const start = (overrides: Partial<Extract<CreatorSubscriptionCommand, { type: 'StartCreatorSubscription' }>> = {}) =>
-  ({
-    type: 'StartCreatorSubscription',
-    subscriptionId: 'sub-1',
-    subscriberId: MEMBER,
-    creatorId: CREATOR,
-    tier: BASIC,
-    transactionId: 'txn-1',
-    at: T0,
-    ...overrides,
-  }) as const;
+const start = (overrides: Partial<StartCreatorSubscription> = {}): StartCreatorSubscription => ({
+  type: 'StartCreatorSubscription',
+  subscriptionId: 'sub-1',
+  subscriberId: MEMBER,
+  creatorId: CREATOR,
+  tier: BASIC,
+  transactionId: 'txn-1',
+  at: T0,
+  ...overrides,
+});
 
-const renewal = (periodEnd: string, attempt: number, at: Date, paid: boolean, tier = BASIC) =>
-  ({
-    type: 'RecordCreatorRenewal',
-    periodEnd,
-    attempt,
-    renewalId: `renewal-${periodEnd}`,
-    tier,
-    outcome: paid
-      ? { paid: true, transactionId: `txn-${attempt}-${periodEnd}` }
-      : { paid: false, failureReason: 'declined' },
-    at,
-  }) as const;
+const renewal = (periodEnd: string, attempt: number, at: Date, paid: boolean, tier = BASIC): RecordCreatorRenewal => ({
+  type: 'RecordCreatorRenewal',
+  periodEnd,
+  attempt,
+  renewalId: `renewal-${periodEnd}`,
+  tier,
+  outcome: paid
+    ? { paid: true, transactionId: `txn-${attempt}-${periodEnd}` }
+    : { paid: false, failureReason: 'declined' },
+  at,
+});
 
 describe('creator subscription decider', () => {
   it('starts a month at the tier price, the month clamped to the next month end', () => {
@@ -97,9 +97,14 @@ describe('creator subscription decider', () => {
     expect(first.state.lastCharge?.saleReference).toBe(`creatorSubscription:renewal-${end}`);
   });
 
-  it('is not due before the period ends', () => {
+  it('is not due before the period ends, nor after its grace period (never charged late: it expires)', () => {
     const { state } = run([start()]);
     expect(run([renewal(state.periodEnd!, 1, day(10), true)], state).events).toEqual([]);
+    const late = day(7, state.periodEnd!);
+    expect(run([renewal(state.periodEnd!, 1, late, true)], state).events).toEqual([]);
+    expect(run([{ type: 'ExpireCreatorSubscription', at: late }], state).events[0].data).toMatchObject({
+      reason: 'unpaid',
+    });
   });
 
   it('retries a declined renewal on schedule, keeps access through the grace period, then expires', () => {

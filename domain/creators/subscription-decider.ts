@@ -139,15 +139,23 @@ function accessEnd(state: CreatorSubscriptionState): Date | null {
   return state.activeUntil;
 }
 
-/** A renewal charge is due: the renewing period is over, or a declined one's next try has come. */
+/** The end of the grace period after the paid period: no renewal is charged later than this. */
+const graceEnd = (state: CreatorSubscriptionState) => new Date(afterDays(state.periodEnd!, RENEWAL_GRACE_DAYS));
+
+/**
+ * A renewal charge is due: the renewing period is over (within its grace period: a period that
+ * ended longer ago, e.g. one sold before renewals existed, is never charged late), or a declined
+ * one's next try has come.
+ */
 export function renewalDue(state: CreatorSubscriptionState, now: Date): boolean {
-  if (state.status === 'active') return new Date(state.periodEnd!) <= now;
+  if (state.status === 'active') return new Date(state.periodEnd!) <= now && now < graceEnd(state);
   return state.status === 'past_due' && state.nextAttemptAt !== null && new Date(state.nextAttemptAt) <= now;
 }
 
-/** Access ran out and nothing will renew it: a canceled period's end, or an unpaid renewal's grace end. */
+/** Access ran out and nothing will renew it: a canceled period's end, or the grace end of an unpaid renewal. */
 export function expiryDue(state: CreatorSubscriptionState, now: Date): boolean {
   if (state.status === 'canceled') return state.activeUntil !== null && state.activeUntil <= now;
+  if (state.status === 'active') return graceEnd(state) <= now;
   return state.status === 'past_due' && state.nextAttemptAt === null && new Date(state.graceEndsAt!) <= now;
 }
 
