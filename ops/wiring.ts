@@ -24,6 +24,8 @@ import {
 import { pendingPaymentAccounts } from '../projections/payment-accounts';
 import { creatorEarningsProcess } from '../domain/creators/earnings-process';
 import { messageUnlockProcess } from '../domain/messaging/unlock-process';
+import { tipProcess } from '../domain/tips/tip-process';
+import { massMessageDeliveryProcess } from '../domain/messaging/mass-delivery-process';
 import { ABANDONED_SIGN_UP_MS, giveBackAbandonedSignUp } from '../domain/accounts/register';
 import { abandonedSignUpPayments } from '../projections/payments';
 import { membershipsDueBy } from '../projections/users';
@@ -103,6 +105,8 @@ export function allProcessManagers(ports: Record<string, unknown>): ProcessManag
     conversionSubmission(ports.cryptoGateway as CryptoGateway),
     conversionCredit,
     autoSuspensionProcess,
+    tipProcess,
+    massMessageDeliveryProcess,
   ];
 }
 

@@ -23,6 +23,7 @@ import type { MessageUnlocked } from '../domain/messaging/events';
 import type { PaymentAttemptData, PaymentFailedData, PaymentRefundedData } from '../domain/payments/events';
 import { deterministicId } from '../domain/shared/ids';
 import { flowOfCardPayment, flowOfMovement } from '../domain/shared/money-flows';
+import type { TipGiven } from '../domain/tips/events';
 import type { BalanceMovement } from '../domain/wallet/events';
 import type { ProjectionContext, Projector } from './engine/projector';
 import { displayName } from './users';
@@ -270,6 +271,30 @@ const messageUnlocked: Apply = async (context, event) => {
   );
 };
 
+const tipGiven: Apply = async (context, event) => {
+  const d = event.data as TipGiven['data'];
+  const [creator, tipper] = await Promise.all([person(context, d.creatorId), person(context, d.tipperId)]);
+  const card = d.source === 'card';
+  await insert(
+    context,
+    row({
+      id: rowId('tip', d.tipId),
+      user_id: d.tipperId,
+      occurred_at: d.givenAt,
+      kind: 'tip',
+      direction: 'charge',
+      description: `Tip to ${creator?.name ?? 'a creator'}`,
+      amount_cents: d.amountCents,
+      method: card ? 'card' : 'usd_balance',
+      card_last4: card ? (tipper?.card_last4 ?? null) : null,
+      status: 'paid',
+      source_id: d.tipId,
+      creator_id: d.creatorId,
+      creator_name: creator?.name ?? null,
+    }),
+  );
+};
+
 const conversionRequested: Apply = async (context, event) => {
   const d = event.data as CryptoConversionRequestedData;
   await insert(
@@ -332,6 +357,7 @@ const HANDLERS: Record<string, Apply> = {
   MembershipRenewed: periodPaid,
   CreatorSubscriptionStarted: creatorSubscriptionStarted,
   MessageUnlocked: messageUnlocked,
+  TipGiven: tipGiven,
   CryptoConversionRequested: conversionRequested,
   CryptoConversionCompleted: conversionSettled,
   CryptoConversionFailed: conversionSettled,

@@ -14,6 +14,7 @@ import type {
   PayoutProcessingStartedData,
 } from '../domain/payouts/events';
 import { deterministicId } from '../domain/shared/ids';
+import type { TipGiven } from '../domain/tips/events';
 import { readCheckpoint } from './engine/checkpoints';
 import type { ProjectionContext, Projector } from './engine/projector';
 import { displayName, isUserId } from './users';
@@ -74,6 +75,14 @@ const NOTIFICATION_SOURCES = {
     body: `${ACTOR} unlocked your message ($${formatCents(d.priceCents)})`,
     link: `/messages?user=${d.receiverId}`,
     actorId: d.receiverId,
+  }),
+  TipGiven: (d: TipGiven['data']): Notice => ({
+    userId: d.creatorId,
+    kind: 'tip_received',
+    title: 'New tip',
+    body: `${ACTOR} tipped you $${formatCents(d.amountCents)}${d.message ? `: “${d.message}”` : ''}`,
+    link: '/dashboard/analytics',
+    actorId: d.tipperId,
   }),
   PayoutProcessingStarted: (d: PayoutProcessingStartedData) =>
     payoutNotice(d, 'Payout processing', 'Your payout is being processed'),

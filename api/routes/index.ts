@@ -26,6 +26,8 @@ import { billingRoutes } from './billing';
 import { creatorInsightsRoutes } from './creator-insights';
 import { promotionRoutes } from './promotions';
 import { showcaseRoutes } from './showcase';
+import { tipRoutes } from './tips';
+import { massMessageRoutes } from './mass-messages';
 
 /** Every route module of the API, mounted under /api. Each bounded context adds its own. */
 export const routeModules: Array<(api: Api) => Router> = [
@@ -55,4 +57,6 @@ export const routeModules: Array<(api: Api) => Router> = [
   creatorInsightsRoutes,
   promotionRoutes,
   showcaseRoutes,
+  tipRoutes,
+  massMessageRoutes,
 ];

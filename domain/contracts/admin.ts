@@ -23,6 +23,7 @@ export const LEDGER_KINDS = [
   'payout_request',
   'payout_completion',
   'payout_return',
+  'tip',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 

@@ -11,6 +11,7 @@ export const BILLING_KINDS = [
   'site_plan',
   'tier_subscription',
   'message_unlock',
+  'tip',
   'crypto_conversion',
   'refund',
 ] as const;

@@ -7,6 +7,7 @@ export type NotificationKind =
   | 'new_subscriber'
   | 'new_message'
   | 'message_unlocked'
+  | 'tip_received'
   | 'payout_status'
   | 'conversion_completed'
   | 'membership_renewed'

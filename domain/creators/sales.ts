@@ -1,4 +1,5 @@
 import type { MessageUnlocked } from '../messaging/events';
+import type { TipGiven } from '../tips/events';
 import {
   earningsSourceOf,
   flowReference,
@@ -66,6 +67,16 @@ export const CREATOR_SALES = {
   },
   site_plan: null,
   crypto_conversion: null,
+  tip: {
+    eventType: 'TipGiven',
+    read: (d: TipGiven['data']) => ({
+      saleId: d.tipId,
+      creatorId: d.creatorId,
+      payerId: d.tipperId,
+      grossCents: d.amountCents,
+      occurredAt: d.givenAt,
+    }),
+  },
 } as const satisfies { [F in MoneyFlow]: F extends CreatorSaleFlow ? SaleRule<never> | SaleRule<never>[] : null };
 
 const SALE_FLOWS = MONEY_FLOW_NAMES.filter((flow) => CREATOR_SALES[flow] !== null) as CreatorSaleFlow[];

@@ -11,6 +11,7 @@ import {
   type CreatorSaleFlow,
   type MoneyFlow,
 } from '../shared/money-flows';
+import type { TipGiven } from '../tips/events';
 import type { BalanceMovement } from '../wallet/events';
 
 /**
@@ -24,8 +25,9 @@ import type { BalanceMovement } from '../wallet/events';
  * | card payment for membership (PaymentCaptured) | MembershipActivated / MembershipRenewed, or a refund |
  * | balance spend `membership:<purchaseId>`       | MembershipActivated for that purchase                |
  * | balance spend `messageUnlock:<messageId>`     | MessageUnlocked                                      |
+ * | balance spend `tip:<tipId>`                   | TipGiven                                             |
  * | completed crypto conversion                   | the balance credit `conversion:<transactionId>`      |
- * | tier charge, message unlock (a creator sale)  | the creator's EarningsCredited for the sale          |
+ * | tier charge, unlock, tip (a creator sale)     | the creator's EarningsCredited for the sale          |
  */
 
 export interface Obligation {
@@ -82,6 +84,11 @@ export const FLOW_OBLIGATIONS = {
     creatorSale: 'a message unlock (creator sale)',
   },
   crypto_conversion: { card: null, balanceSpend: null, creatorSale: null },
+  tip: {
+    card: null,
+    balanceSpend: { paidFor: 'a tip from the balance', owed: 'the tip given to the creator' },
+    creatorSale: 'a tip (creator sale)',
+  },
 } as const satisfies {
   [F in MoneyFlow]: {
     card: ((requestType: string) => Owing) | null;
@@ -158,6 +165,8 @@ export function obligationsOf(event: RecordedEvent): { opens: Opened[]; closes: 
         closes: [],
       };
     }
+    case 'TipGiven':
+      return { opens: sold, closes: [flowReference('tip', (event.data as TipGiven['data']).tipId)] };
     case 'EarningsCredited':
       return { opens: [], closes: [`earnings:${(event.data as EarningsCreditedData).reference}`] };
     default:

@@ -11,6 +11,7 @@ import type {
   PayoutRequestedData,
 } from '../payouts/events';
 import { flowOfCardPayment, flowOfMovement, flowReference, type MoneyFlow } from '../shared/money-flows';
+import type { TipGiven } from '../tips/events';
 import type { BalanceMovement } from '../wallet/events';
 import { LEDGER_ACCOUNTS as A, type LedgerAccount, type LedgerKind } from './accounts';
 
@@ -108,6 +109,11 @@ export const FLOW_POSTINGS = {
     balanceSpend: null,
     balanceCredit: { kind: 'conversion_credit', account: A.conversionClearing },
   },
+  tip: {
+    card: { kind: 'tip', account: A.creatorSalesClearing },
+    balanceSpend: { kind: 'tip', account: A.creatorSalesClearing },
+    balanceCredit: null,
+  },
 } as const satisfies Record<
   MoneyFlow,
   { card: FlowPosting | null; balanceSpend: FlowPosting | null; balanceCredit: FlowPosting | null }
@@ -123,6 +129,7 @@ export const LEDGER_EVENT_TYPES = [
   'PaymentRefunded',
   'CreatorSubscriptionStarted',
   'CreatorSubscriptionRenewed',
+  'TipGiven',
   'WalletCredited',
   'WalletDebited',
   'CryptoConversionRequested',
@@ -240,6 +247,23 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
           occurredAt: d.renewedAt,
         },
         [dr(A.gatewayClearing, d.priceCents), cr(posting.account, d.priceCents)],
+      );
+      break;
+    }
+    case 'TipGiven': {
+      // A tip from the balance was posted by its spend (WalletDebited); a card tip is its charge.
+      const d = event.data as TipGiven['data'];
+      const posting = FLOW_POSTINGS.tip.card;
+      if (d.source !== 'card') break;
+      tx(
+        posting.kind,
+        {
+          userId: d.tipperId,
+          reference: flowReference('tip', d.tipId),
+          description: `Tip ${usd(d.amountCents)} by card for creator ${d.creatorId}`,
+          occurredAt: d.givenAt,
+        },
+        [dr(A.gatewayClearing, d.amountCents), cr(posting.account, d.amountCents)],
       );
       break;
     }

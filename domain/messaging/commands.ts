@@ -8,6 +8,7 @@ import { messageStream } from './events';
  * api/ and realtime/ import this file and events.ts only.
  */
 export { unlockMessage } from './unlock';
+export { sendMassMessage, type MassMessageInput } from './mass-message';
 export type { MessageState } from './decider';
 
 export interface SendMessageInput {

@@ -12,6 +12,7 @@ export interface MessageState {
   content: string | null;
   sentAt: string | null;
   mediaIds: string[];
+  massMessageId: string | null;
 }
 
 export type MessageCommand =
@@ -25,6 +26,8 @@ export type MessageCommand =
       priceCents: number | null;
       /** Uploaded media in order; the caller checked they are the sender's own, ready items. */
       mediaIds?: string[];
+      /** Set when delivered for a mass message (domain/messaging/mass-delivery-process.ts). */
+      massMessageId?: string;
       at: Date;
     }
   | { type: 'UnlockMessage'; messageId: string; userId: string; paymentReference: string; at: Date };
@@ -39,6 +42,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
     content: null,
     sentAt: null,
     mediaIds: [],
+    massMessageId: null,
   },
   evolve(state, event) {
     if (event.type === 'MessageSent') {
@@ -51,6 +55,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
         content: event.data.content,
         sentAt: event.data.sentAt,
         mediaIds: event.data.mediaIds ?? [],
+        massMessageId: event.data.massMessageId ?? null,
       };
     }
     return { ...state, unlocked: true };
@@ -76,6 +81,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
             priceCents: command.priceCents,
             sentAt: command.at.toISOString(),
             ...media,
+            ...(command.massMessageId ? { massMessageId: command.massMessageId } : {}),
           },
         },
       ];
@@ -91,6 +97,7 @@ export const messageDecider: Decider<MessageCommand, MessageState, MessageEvent>
           priceCents: state.priceCents!,
           paymentReference: command.paymentReference,
           unlockedAt: command.at.toISOString(),
+          ...(state.massMessageId ? { massMessageId: state.massMessageId } : {}),
         },
       },
     ];

@@ -30,6 +30,8 @@ export const MONEY_FLOWS = {
   message_unlock: { reference: 'messageUnlock:', balanceReason: 'message_unlock', earningsSource: 'message_unlock' },
   /** Stablecoins converted to the USD balance. */
   crypto_conversion: { reference: 'conversion:', balanceReason: 'crypto conversion', earningsSource: null },
+  /** A tip to a creator, by card or from the USD balance: a creator sale. */
+  tip: { reference: 'tip:', balanceReason: 'tip', earningsSource: 'tip' },
 } as const satisfies Record<string, FlowNames>;
 
 export type MoneyFlow = keyof typeof MONEY_FLOWS;

@@ -24,6 +24,7 @@ import { verificationsProjector } from '../verifications';
 import { billingHistoryProjector } from '../billing-history';
 import { notificationsProjector } from '../notifications';
 import { creatorAnalyticsProjector } from '../creator-analytics';
+import { massMessagesProjector } from '../mass-messages';
 import { promotionsProjector } from '../promotions';
 
 /** Every read model of the product. Add a projector here and the runner builds and keeps it. */
@@ -50,6 +51,7 @@ export const allProjectors: Projector[] = [
   billingHistoryProjector,
   notificationsProjector,
   creatorAnalyticsProjector,
+  massMessagesProjector,
   mediaProjector,
   profileMediaProjector,
   verificationsProjector,

@@ -6,6 +6,7 @@ import MailOutline from '@mui/icons-material/MailOutlineOutlined';
 import NotificationsNone from '@mui/icons-material/NotificationsNone';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import PersonAddAlt1Outlined from '@mui/icons-material/PersonAddAlt1Outlined';
+import VolunteerActivismOutlined from '@mui/icons-material/VolunteerActivismOutlined';
 import Avatar from '@mui/material/Avatar';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
@@ -36,6 +37,7 @@ const KIND_ICONS: Record<NotificationKind, ReactNode> = {
   new_subscriber: <PersonAddAlt1Outlined fontSize="small" />,
   new_message: <MailOutline fontSize="small" />,
   message_unlocked: <LockOpenOutlined fontSize="small" />,
+  tip_received: <VolunteerActivismOutlined fontSize="small" />,
   payout_status: <PaymentsOutlined fontSize="small" />,
   conversion_completed: <CurrencyExchange fontSize="small" />,
   membership_renewed: <AutorenewOutlined fontSize="small" />,
