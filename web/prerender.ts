@@ -82,16 +82,58 @@ function pageHtml(shell: string, manifest: Manifest, page: Page, markup: string,
   const files = filesOf(manifest, page.tree === 'landing' ? 'src/landing-main.ts' : 'index.html');
   if (page.chunk) filesOf(manifest, page.chunk, files);
   const [entry, ...imports] = files;
+  // The landing page's own small script loads at once; the app's modules only after the first
+  // paint (web/public/app-boot.js), so a phone paints the page without waiting for them.
+  const scripts =
+    page.tree === 'landing'
+      ? `<script type="module" crossorigin src="/${entry}"></script>`
+      : `<script defer src="/app-boot.js" data-entry="/${entry}" data-preload="${imports.map((file) => `/${file}`).join(' ')}"></script>`;
   return shell
     .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
-    .replace(/<script type="module"[^>]*><\/script>/, `<script type="module" crossorigin src="/${entry}"></script>`)
-    .replace('</head>', `${style}${preloads(imports)}</head>`)
-    .replace('<div id="root"></div>', `<div id="root" data-prerendered>${markup}</div>`);
+    .replace(/<script type="module"[^>]*><\/script>/, scripts)
+    .replace('</head>', `${style}${page.tree === 'landing' ? preloads(imports) : ''}</head>`)
+    .replace(
+      '<div id="root"></div>',
+      `<div id="root" data-prerendered>${page.tree === 'app' ? inertControls(markup) : markup}</div>`,
+    );
+}
+
+/**
+ * The app's pre-rendered controls are disabled until React has adopted them (web/src/main.tsx
+ * enables each then): typed text would be lost to the form's state, and a click would submit
+ * the bare HTML form (its fields in the address).
+ */
+const inertControls = (markup: string) =>
+  markup.replace(/<(input|button|textarea|select)\b(?![^>]*\bdisabled\b)/g, '<$1 disabled data-until-hydrated');
+
+/**
+ * The signed-in app's first pages, whose chunks index.html would only ask for once the app runs:
+ * web/dist/shells/<name>.html is index.html preloading them too, sent by api/http/web-assets.ts
+ * to a signed-in request for that route, so the page's code arrives with the app's.
+ */
+const SHELLS: Array<{ name: string; chunks: string[] }> = [
+  { name: 'home', chunks: ['src/features/home/home-page.tsx', 'src/components/top-nav.tsx'] },
+  { name: 'creator', chunks: ['src/features/creators/creator-profile-page.tsx', 'src/components/top-nav.tsx'] },
+];
+
+function writeShells(shell: string, manifest: Manifest): void {
+  mkdirSync(path.join(DIST, 'shells'), { recursive: true });
+  const app = filesOf(manifest, 'index.html');
+  for (const { name, chunks } of SHELLS) {
+    const files = new Set<string>();
+    for (const chunk of chunks) filesOf(manifest, chunk, files);
+    const html = shell.replace('</head>', `${preloads([...files].filter((file) => !app.has(file)))}</head>`);
+    const file = path.join(DIST, 'shells', `${name}.html`);
+    writeFileSync(file, html);
+    writeFileSync(`${file}.gz`, gzipSync(html, { level: 9 }));
+    writeFileSync(`${file}.br`, brotliCompressSync(html));
+  }
 }
 
 async function main(): Promise<void> {
   const shell = readFileSync(path.join(DIST, 'index.html'), 'utf8');
   const manifest = JSON.parse(readFileSync(path.join(DIST, '.vite/manifest.json'), 'utf8')) as Manifest;
+  writeShells(shell, manifest);
   const vite = await createServer({
     configFile: path.join(__dirname, 'vite.config.ts'),
     server: { middlewareMode: true, hmr: false },

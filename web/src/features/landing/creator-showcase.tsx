@@ -5,8 +5,10 @@ import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { SHOWCASE_SIZE, type Showcase, type ShowcaseCreator } from '@contracts/showcase';
 
-/** The cover's slot: half the phone's width, a quarter of a wide screen (the `sizes` of its srcset). */
-const COVER_SIZES = '(min-width: 900px) 280px, 50vw';
+/** The cover's slot: a phone's width, half a tablet's, a quarter of a wide screen (its srcset's `sizes`). */
+const COVER_SIZES = '(min-width: 900px) 280px, (min-width: 600px) 50vw, 100vw';
+/** Cards a phone shows: the others wait for a wider screen, so the page stays short. */
+const ON_PHONES = 2;
 
 /**
  * The showcase's creators, fetched once the page runs in the app (plain fetch: the landing page
@@ -44,7 +46,12 @@ export function CreatorShowcase({ creators }: { creators: ShowcaseCreator[] | nu
       </Typography>
       <Grid container spacing={2}>
         {cards.map((creator, index) => (
-          <Grid key={creator?.id ?? index} size={{ xs: 6, md: 3 }} data-showcase-card>
+          <Grid
+            key={creator?.id ?? index}
+            size={{ xs: 12, sm: 6, md: 3 }}
+            sx={index >= ON_PHONES ? { display: { xs: 'none', sm: 'block' } } : undefined}
+            data-showcase-card
+          >
             <ShowcaseCard creator={creator} />
           </Grid>
         ))}
@@ -60,7 +67,7 @@ function ShowcaseCard({ creator }: { creator: ShowcaseCreator | null }) {
     <Box sx={{ borderRadius: 2, overflow: 'hidden', border: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
       <Box
         sx={{
-          aspectRatio: '16 / 9',
+          aspectRatio: '3 / 1', // a cover's own shape (the cover crop)
           background: 'linear-gradient(135deg, #d6336c 0%, #7048e8 100%)',
           '& img': { display: 'block', width: '100%', height: '100%', objectFit: 'cover' },
         }}
@@ -73,8 +80,8 @@ function ShowcaseCard({ creator }: { creator: ShowcaseCreator | null }) {
           sizes={COVER_SIZES}
           src={cover?.src}
           srcSet={cover?.srcSet}
-          width={cover?.width ?? 640}
-          height={cover?.height ?? 360}
+          width={cover?.width ?? 1200}
+          height={cover?.height ?? 400}
           hidden={!cover}
         />
       </Box>

@@ -57,7 +57,7 @@ describe('creator showcase on the landing page', () => {
     expect(first.hidden).toBe(false);
     expect(first.getAttribute('src')).toBe('/api/media/a-cover/public/w640.webp');
     expect(first.getAttribute('srcset')).toContain('640w');
-    expect(first.getAttribute('sizes')).toBe('(min-width: 900px) 280px, 50vw');
+    expect(first.getAttribute('sizes')).toBe('(min-width: 900px) 280px, (min-width: 600px) 50vw, 100vw');
     expect([first.width, first.height]).toEqual([1200, 400]);
     expect(cards[0].querySelector<HTMLImageElement>('[data-showcase-avatar]')!.hidden).toBe(false);
     expect(cards[1].querySelector<HTMLImageElement>('[data-showcase-avatar]')!.hidden).toBe(true);
