@@ -155,6 +155,7 @@ export function SubscribeDialog({
                     </Box>
                     <Button
                       fullWidth
+                      sx={{ minHeight: 44 }}
                       variant={tier.popular ? 'contained' : 'outlined'}
                       disabled={subscribing}
                       onClick={() => choose(tier.id)}

@@ -275,7 +275,7 @@ export function PromotionsPanel({ creatorId }: { creatorId: string }) {
             </Stack>
           </DialogContent>
         )}
-        <DialogActions>
+        <DialogActions sx={{ '& .MuiButton-root': { minHeight: 44 } }}>
           <Button onClick={() => setForm(null)}>Cancel</Button>
           <Button variant="contained" onClick={save} disabled={creating.isLoading}>
             {creating.isLoading ? 'Creating...' : 'Create Promotion'}
