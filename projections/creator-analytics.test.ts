@@ -44,13 +44,20 @@ async function subscribe(member: string, start: string, end: string) {
   );
 }
 
-const earnings = (type: string, reference: string, cents: number, day: string) =>
+const earnings = (type: string, reference: string, cents: number, day: string, sale: Record<string, unknown> = {}) =>
   store.append(
     `creatorAccount-${creator}`,
     [
       {
         type,
-        data: { creatorId: creator, reference, creatorShareCents: cents, platformFeeCents: 0, occurredAt: at(day) },
+        data: {
+          creatorId: creator,
+          reference,
+          creatorShareCents: cents,
+          platformFeeCents: 0,
+          occurredAt: at(day),
+          ...sale,
+        },
       },
     ],
     ANY,
@@ -72,6 +79,9 @@ beforeAll(async () => {
   await earnings('EarningsCredited', 'a', 450, '02-10');
   await earnings('EarningsCredited', 'b', 899, '03-20');
   await earnings('EarningsReversed', 'a', 450, '03-25');
+  // A tip and an unlock (issue 21) count with what they paid, gross.
+  await earnings('EarningsCredited', 'tip:t1', 900, '03-22', { source: 'tip', grossCents: 1000 });
+  await earnings('EarningsCredited', 'messageUnlock:m1', 360, '03-22', { source: 'message_unlock', grossCents: 400 });
   await store.append(
     `post-other`,
     [
@@ -133,6 +143,17 @@ describe('creator analytics read model', () => {
       earningsCents: 0,
       subscribersGained: 0,
       subscribersLost: 0,
+      tips: 0,
+      tipsCents: 0,
+      unlocks: 0,
+      unlocksCents: 0,
+    });
+    expect(analytics.daily.find((day) => day.date === '2026-03-22')).toMatchObject({
+      earningsCents: 1260,
+      tips: 1,
+      tipsCents: 1000,
+      unlocks: 1,
+      unlocksCents: 400,
     });
     expect(analytics.daily.find((day) => day.date === '2026-03-20')).toMatchObject({
       earningsCents: 899,
@@ -142,11 +163,15 @@ describe('creator analytics read model', () => {
     // m2's renewal moved the loss of 03-10 to 04-10, still ahead.
     expect(analytics.daily.find((day) => day.date === '2026-03-10')).toMatchObject({ subscribersLost: 0 });
     expect(analytics.current).toEqual({
-      earningsCents: 449,
+      earningsCents: 1709,
       subscribersGained: 2,
       subscribersLost: 0,
       postsPublished: 1,
       interactions: 2,
+      tips: 1,
+      tipsCents: 1000,
+      unlocks: 1,
+      unlocksCents: 400,
     });
     expect(analytics.previous).toEqual({
       earningsCents: 450,
@@ -154,6 +179,10 @@ describe('creator analytics read model', () => {
       subscribersLost: 1,
       postsPublished: 1,
       interactions: 0,
+      tips: 0,
+      tipsCents: 0,
+      unlocks: 0,
+      unlocksCents: 0,
     });
     expect(analytics.topPosts).toEqual([
       { id: post, title: 'Newer', likeCount: 1, commentCount: 1 },

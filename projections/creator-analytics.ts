@@ -29,6 +29,10 @@ const COUNTERS = [
   'subscribers_lost',
   'posts_published',
   'interactions',
+  'tips',
+  'tips_cents',
+  'unlocks',
+  'unlocks_cents',
 ] as const;
 type Counter = (typeof COUNTERS)[number];
 type Deltas = Record<Counter, number>;
@@ -44,6 +48,11 @@ async function createTables(db: Knex, schema: string): Promise<void> {
     t.integer('subscribers_lost').notNullable().defaultTo(0);
     t.integer('posts_published').notNullable().defaultTo(0);
     t.integer('interactions').notNullable().defaultTo(0);
+    // Tips and paid-message unlocks (issue 21): how many, and what they paid (gross).
+    t.integer('tips').notNullable().defaultTo(0);
+    t.bigInteger('tips_cents').notNullable().defaultTo(0);
+    t.integer('unlocks').notNullable().defaultTo(0);
+    t.bigInteger('unlocks_cents').notNullable().defaultTo(0);
     t.primary(['creator_id', 'day']);
   });
   await db.schema.withSchema(schema).createTable(SPELLS, (t) => {
@@ -112,12 +121,21 @@ class Tally {
     this.changedSpells.set(key, next);
   }
 
+  /** A tip or an unlock counts on the day of its sale, with what it paid. */
+  sale(d: EarningsCreditedData) {
+    const kind = d.source === 'tip' ? 'tips' : d.source === 'message_unlock' ? 'unlocks' : null;
+    if (!kind) return;
+    this.add(d.creatorId, d.occurredAt, kind, 1);
+    this.add(d.creatorId, d.occurredAt, `${kind}_cents`, d.grossCents);
+  }
+
   event(event: RecordedEvent) {
     switch (event.type) {
       case 'CreatorSubscriptionStarted':
         return this.subscription(event.data as CreatorSubscriptionStarted['data']);
       case 'EarningsCredited': {
         const d = event.data as EarningsCreditedData;
+        this.sale(d);
         return this.add(d.creatorId, d.occurredAt, 'earnings_cents', d.creatorShareCents);
       }
       case 'EarningsReversed': {
@@ -161,7 +179,7 @@ async function write({ trx, ref }: ProjectionContext, tally: Tally, revisions: M
     const columns = ['creator_id', 'day', ...COUNTERS];
     await trx.raw(
       `INSERT INTO ${ref(DAILY)} AS d (${columns.join(', ')})
-       SELECT * FROM unnest(?::text[], ?::date[], ?::bigint[], ?::int[], ?::int[], ?::int[], ?::int[])
+       SELECT * FROM unnest(?::text[], ?::date[], ?::bigint[], ?::int[], ?::int[], ?::int[], ?::int[], ?::int[], ?::bigint[], ?::int[], ?::bigint[])
        ON CONFLICT (creator_id, day) DO UPDATE SET
        ${COUNTERS.map((c) => `${c} = d.${c} + excluded.${c}`).join(', ')}`,
       [
@@ -202,7 +220,7 @@ async function applyEvents(context: ProjectionContext, events: RecordedEvent[]):
 
 export const creatorAnalyticsProjector: Projector = {
   name: 'creator-analytics',
-  version: 1,
+  version: 2,
   tables: [DAILY, SPELLS, STREAMS],
   eventTypes: [
     'CreatorSubscriptionStarted',
@@ -227,6 +245,10 @@ const emptyTotals = (): PeriodTotals => ({
   subscribersLost: 0,
   postsPublished: 0,
   interactions: 0,
+  tips: 0,
+  tipsCents: 0,
+  unlocks: 0,
+  unlocksCents: 0,
 });
 
 interface DailyRow {
@@ -236,6 +258,10 @@ interface DailyRow {
   subscribers_lost: number;
   posts_published: number;
   interactions: number;
+  tips: number;
+  tips_cents: string;
+  unlocks: number;
+  unlocks_cents: string;
 }
 
 function addTo(totals: PeriodTotals, row: DailyRow) {
@@ -244,6 +270,10 @@ function addTo(totals: PeriodTotals, row: DailyRow) {
   totals.subscribersLost += row.subscribers_lost;
   totals.postsPublished += row.posts_published;
   totals.interactions += row.interactions;
+  totals.tips += row.tips;
+  totals.tipsCents += Number(row.tips_cents);
+  totals.unlocks += row.unlocks;
+  totals.unlocksCents += Number(row.unlocks_cents);
 }
 
 /** The last `days` UTC days up to today (every day, zeros included), their totals and the previous window's. */
@@ -275,6 +305,10 @@ export async function creatorAnalytics(
       earningsCents: Number(row?.earnings_cents ?? 0),
       subscribersGained: row?.subscribers_gained ?? 0,
       subscribersLost: row?.subscribers_lost ?? 0,
+      tips: row?.tips ?? 0,
+      tipsCents: Number(row?.tips_cents ?? 0),
+      unlocks: row?.unlocks ?? 0,
+      unlocksCents: Number(row?.unlocks_cents ?? 0),
     };
   });
   return { days, from, to: dayOf(now), daily, current, previous, topPosts };

@@ -66,6 +66,12 @@ export interface AnalyticsDay {
   subscribersGained: number;
   /** Members whose paid period ended that day without a next one. */
   subscribersLost: number;
+  /** Tips received that day, and what they paid (gross integer cents). */
+  tips: number;
+  tipsCents: number;
+  /** Paid messages unlocked that day, and what they paid (gross integer cents). */
+  unlocks: number;
+  unlocksCents: number;
 }
 
 /** Sums over a period of `days` days. */
@@ -76,6 +82,10 @@ export interface PeriodTotals {
   postsPublished: number;
   /** Likes less unlikes, plus comments, on the creator's posts. */
   interactions: number;
+  tips: number;
+  tipsCents: number;
+  unlocks: number;
+  unlocksCents: number;
 }
 
 export interface TopPost {

@@ -43,6 +43,10 @@ const totals = (overrides: Partial<PeriodTotals> = {}): PeriodTotals => ({
   subscribersLost: 0,
   postsPublished: 0,
   interactions: 0,
+  tips: 0,
+  tipsCents: 0,
+  unlocks: 0,
+  unlocksCents: 0,
   ...overrides,
 });
 
@@ -52,6 +56,10 @@ function analytics(days: 7 | 30 | 90, current: PeriodTotals, previous: PeriodTot
     earningsCents: 0,
     subscribersGained: 0,
     subscribersLost: 0,
+    tips: 0,
+    tipsCents: 0,
+    unlocks: 0,
+    unlocksCents: 0,
   }));
   return {
     days,
@@ -101,6 +109,28 @@ describe('analytics page', () => {
     expect(within(top).getByText('Sunset set')).toBeTruthy();
     expect(within(top).getByText('12 likes')).toBeTruthy();
     expect(within(top).getByText('1 comment')).toBeTruthy();
+  });
+
+  it('lists tips and message unlocks per day, newest first, with the totals of the period', async () => {
+    const withTips = analytics(30, totals({ tips: 2, tipsCents: 1_500, unlocks: 1, unlocksCents: 400 }), totals());
+    withTips.daily[28] = { ...withTips.daily[28], tips: 2, tipsCents: 1_500 };
+    withTips.daily[29] = { ...withTips.daily[29], unlocks: 1, unlocksCents: 400 };
+    installFakeFetch((call: FakeCall) =>
+      call.url === '/api/auth/user'
+        ? { status: 200, body: user(true) }
+        : call.url === '/api/creators/c1/analytics?days=30'
+          ? { status: 200, body: withTips }
+          : { status: 404, body: { error: 'no' } },
+    );
+    renderWithApp(<AnalyticsPage />, { path: '/dashboard/analytics' });
+    expect((await screen.findByTestId('total-tips')).textContent).toBe('$15.00 from 2 tips');
+    expect(screen.getByTestId('total-unlocks').textContent).toBe('$4.00 from 1 unlock');
+    const rows = within(screen.getByRole('table', { name: 'Tips and unlocks per day' })).getAllByRole('row');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'DayTipsUnlocks',
+      '31 Mar 20260 · $0.001 · $4.00',
+      '30 Mar 20262 · $15.000 · $0.00',
+    ]);
   });
 
   it('switches to 7 days, and says "New this period" where nothing came before', async () => {

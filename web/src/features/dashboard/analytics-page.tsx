@@ -25,6 +25,7 @@ import { countOf, usd } from '@/lib/format';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { EarningsChart, SubscribersChart } from './analytics-charts';
 import { useCreatorAnalyticsQuery } from './insights-api';
+import { TipsAndUnlocks } from './tips-unlocks-section';
 import { percentTrend, type Trend } from './trends';
 
 const DEFAULT_DAYS: AnalyticsDays = 30;
@@ -165,6 +166,11 @@ function Analytics({ creatorId, days }: { creatorId: string; days: AnalyticsDays
         <Grid size={{ xs: 12, md: 6 }}>
           <Section title="Subscribers gained and lost">
             <SubscribersChart daily={data.daily} />
+          </Section>
+        </Grid>
+        <Grid size={12}>
+          <Section title="Tips and message unlocks">
+            <TipsAndUnlocks analytics={data} />
           </Section>
         </Grid>
         <Grid size={12}>
