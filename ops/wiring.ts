@@ -27,7 +27,9 @@ import { messageUnlockProcess } from '../domain/messaging/unlock-process';
 import { tipProcess } from '../domain/tips/tip-process';
 import { massMessageDeliveryProcess } from '../domain/messaging/mass-delivery-process';
 import { ABANDONED_SIGN_UP_MS, giveBackAbandonedSignUp } from '../domain/accounts/register';
-import { abandonedSignUpPayments } from '../projections/payments';
+import { abandonedSignUpPayments, chargeLocationByTransaction } from '../projections/payments';
+import { pollDisputes } from '../domain/payments/dispute-poller';
+import { creatorShareReversalProcess } from '../domain/payouts/share-reversal-process';
 import { membershipsDueBy } from '../projections/users';
 import { CREATOR_RENEWAL_TICK_MS, creatorRenewalTick } from '../domain/creators/subscription-renewal';
 import { creatorSubscriptionsDue } from '../projections/creator-subscriptions';
@@ -102,6 +104,7 @@ export function allProcessManagers(ports: Record<string, unknown>): ProcessManag
     membershipActivationProcess,
     messageUnlockProcess,
     creatorEarningsProcess,
+    creatorShareReversalProcess,
     conversionSubmission(ports.cryptoGateway as CryptoGateway),
     conversionCredit,
     autoSuspensionProcess,
@@ -178,6 +181,15 @@ export function allTickers(ports: Record<string, unknown>): Ticker[] {
       name: 'scheduled-posts',
       intervalMs: SCHEDULED_POSTS_TICK_MS,
       tick: async ({ store, db, now }) => void (await publishDuePosts(store, await scheduledPostsDueBy(db, now), now)),
+    },
+    {
+      // Chargebacks: the card processor's disputes become events (domain/payments/dispute-poller.ts).
+      name: 'card-disputes',
+      intervalMs: 2_000,
+      tick: async ({ store, db, now }) => {
+        const gateway = ports.paymentGateway as PaymentGateway;
+        await pollDisputes({ store, gateway, locate: (id) => chargeLocationByTransaction(db, id) }, now);
+      },
     },
     // Expired sessions, rate-limit rows, idempotency keys and sign-in throttling rows.
     housekeepingTicker,

@@ -4,7 +4,7 @@ import { messageDecider } from '../domain/messaging/decider';
 import { messageStream } from '../domain/messaging/events';
 import { creatorSubscriptionStream } from '../domain/creators/events';
 import { creatorSubscriptionDecider } from '../domain/creators/subscription-decider';
-import { creditEarnings, reverseEarnings } from '../domain/payouts/credit-earnings';
+import { creditEarnings, reverseCreatorShare, reverseEarnings } from '../domain/payouts/credit-earnings';
 import { postDecider } from '../domain/posts/decider';
 import { creditBalance, spendBalance } from '../domain/wallet/balance';
 import { postStream } from '../domain/posts/events';
@@ -83,6 +83,8 @@ beforeAll(async () => {
       context,
     );
   await reverseEarnings(store, c, { reference: 'r2', reason: 'refund' }, context);
+  const partRefund = { reference: 'r3', reversalId: 'refund:re_1', cause: 'refund' as const, grossCents: 400 };
+  await reverseCreatorShare(store, c, { ...partRefund, reason: 'part refunded' }, context);
   await creditEarnings(
     store,
     c,

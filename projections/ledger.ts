@@ -60,7 +60,7 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const ledgerProjector: Projector = {
   name: 'ledger',
-  version: 6,
+  version: 7,
   tables: ['ledger_transactions', 'ledger_entries', 'ledger_facts'],
   eventTypes: LEDGER_EVENT_TYPES,
   createTables,

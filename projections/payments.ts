@@ -3,14 +3,25 @@ import type { AdminPaymentRow } from '../domain/contracts/admin';
 import { formatCents } from '../domain/contracts/money';
 import { isoOrNull, type AdminTable } from './admin-tables';
 import type { RecordedEvent } from '../domain/event-store/port';
-import type { PaymentAttemptData, PaymentFailedData, PaymentRefundedData } from '../domain/payments/events';
+import type { CreatorSubscriptionEvent } from '../domain/creators/events';
+import type {
+  ChargeDisputedData,
+  ChargeRefundedData,
+  PaymentAttemptData,
+  PaymentFailedData,
+  PaymentRefundedData,
+} from '../domain/payments/events';
+import { flowOfReference } from '../domain/shared/money-flows';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
 
 /**
  * The `payments` read model (SPEC §3 payments): one row per card payment, for finance audits.
  * No card numbers: only the last 4. `amount_cents` is the integer amount; upserts keyed by the
- * payment id keep it idempotent.
+ * payment id keep it idempotent. Creator-tier charges are rows too (id: the subscription id of
+ * the first period, the renewal id of a renewal; their card's last 4 are not recorded), so
+ * finance can refund any card charge; `refunded_cents` and `disputed_cents` follow its refunds
+ * and chargeback.
  */
 
 const at = (event: RecordedEvent) => (event.metadata.occurredAt as string | undefined) ?? event.createdAt;
@@ -36,8 +47,9 @@ function attemptRow(d: PaymentAttemptData) {
 
 async function createTables(db: Knex, schema: string): Promise<void> {
   await db.schema.withSchema(schema).createTable('payments', (t) => {
-    t.uuid('id').primary();
+    t.text('id').primary();
     t.uuid('user_id').notNullable().index();
+    t.uuid('creator_id').nullable();
     t.text('request_type').notNullable();
     t.text('gateway_transaction_id').nullable();
     t.text('gateway_customer_id').nullable();
@@ -52,6 +64,9 @@ async function createTables(db: Knex, schema: string): Promise<void> {
     t.text('correlation_id').nullable();
     t.text('refund_transaction_id').nullable();
     t.timestamp('refunded_at', { useTz: true }).nullable();
+    t.bigInteger('refunded_cents').notNullable().defaultTo(0);
+    t.bigInteger('disputed_cents').notNullable().defaultTo(0);
+    t.bigInteger('chargeback_fee_cents').notNullable().defaultTo(0);
     t.timestamp('created_at', { useTz: true }).notNullable().index();
     t.timestamp('updated_at', { useTz: true }).notNullable();
   });
@@ -59,13 +74,81 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const paymentsProjector: Projector = {
   name: 'payments',
-  version: 1,
+  version: 2,
   tables: ['payments'],
-  eventTypes: ['PaymentCaptured', 'PaymentFailed', 'PaymentRefunded'],
+  eventTypes: [
+    'PaymentCaptured',
+    'PaymentFailed',
+    'PaymentRefunded',
+    'CreatorSubscriptionStarted',
+    'CreatorSubscriptionRenewed',
+    'CreatorSubscriptionRefunded',
+    'ChargeRefunded',
+    'ChargeDisputed',
+  ],
   createTables,
-  // Every event names its payment; two statements per batch.
-  ...rowPerEvent('payments', 'id', (event) => (event.data as { paymentId: string }).paymentId, nextRow),
+  // Every event names its charge; two statements per batch.
+  ...rowPerEvent('payments', 'id', chargeIdOf, nextRow),
 };
+
+/** The charge (row id) an event concerns. */
+function chargeIdOf(event: RecordedEvent): string {
+  const d = event.data as Record<string, unknown>;
+  switch (event.type) {
+    case 'CreatorSubscriptionStarted':
+      return String(d.subscriptionId);
+    case 'CreatorSubscriptionRenewed':
+      return String(d.renewalId);
+    case 'CreatorSubscriptionRefunded':
+      return flowOfReference(String(d.saleReference))?.id ?? String(d.saleReference);
+    case 'ChargeRefunded':
+    case 'ChargeDisputed':
+      return (d as unknown as ChargeRefundedData).charge.chargeId;
+    default:
+      return String(d.paymentId);
+  }
+}
+
+/** A tier charge's row; null for a period nothing was charged for (a trial). */
+function tierChargeRow(event: RecordedEvent): Row | undefined {
+  const e = { type: event.type, data: event.data } as CreatorSubscriptionEvent;
+  const charge =
+    e.type === 'CreatorSubscriptionStarted'
+      ? {
+          id: e.data.subscriptionId,
+          type: 'creator_subscription',
+          transactionId: e.data.transactionId,
+          at: e.data.startDate,
+        }
+      : e.type === 'CreatorSubscriptionRenewed'
+        ? { id: e.data.renewalId, type: 'creator_renewal', transactionId: e.data.transactionId, at: e.data.renewedAt }
+        : null;
+  if (!charge?.transactionId || !('priceCents' in e.data) || e.data.priceCents <= 0) return undefined;
+  return {
+    ...notRefunded,
+    id: charge.id,
+    user_id: e.data.subscriberId,
+    creator_id: e.data.creatorId,
+    request_type: charge.type,
+    gateway_transaction_id: charge.transactionId,
+    gateway_customer_id: null,
+    amount_cents: e.data.priceCents,
+    currency: 'USD',
+    status: 'succeeded',
+    gateway_response: {},
+    card_last4: null,
+    card_holder_name: null,
+    email: null,
+    failure_reason: null,
+    correlation_id: null,
+    created_at: charge.at,
+    updated_at: charge.at,
+  };
+}
+
+/** Status after money was given back: refunded in full, in part, or taken back by a chargeback. */
+const givenBackStatus = (row: Row, refunded: number, disputed: number) =>
+  disputed > 0 ? 'disputed' : refunded >= Number(row.amount_cents) ? 'refunded' : 'partially_refunded';
 
 /** An attempt overwrites every column it carries (a refund stays); a refund updates an existing payment only. */
 function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {
@@ -90,16 +173,87 @@ function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {
           status: 'refunded',
           refund_transaction_id: d.gatewayRefundId,
           refunded_at: d.at,
+          refunded_cents: row.amount_cents,
           updated_at: at(event),
         }
       );
+    }
+    case 'CreatorSubscriptionStarted':
+    case 'CreatorSubscriptionRenewed':
+      return row ?? tierChargeRow(event);
+    // Totals are set, never added to, so an event applied twice changes nothing.
+    case 'ChargeRefunded':
+    case 'CreatorSubscriptionRefunded': {
+      if (!row) return row;
+      const d = event.data as Partial<ChargeRefundedData> & {
+        gatewayRefundId: string;
+        amountCents: number;
+        at: string;
+      };
+      const disputed = Number(row.disputed_cents ?? 0);
+      const refunded =
+        d.refundedTotalCents !== undefined
+          ? d.refundedTotalCents - disputed
+          : Math.max(Number(row.refunded_cents ?? 0), d.amountCents); // the money-back guarantee: the whole charge
+      return {
+        ...row,
+        status: givenBackStatus(row, refunded, disputed),
+        refund_transaction_id: d.gatewayRefundId,
+        refunded_at: d.at,
+        refunded_cents: refunded,
+        updated_at: at(event),
+      };
+    }
+    case 'ChargeDisputed': {
+      const d = event.data as ChargeDisputedData;
+      if (!row) return row;
+      return {
+        ...row,
+        status: givenBackStatus(row, Number(row.refunded_cents ?? 0), d.amountCents),
+        disputed_cents: d.amountCents,
+        chargeback_fee_cents: d.feeCents,
+        updated_at: at(event),
+      };
     }
   }
   return row;
 }
 
 /** The columns an attempt does not carry, as a new payment has them. */
-const notRefunded = { refund_transaction_id: null, refunded_at: null };
+const notRefunded = {
+  refund_transaction_id: null,
+  refunded_at: null,
+  creator_id: null,
+  refunded_cents: 0,
+  disputed_cents: 0,
+  chargeback_fee_cents: 0,
+};
+
+/** Where a charge's events are: a tier charge's subscription (member and creator), else none. */
+export interface ChargeLocation {
+  chargeId: string;
+  subscription: { subscriberId: string; creatorId: string } | null;
+}
+
+const locationOf = (row: { id: string; user_id: string; creator_id: string | null }): ChargeLocation => ({
+  chargeId: row.id,
+  subscription: row.creator_id ? { subscriberId: row.user_id, creatorId: row.creator_id } : null,
+});
+
+/** The charge a finance refund names (its row id); null when there is no such charge. */
+export async function chargeLocation(db: Knex, chargeId: string): Promise<ChargeLocation | null> {
+  const row = await db('payments').where({ id: chargeId }).first('id', 'user_id', 'creator_id');
+  return row ? locationOf(row) : null;
+}
+
+/** The charge a processor's dispute names by its transaction id. */
+export async function chargeLocationByTransaction(db: Knex, transactionId: string): Promise<ChargeLocation | null> {
+  const row = await db('payments')
+    .where({ gateway_transaction_id: transactionId })
+    .whereNot({ status: 'failed' })
+    .first('id', 'user_id', 'creator_id');
+  return row ? locationOf(row) : null;
+}
 
 /**
  * Sign-up charges older than `before` whose user never appeared (the sign-up process died
@@ -145,6 +299,16 @@ export const paymentsAdminTable: AdminTable<AdminPaymentRow> = {
     failureReason: row.failure_reason,
     createdAt: isoOrNull(row.created_at)!,
     streamId: `payment-${row.id}`,
+    creatorId: row.creator_id ?? null,
+    refunded: formatCents(row.refunded_cents ?? 0),
+    disputed: formatCents(row.disputed_cents ?? 0),
+    chargebackFee: formatCents(row.chargeback_fee_cents ?? 0),
+    refundable:
+      row.status === 'failed'
+        ? '0.00'
+        : formatCents(
+            Math.max(0, Number(row.amount_cents) - Number(row.refunded_cents ?? 0) - Number(row.disputed_cents ?? 0)),
+          ),
   }),
   csv: [
     ['id', (r) => r.id],
@@ -158,5 +322,8 @@ export const paymentsAdminTable: AdminTable<AdminPaymentRow> = {
     ['cardLast4', (r) => r.cardLast4],
     ['gatewayTransactionId', (r) => r.gatewayTransactionId],
     ['failureReason', (r) => r.failureReason],
+    ['refunded', (r) => r.refunded],
+    ['disputed', (r) => r.disputed],
+    ['chargebackFee', (r) => r.chargebackFee],
   ],
 };

@@ -11,6 +11,7 @@ import { payoutRoutes } from './payouts';
 import { twoFactorRoutes } from './two-factor';
 import { verificationRoutes } from './verification';
 import { adminRoutes } from './admin';
+import { refundRoutes } from './refunds';
 import { moderationRoutes } from './moderation';
 import { safetyRoutes } from './safety';
 import { chatProfileRoutes } from './chat-profile';
@@ -51,6 +52,7 @@ export const routeModules: Array<(api: Api) => Router> = [
   notificationRoutes,
   safetyRoutes,
   moderationRoutes, // before adminRoutes: its /admin/:resource would take /admin/reports
+  refundRoutes,
   adminRoutes,
   systemRoutes,
   billingRoutes,

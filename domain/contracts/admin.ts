@@ -11,6 +11,7 @@ export const LEDGER_KINDS = [
   'site_plan_charge',
   'card_charge',
   'refund',
+  'chargeback',
   'tier_charge',
   'message_unlock',
   'balance_spend',
@@ -20,6 +21,7 @@ export const LEDGER_KINDS = [
   'earnings',
   'earnings_release',
   'earnings_reversal',
+  'creator_share_reversal',
   'payout_request',
   'payout_completion',
   'payout_return',
@@ -31,7 +33,7 @@ export type LedgerKind = (typeof LEDGER_KINDS)[number];
 export const ADMIN_STATUSES: Record<AdminResource, readonly string[]> = {
   payouts: ['pending', 'processing', 'completed', 'failed', 'cancelled'],
   conversions: ['pending', 'processing', 'completed', 'failed', 'cancelled'],
-  payments: ['succeeded', 'failed', 'refunded'],
+  payments: ['succeeded', 'failed', 'refunded', 'partially_refunded', 'disputed'],
   ledger: LEDGER_KINDS,
 };
 
@@ -211,6 +213,37 @@ export interface AdminPaymentRow {
   failureReason: string | null;
   createdAt: string;
   streamId: string;
+  /** A creator-tier charge's creator; null for a site-plan charge. */
+  creatorId: string | null;
+  /** Given back so far by refunds, taken back by a chargeback, its fee, and what may still be refunded. */
+  refunded: string;
+  disputed: string;
+  chargebackFee: string;
+  refundable: string;
+}
+
+/**
+ * `POST /api/admin/payments/:id/refund` (finance staff): `:id` is a payments row id (a site-plan
+ * payment id, a tier charge's subscription or renewal id); no amount refunds all that is left.
+ */
+export const refundRequestSchema = z.object({
+  amountCents: z
+    .number({ error: 'amountCents must be a whole number of cents' })
+    .int('amountCents must be a whole number of cents')
+    .positive('amountCents must be positive')
+    .max(100_000_000, 'amountCents too large')
+    .optional(),
+  reason: text({ error: 'A reason is required' }).trim().min(1, 'A reason is required').max(500, 'Reason too long'),
+});
+export type RefundRequest = z.infer<typeof refundRequestSchema>;
+
+export interface RefundResponse {
+  paymentId: string;
+  sequence: number;
+  amount: string;
+  refundedTotal: string;
+  full: boolean;
+  gatewayRefundId: string;
 }
 
 export interface AdminLedgerRow {

@@ -40,3 +40,6 @@ export function parseCents(text: string, { signed = true, maxDigits = 13 }: Pars
   const cents = Number(match[2]) * 100 + Number((match[3] ?? '').padEnd(2, '0'));
   return match[1] ? -cents : cents;
 }
+
+/** What the card processor charges the platform for a chargeback (a dispute it loses), in cents. */
+export const CHARGEBACK_FEE_CENTS = 1500;

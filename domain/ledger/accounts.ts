@@ -28,8 +28,10 @@ export const LEDGER_ACCOUNTS = {
   conversionFees: 'conversion_fees',
   payoutFees: 'payout_fees',
   otherRevenue: 'other_revenue',
-  /** Card refunds (contra revenue). */
+  /** Card refunds and chargebacks of the platform's own revenue (contra revenue). */
   refunds: 'refunds',
+  /** What the card processor charges for a chargeback (expense). */
+  chargebackFees: 'chargeback_fees',
 } as const;
 
 export type LedgerAccount = (typeof LEDGER_ACCOUNTS)[keyof typeof LEDGER_ACCOUNTS];

@@ -1,8 +1,18 @@
 import type { RecordedEvent } from '../event-store/port';
 import type { CryptoConversionCompletedData, CryptoConversionRequestedData } from '../crypto/events';
-import type { CreatorSubscriptionRenewed, CreatorSubscriptionStarted } from '../creators/events';
-import type { PaymentCapturedData, PaymentRefundedData } from '../payments/events';
 import type {
+  CreatorSubscriptionRefunded,
+  CreatorSubscriptionRenewed,
+  CreatorSubscriptionStarted,
+} from '../creators/events';
+import type {
+  ChargeDisputedData,
+  ChargeRefundedData,
+  PaymentCapturedData,
+  PaymentRefundedData,
+} from '../payments/events';
+import type {
+  CreatorShareReversedData,
   EarningsCreditedData,
   EarningsReversedData,
   PayoutCancelledData,
@@ -52,16 +62,22 @@ export interface PayoutFact {
   processingFeeCents: number;
   netAmountCents: number;
 }
-/** When an earning's hold ends, and the id of the release its reversal during the hold cancels. */
+/**
+ * When an earning's hold ends, and the id of the release its reversal during the hold cancels;
+ * `releaseCents`: what that release makes available (less what share reversals cut from it).
+ */
 export interface EarningFact {
   availableAt: string;
   releaseId: string;
+  releaseCents?: number;
 }
 
 export type Fact =
   | { kind: 'conversion'; key: string; value: ConversionFact }
   | { kind: 'payout'; key: string; value: PayoutFact }
-  | { kind: 'earning'; key: string; value: EarningFact };
+  | { kind: 'earning'; key: string; value: EarningFact }
+  /** A card refund already posted (by gateway refund id): the same refund seen twice posts once. */
+  | { kind: 'card_refund'; key: string; value: { posted: true } };
 
 export interface LedgerMemory {
   get<K extends Fact['kind']>(kind: K, key: string): Promise<Extract<Fact, { kind: K }>['value'] | undefined>;
@@ -129,6 +145,10 @@ export const LEDGER_EVENT_TYPES = [
   'PaymentRefunded',
   'CreatorSubscriptionStarted',
   'CreatorSubscriptionRenewed',
+  'ChargeRefunded',
+  'ChargeDisputed',
+  'CreatorSubscriptionRefunded',
+  'CreatorShareReversed',
   'TipGiven',
   'WalletCredited',
   'WalletDebited',
@@ -217,6 +237,64 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
         },
         [dr(A.refunds, d.amountCents), cr(A.gatewayClearing, d.amountCents)],
       );
+      break;
+    }
+    case 'ChargeRefunded':
+    case 'ChargeDisputed':
+    case 'CreatorSubscriptionRefunded': {
+      const given = givenBack(event);
+      const once = given.refundId ? { kind: 'card_refund' as const, key: given.refundId } : null;
+      if (once && (await memory.get(once.kind, once.key))) break;
+      if (once) effect.remember.push({ ...once, value: { posted: true } });
+      // A creator sale's money goes back through the sales clearing (its share reversal empties it).
+      const from = given.creatorSale ? A.creatorSalesClearing : A.refunds;
+      tx(given.feeCents === null ? 'refund' : 'chargeback', given.fields, [
+        dr(from, given.amountCents),
+        dr(A.chargebackFees, given.feeCents ?? 0),
+        cr(A.gatewayClearing, given.amountCents + (given.feeCents ?? 0)),
+      ]);
+      break;
+    }
+    case 'CreatorShareReversed': {
+      const d = event.data as CreatorShareReversedData;
+      const fromPending = d.fromPending.reduce((sum, cut) => sum + cut.cents, 0);
+      tx(
+        'creator_share_reversal',
+        {
+          userId: d.creatorId,
+          reference: d.reference,
+          description: `Creator share reversed (${d.cause}): ${usd(d.creatorShareCents)}, platform fee ${usd(d.platformFeeCents)}: ${d.reason}`,
+          occurredAt: d.occurredAt,
+        },
+        [
+          dr(A.creatorPending, fromPending, d.creatorId),
+          dr(A.creatorAvailable, d.fromAvailableCents + d.carriedCents, d.creatorId),
+          dr(A.platformFees, d.platformFeeCents),
+          cr(A.creatorSalesClearing, d.grossCents),
+        ],
+      );
+      // An earning cut while pending releases that much less when its hold ends.
+      for (const cut of d.fromPending) {
+        const key = `${d.creatorId}:${cut.reference}`;
+        const earning = await memory.get('earning', key);
+        if (!earning) continue;
+        effect.cancel.push(earning.releaseId);
+        const releaseId = `${event.eventId}:release:${cut.reference}`;
+        const releaseCents = (earning.releaseCents ?? 0) - cut.cents;
+        effect.remember.push({ kind: 'earning', key, value: { ...earning, releaseId, releaseCents } });
+        tx(
+          'earnings_release',
+          {
+            id: releaseId,
+            userId: d.creatorId,
+            reference: cut.reference,
+            description: `Hold ended: ${usd(releaseCents)} available (after a reversal)`,
+            occurredAt: d.occurredAt,
+            effectiveAt: earning.availableAt,
+          },
+          [dr(A.creatorPending, releaseCents, d.creatorId), cr(A.creatorAvailable, releaseCents, d.creatorId)],
+        );
+      }
       break;
     }
     case 'CreatorSubscriptionStarted': {
@@ -319,7 +397,7 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
       effect.remember.push({
         kind: 'earning',
         key: `${d.creatorId}:${d.reference}`,
-        value: { availableAt: d.availableAt, releaseId },
+        value: { availableAt: d.availableAt, releaseId, releaseCents: d.creatorShareCents },
       });
       tx(
         'earnings',
@@ -442,6 +520,49 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
       break;
   }
   return effect;
+}
+
+/** A refund or chargeback of a card charge, as the ledger posts it. */
+function givenBack(event: RecordedEvent) {
+  const base = (userId: string, reference: string, description: string, occurredAt: string) => ({
+    userId,
+    reference,
+    description,
+    occurredAt,
+  });
+  if (event.type === 'CreatorSubscriptionRefunded') {
+    const d = event.data as CreatorSubscriptionRefunded['data'];
+    return {
+      refundId: d.gatewayRefundId,
+      creatorSale: true,
+      amountCents: d.amountCents,
+      feeCents: null,
+      fields: base(d.subscriberId, d.saleReference, `Money-back refund ${usd(d.amountCents)}: ${d.reason}`, d.at),
+    };
+  }
+  if (event.type === 'ChargeDisputed') {
+    const d = event.data as ChargeDisputedData;
+    return {
+      refundId: null,
+      creatorSale: d.charge.saleReference !== null,
+      amountCents: d.amountCents,
+      feeCents: d.feeCents,
+      fields: base(
+        d.charge.userId,
+        d.charge.chargeId,
+        `Chargeback ${usd(d.amountCents)} + fee ${usd(d.feeCents)}: ${d.reason}`,
+        d.at,
+      ),
+    };
+  }
+  const d = event.data as ChargeRefundedData;
+  return {
+    refundId: d.gatewayRefundId,
+    creatorSale: d.charge.saleReference !== null,
+    amountCents: d.amountCents,
+    feeCents: null,
+    fields: base(d.charge.userId, d.charge.chargeId, `Card refund ${usd(d.amountCents)}: ${d.reason}`, d.at),
+  };
 }
 
 /** Whether a transaction's debits equal its credits. */

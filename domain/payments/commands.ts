@@ -5,3 +5,5 @@
  */
 export { recordRefundedCharge } from './refund';
 export type { CardOnFile, ChargeRequest, ChargeResult, PaymentGateway } from './gateway';
+export { refundCharge, type ChargeLocator } from './refund-charge';
+export { pollDisputes } from './dispute-poller';

@@ -43,6 +43,31 @@ export interface PaymentGateway {
   authorize(input: { customerId: string; idempotencyKey: string }): Promise<ChargeResult>;
   charge(request: ChargeRequest): Promise<ChargeResult>;
   refund(input: { transactionId: string; amountCents: number; idempotencyKey: string }): Promise<ChargeResult>;
+  /**
+   * Chargebacks raised up to now, oldest first (polled, like a processor's list of disputes):
+   * the product records each once, by its id. Optional: a test double without disputes omits it.
+   */
+  disputes?(): Promise<GatewayDispute[]>;
+}
+
+/** A dispute the processor lost: the card holder's bank took the charge back (a chargeback). */
+export interface GatewayDispute {
+  disputeId: string;
+  /** The disputed charge. */
+  transactionId: string;
+  amountCents: number;
+  /** What the processor charges for it. */
+  feeCents: number;
+  reason: string;
+  at: string;
+}
+
+/** The processor did not answer in time: whether it acted is unknown; retry with the same idempotency key. */
+export class GatewayTimeoutError extends Error {
+  constructor() {
+    super('The card processor did not answer in time');
+    this.name = 'GatewayTimeoutError';
+  }
 }
 
 export class PaymentDeclinedError extends Error {

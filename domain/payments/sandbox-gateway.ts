@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
+import { CHARGEBACK_FEE_CENTS } from '../contracts/money';
 import {
+  GatewayTimeoutError,
   PaymentDeclinedError,
   type CardOnFile,
   type ChargeRequest,
   type ChargeResult,
+  type GatewayDispute,
   type PaymentGateway,
 } from './gateway';
 
@@ -18,7 +21,15 @@ import {
  * - `dev_tok_renewal_fails…`      the customer is created and the first charge (the sign-up charge,
  *                                 idempotency key starting with `signup:`) succeeds; every later
  *                                 charge declines ('Your card was declined.'): for testing renewals.
+ * - `dev_tok_dispute…`            the customer is created and every charge succeeds, then is disputed
+ *                                 (a chargeback of the whole charge, fee CHARGEBACK_FEE_CENTS)
+ *                                 `disputeDelayMs` later (default 5 s): `disputes()` lists it from then on.
  * - a suffix ending in `_1234` (four digits) sets the card's last 4; otherwise they are 4242.
+ *
+ * Injectable fault (tests): `timeoutAfterRefund(n)` makes the next n refund calls do their work
+ * (move the money, or find the answer of the same idempotency key) and then throw
+ * GatewayTimeoutError, as a processor whose answer is lost on the way back; a retry with the same
+ * key gets the first answer and moves nothing.
  *
  * Its answers are stateless, so they survive restarts: the behaviour and last 4 are encoded in
  * the customer id (`cus_sbx_<behaviour>_<last4>_<nonce>`), and ids are derived from the
@@ -35,10 +46,10 @@ export const SANDBOX_INVALID_TOKEN = 'Invalid payment token';
 /** Idempotency-key prefix of the first charge of a new customer (see `dev_tok_renewal_fails`). */
 export const FIRST_CHARGE_KEY_PREFIX = 'signup:';
 
-type Behaviour = 'ok' | 'insufficient' | 'renewalfails';
+type Behaviour = 'ok' | 'insufficient' | 'renewalfails' | 'dispute';
 
 const TOKEN = /^dev_tok_([A-Za-z0-9_-]{1,120})$/;
-const CUSTOMER = /^cus_sbx_(ok|insufficient|renewalfails)_(\d{4})_([0-9a-f]{16})$/;
+const CUSTOMER = /^cus_sbx_(ok|insufficient|renewalfails|dispute)_(\d{4})_([0-9a-f]{16})$/;
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 16);
 
@@ -50,6 +61,7 @@ function parseToken(paymentToken: string): { behaviour: Behaviour | 'decline'; l
   if (suffix.startsWith('decline')) return { behaviour: 'decline', last4 };
   if (suffix.startsWith('insufficient')) return { behaviour: 'insufficient', last4 };
   if (suffix.startsWith('renewal_fails')) return { behaviour: 'renewalfails', last4 };
+  if (suffix.startsWith('dispute')) return { behaviour: 'dispute', last4 };
   return { behaviour: 'ok', last4 };
 }
 
@@ -67,10 +79,28 @@ interface JournalCharge {
   refundedCents: number;
 }
 
+/** How long after its charge the sandbox disputes a `dev_tok_dispute` card's charge. */
+export const SANDBOX_DISPUTE_DELAY_MS = 5_000;
+export const SANDBOX_DISPUTE_REASON = 'fraudulent';
+
 export class SandboxGateway implements PaymentGateway {
   private readonly charges = new Map<string, JournalCharge>();
   /** Refund answers by idempotency key: a repeated refund moves no money. */
   private readonly refunds = new Map<string, ChargeResult>();
+  private readonly raisedDisputes = new Map<string, GatewayDispute>();
+  private refundTimeouts = 0;
+
+  constructor(private readonly options: { disputeDelayMs?: number; clock?: () => Date } = {}) {}
+
+  /** The next `count` refunds are made, then their answer is lost (GatewayTimeoutError). */
+  timeoutAfterRefund(count = 1): void {
+    this.refundTimeouts = count;
+  }
+
+  async disputes(): Promise<GatewayDispute[]> {
+    const now = (this.options.clock?.() ?? new Date()).toISOString();
+    return [...this.raisedDisputes.values()].filter((dispute) => dispute.at <= now);
+  }
 
   /** Charged minus refunded over every charge this instance took, in cents. */
   netChargedCents(customerId?: string): number {
@@ -137,19 +167,29 @@ export class SandboxGateway implements PaymentGateway {
           : null;
     if (failureReason) return { status: 'declined', transactionId, cardLast4: customer.last4, failureReason, raw };
     // The same key is the same charge: the journal counts it once.
-    if (!this.charges.has(transactionId))
+    if (!this.charges.has(transactionId)) {
       this.charges.set(transactionId, {
         transactionId,
         customerId: request.customerId,
         amountCents: request.amountCents,
         refundedCents: 0,
       });
+      if (customer.behaviour === 'dispute') this.raiseDispute(transactionId, request.amountCents);
+    }
     return { status: 'succeeded', transactionId, cardLast4: customer.last4, raw };
   }
 
   async refund(input: { transactionId: string; amountCents: number; idempotencyKey: string }): Promise<ChargeResult> {
-    const earlier = this.refunds.get(input.idempotencyKey);
-    if (earlier) return earlier;
+    const result = this.refunds.get(input.idempotencyKey) ?? this.makeRefund(input);
+    // An injected fault: the refund was made (or answered again), but its answer is lost.
+    if (this.refundTimeouts > 0) {
+      this.refundTimeouts--;
+      throw new GatewayTimeoutError();
+    }
+    return result;
+  }
+
+  private makeRefund(input: { transactionId: string; amountCents: number; idempotencyKey: string }): ChargeResult {
     const transactionId = `re_sbx_${digest('refund', input.idempotencyKey)}`;
     const raw = { sandbox: true, refunded: input.transactionId, amountCents: input.amountCents };
     const charge = this.charges.get(input.transactionId);
@@ -160,6 +200,21 @@ export class SandboxGateway implements PaymentGateway {
     if (charge && result.status === 'succeeded') charge.refundedCents += input.amountCents;
     this.refunds.set(input.idempotencyKey, result);
     return result;
+  }
+
+  private raiseDispute(transactionId: string, amountCents: number): void {
+    const now = this.options.clock?.() ?? new Date();
+    const at = new Date(now.getTime() + (this.options.disputeDelayMs ?? SANDBOX_DISPUTE_DELAY_MS)).toISOString();
+    const disputeId = `dp_sbx_${digest('dispute', transactionId)}`;
+    const fee = CHARGEBACK_FEE_CENTS;
+    this.raisedDisputes.set(disputeId, {
+      disputeId,
+      transactionId,
+      amountCents,
+      feeCents: fee,
+      reason: SANDBOX_DISPUTE_REASON,
+      at,
+    });
   }
 
   private saveCard(paymentToken: string, idempotencyKey: string): CardOnFile {

@@ -3,7 +3,7 @@ import { handleCommand, type CommandContext, type CommandResult } from '../share
 import { refuse } from '../shared/errors';
 import { deterministicId } from '../shared/ids';
 import { creatorAccountDecider } from './decider';
-import { creatorAccountStream, type CreatorAccountEvent, type EarningsSource } from './events';
+import { creatorAccountStream, type CreatorAccountEvent, type EarningsSource, type ShareReversalCause } from './events';
 
 export interface EarningsInput {
   grossCents: number;
@@ -65,6 +65,28 @@ export async function reverseEarnings(
     { type: 'ReverseEarnings', creatorId, reference: input.reference, reason: input.reason, now: context.now },
     context,
     { eventIds: [deterministicId('EarningsReversed', creatorId, input.reference)] },
+  );
+  return { events: result.events, position: result.position, revision: result.revision };
+}
+
+/**
+ * Takes back the creator's share of part of a sale (a refund, a chargeback, the money-back
+ * guarantee): once per `reversalId`, whose event id it derives. Pending first, then available,
+ * the rest carried as a negative balance (see share-reversal.ts).
+ */
+export async function reverseCreatorShare(
+  store: EventStore,
+  creatorId: string,
+  input: { reference: string; reversalId: string; cause: ShareReversalCause; grossCents: number; reason: string },
+  context: CommandContext,
+): Promise<CommandResult<CreatorAccountEvent>> {
+  const result = await handleCommand(
+    store,
+    creatorAccountStream(creatorId),
+    creatorAccountDecider,
+    { type: 'ReverseCreatorShare', creatorId, ...input, now: context.now },
+    context,
+    { eventIds: [deterministicId('CreatorShareReversed', creatorId, input.reversalId)] },
   );
   return { events: result.events, position: result.position, revision: result.revision };
 }

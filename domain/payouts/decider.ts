@@ -1,15 +1,29 @@
 import type { Decider } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
-import type { CreatorAccountEvent, EarningsSource, PaymentAccountType, PayoutStatus } from './events';
+import type {
+  CreatorAccountEvent,
+  CreatorShareReversedData,
+  EarningsSource,
+  PaymentAccountType,
+  PayoutStatus,
+  ShareReversalCause,
+} from './events';
 import { availableAtFor, payoutFee, splitEarnings } from './money';
+import { planShareReversal } from './share-reversal';
 
 /** The write model of one creator's account: earnings, payment accounts and payouts. */
 
 export interface EarningState {
+  grossCents: number;
   creatorShareCents: number;
   platformFeeCents: number;
   availableAt: string;
   reversed: boolean;
+  /** Taken from this earning while it was pending, by share reversals (it releases that much less). */
+  cutCents: number;
+  /** Of this sale: the gross given back so far, and the creator's share of it reversed. */
+  reversedGrossCents: number;
+  reversedShareCents: number;
 }
 
 export interface PaymentAccountState {
@@ -38,6 +52,10 @@ export interface CreatorAccountState {
   earnings: Record<string, EarningState>;
   paymentAccounts: Record<string, PaymentAccountState>;
   payouts: Record<string, PayoutState>;
+  /** Share reversals taken from the available balance, including what was carried below zero. */
+  deductedCents: number;
+  /** The refunds and disputes already reversed (their reversal ids). */
+  reversals: string[];
 }
 
 export type CreatorAccountCommand =
@@ -51,6 +69,17 @@ export type CreatorAccountCommand =
       occurredAt: Date;
     }
   | { type: 'ReverseEarnings'; creatorId: string; reference: string; reason: string; now: Date }
+  | {
+      type: 'ReverseCreatorShare';
+      creatorId: string;
+      reference: string;
+      reversalId: string;
+      cause: ShareReversalCause;
+      /** What the payer got back of the sale this time. */
+      grossCents: number;
+      reason: string;
+      now: Date;
+    }
   | {
       type: 'AddPaymentAccount';
       creatorId: string;
@@ -91,7 +120,13 @@ export type CreatorAccountCommand =
   | { type: 'FailPayout'; creatorId: string; payoutId: string; reason: string; staffId: string | null; now: Date }
   | { type: 'CancelPayout'; creatorId: string; payoutId: string; reason: string; staffId: string | null; now: Date };
 
-export const initialCreatorAccount: CreatorAccountState = { earnings: {}, paymentAccounts: {}, payouts: {} };
+export const initialCreatorAccount: CreatorAccountState = {
+  earnings: {},
+  paymentAccounts: {},
+  payouts: {},
+  deductedCents: 0,
+  reversals: [],
+};
 
 /** A payout that still holds its amount (not failed or cancelled). */
 const holdsFunds = (payout: PayoutState) => payout.status !== 'failed' && payout.status !== 'cancelled';
@@ -104,7 +139,11 @@ export interface CreatorBalances {
   nextAvailableAt: string | null;
 }
 
-/** Balances at `now`: earnings past their hold, minus what payouts hold, are available. */
+/**
+ * Balances at `now`: earnings past their hold (less what reversals cut from them while pending),
+ * minus what payouts hold and what reversals took from the available balance, are available;
+ * that can be below zero (a reversal carried against future earnings).
+ */
 export function balancesAt(state: CreatorAccountState, now: Date): CreatorBalances {
   const nowIso = now.toISOString();
   let released = 0;
@@ -113,31 +152,43 @@ export function balancesAt(state: CreatorAccountState, now: Date): CreatorBalanc
   let nextAvailableAt: string | null = null;
   for (const earning of Object.values(state.earnings)) {
     if (earning.reversed) continue;
-    totalEarningsCents += earning.creatorShareCents;
-    if (earning.availableAt <= nowIso) released += earning.creatorShareCents;
+    totalEarningsCents += earning.creatorShareCents - earning.reversedShareCents;
+    const left = earning.creatorShareCents - earning.cutCents;
+    if (earning.availableAt <= nowIso) released += left;
     else {
-      pendingCents += earning.creatorShareCents;
+      pendingCents += left;
       if (nextAvailableAt === null || earning.availableAt < nextAvailableAt) nextAvailableAt = earning.availableAt;
     }
   }
   const held = Object.values(state.payouts)
     .filter(holdsFunds)
     .reduce((sum, payout) => sum + payout.amountCents, 0);
-  return { availableCents: released - held, pendingCents, totalEarningsCents, nextAvailableAt };
+  return { availableCents: released - held - state.deductedCents, pendingCents, totalEarningsCents, nextAvailableAt };
 }
 
 function evolve(state: CreatorAccountState, event: CreatorAccountEvent): CreatorAccountState {
   switch (event.type) {
     case 'EarningsCredited': {
-      const { reference, creatorShareCents, platformFeeCents, availableAt } = event.data;
+      const { reference, grossCents, creatorShareCents, platformFeeCents, availableAt } = event.data;
       return {
         ...state,
         earnings: {
           ...state.earnings,
-          [reference]: { creatorShareCents, platformFeeCents, availableAt, reversed: false },
+          [reference]: {
+            grossCents,
+            creatorShareCents,
+            platformFeeCents,
+            availableAt,
+            reversed: false,
+            cutCents: 0,
+            reversedGrossCents: 0,
+            reversedShareCents: 0,
+          },
         },
       };
     }
+    case 'CreatorShareReversed':
+      return applyShareReversal(state, event.data);
     case 'EarningsReversed': {
       const earning = state.earnings[event.data.reference];
       if (!earning) return state;
@@ -198,6 +249,27 @@ function evolve(state: CreatorAccountState, event: CreatorAccountEvent): Creator
     default:
       return state;
   }
+}
+
+function applyShareReversal(state: CreatorAccountState, d: CreatorShareReversedData): CreatorAccountState {
+  const earnings = { ...state.earnings };
+  const sale = earnings[d.reference];
+  if (sale)
+    earnings[d.reference] = {
+      ...sale,
+      reversedGrossCents: sale.reversedGrossCents + d.grossCents,
+      reversedShareCents: sale.reversedShareCents + d.creatorShareCents,
+    };
+  for (const cut of d.fromPending) {
+    const earning = earnings[cut.reference];
+    if (earning) earnings[cut.reference] = { ...earning, cutCents: earning.cutCents + cut.cents };
+  }
+  return {
+    ...state,
+    earnings,
+    deductedCents: state.deductedCents + d.fromAvailableCents + d.carriedCents,
+    reversals: [...state.reversals, d.reversalId],
+  };
 }
 
 function withAccount(
@@ -267,6 +339,27 @@ function decide(command: CreatorAccountCommand, state: CreatorAccountState): Cre
             platformFeeCents: earning.platformFeeCents,
             reason: command.reason,
             occurredAt: command.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'ReverseCreatorShare': {
+      if (state.reversals.includes(command.reversalId)) return [];
+      const earning = state.earnings[command.reference];
+      if (!earning) throw refuse.notFound('Earnings not found');
+      const plan = planShareReversal(state.earnings, balancesAt(state, command.now).availableCents, command);
+      if (!plan) return [];
+      return [
+        {
+          type: 'CreatorShareReversed',
+          data: {
+            creatorId,
+            reference: command.reference,
+            reversalId: command.reversalId,
+            cause: command.cause,
+            reason: command.reason,
+            occurredAt: command.now.toISOString(),
+            ...plan,
           },
         },
       ];

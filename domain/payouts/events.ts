@@ -37,6 +37,32 @@ export interface EarningsReversedData {
   occurredAt: string;
 }
 
+/** Why a creator's share of a sale is taken back. */
+export type ShareReversalCause = 'refund' | 'chargeback' | 'money_back';
+
+/**
+ * Part (or all) of a sale was given back to the payer: the creator's share of that part is
+ * taken from pending earnings first (`fromPending`: which earnings, soonest first after the
+ * sale's own), then from the available balance, and any rest is carried as a negative
+ * available balance that later earnings pay off (`carriedCents`). The platform gives back its
+ * fee of that part (`platformFeeCents`). `reversalId` names the refund or dispute: once each.
+ */
+export interface CreatorShareReversedData {
+  creatorId: string;
+  /** The sale's earnings reference. */
+  reference: string;
+  reversalId: string;
+  cause: ShareReversalCause;
+  grossCents: number;
+  creatorShareCents: number;
+  platformFeeCents: number;
+  fromPending: Array<{ reference: string; cents: number }>;
+  fromAvailableCents: number;
+  carriedCents: number;
+  reason: string;
+  occurredAt: string;
+}
+
 export interface PaymentAccountAddedData {
   creatorId: string;
   paymentAccountId: string;
@@ -111,6 +137,7 @@ export interface PayoutCancelledData {
 export type CreatorAccountEvent =
   | { type: 'EarningsCredited'; data: EarningsCreditedData }
   | { type: 'EarningsReversed'; data: EarningsReversedData }
+  | { type: 'CreatorShareReversed'; data: CreatorShareReversedData }
   | { type: 'PaymentAccountAdded'; data: PaymentAccountAddedData }
   | { type: 'PaymentAccountVerified'; data: PaymentAccountVerifiedData }
   | { type: 'PaymentAccountVerificationFailed'; data: PaymentAccountVerificationFailedData }
@@ -123,6 +150,7 @@ export type CreatorAccountEvent =
 export const creatorAccountEventTypes: CreatorAccountEvent['type'][] = [
   'EarningsCredited',
   'EarningsReversed',
+  'CreatorShareReversed',
   'PaymentAccountAdded',
   'PaymentAccountVerified',
   'PaymentAccountVerificationFailed',

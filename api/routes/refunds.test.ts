@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { creatorSubscriptionStream } from '../../domain/creators/events';
+import { paymentDecider } from '../../domain/payments/decider';
+import { paymentStream } from '../../domain/payments/events';
+import { SandboxGateway } from '../../domain/payments/sandbox-gateway';
+import { handleCommand } from '../../domain/shared/command-handler';
+import { reconcile } from '../../ops/commands/reconcile';
+import { eventually, person, ready } from '../../ops/testing/payouts-fixtures';
+import { startTestStack, type TestStack } from '../../ops/testing/harness';
+
+jest.setTimeout(180_000);
+
+let stack: TestStack;
+const gateway = new SandboxGateway({ disputeDelayMs: 0 });
+beforeAll(async () => {
+  stack = await startTestStack({ ports: { paymentGateway: gateway } });
+  await ready(stack);
+});
+afterAll(() => stack.close());
+
+const context = () => ({ actorId: null, now: new Date() });
+
+/** A member's site-plan card charge, recorded as the membership purchase records it. */
+async function sitePlanCharge(userId: string, token = 'dev_tok_refunds') {
+  const card = await gateway.createCustomer({ email: 'm@x.y', name: 'M', paymentToken: token, idempotencyKey: userId });
+  const paymentId = randomUUID();
+  const result = await gateway.charge({
+    customerId: card.customerId,
+    amountCents: 199,
+    currency: 'USD',
+    description: 'Lively membership',
+    idempotencyKey: `test:${paymentId}`,
+  });
+  await handleCommand(
+    stack.store,
+    paymentStream(paymentId),
+    paymentDecider,
+    {
+      type: 'RecordCharge',
+      paymentId,
+      userId,
+      requestType: 'membership_subscribe',
+      gatewayCustomerId: card.customerId,
+      amountCents: 199,
+      currency: 'USD',
+      cardHolderName: null,
+      email: null,
+      correlationId: null,
+      result,
+      now: new Date(),
+    },
+    context(),
+  );
+  await eventually(
+    () => stack.db('payments').where({ id: paymentId }).first(),
+    (row) => !!row,
+  );
+  return { paymentId, customerId: card.customerId, transactionId: result.transactionId };
+}
+
+/** A creator-tier charge (a creator sale), as a subscription records it. */
+async function tierCharge(subscriberId: string, creatorId: string, priceCents: number, token = 'dev_tok_tier') {
+  const card = await gateway.createCustomer({ email: 's@x.y', name: 'S', paymentToken: token, idempotencyKey: token });
+  const subscriptionId = randomUUID();
+  const charge = await gateway.charge({
+    customerId: card.customerId,
+    amountCents: priceCents,
+    currency: 'USD',
+    description: 'Creator subscription',
+    idempotencyKey: `test:${subscriptionId}`,
+  });
+  const start = new Date();
+  await stack.store.append(
+    creatorSubscriptionStream(subscriberId, creatorId),
+    [
+      {
+        type: 'CreatorSubscriptionStarted',
+        data: {
+          subscriptionId,
+          subscriberId,
+          creatorId,
+          tierId: 'tier-1',
+          tierName: 'Basic',
+          priceCents,
+          transactionId: charge.transactionId,
+          startDate: start.toISOString(),
+          endDate: new Date(start.getTime() + 30 * 86_400_000).toISOString(),
+        },
+      },
+    ],
+    { expectedRevision: 'no_stream' },
+  );
+  await eventually(
+    () => stack.db('payments').where({ id: subscriptionId }).first(),
+    (row) => !!row,
+  );
+  return { subscriptionId, customerId: card.customerId };
+}
+
+const paymentRow = async (admin: Awaited<ReturnType<typeof person>>, id: string) =>
+  (await admin.agent.get(`/api/admin/payments?id=${id}`).expect(200)).body.rows[0];
+
+describe('POST /api/admin/payments/:id/refund', () => {
+  it('refunds a site-plan charge in part, then the rest; refuses more than is left and non-staff', async () => {
+    const admin = await person(stack, 'admin');
+    const member = await person(stack, 'member');
+    const { paymentId, customerId } = await sitePlanCharge(member.userId);
+    const refund = (body: object) => admin.agent.post(`/api/admin/payments/${paymentId}/refund`).send(body);
+
+    const partial = await refund({ amountCents: 50, reason: 'goodwill' }).expect(200);
+    expect(partial.body).toMatchObject({ paymentId, sequence: 1, amount: '0.50', refundedTotal: '0.50', full: false });
+    expect(await paymentRow(admin, paymentId)).toMatchObject({
+      status: 'partially_refunded',
+      refunded: '0.50',
+      refundable: '1.49',
+    });
+
+    const over = await refund({ amountCents: 150, reason: 'too much' }).expect(422);
+    expect(over.body).toMatchObject({ error: 'The refund exceeds what remains refundable ($1.49)' });
+    await refund({ amountCents: 0, reason: 'zero' }).expect(400);
+    await refund({ amountCents: 10 }).expect(400);
+    await member.agent.post(`/api/admin/payments/${paymentId}/refund`).send({ reason: 'mine' }).expect(403);
+    await admin.agent.post(`/api/admin/payments/${randomUUID()}/refund`).send({ reason: 'x' }).expect(404);
+
+    const rest = await refund({ reason: 'cancel the rest' }).expect(200);
+    expect(rest.body).toMatchObject({ sequence: 2, amount: '1.49', refundedTotal: '1.99', full: true });
+    expect(gateway.netChargedCents(customerId)).toBe(0);
+    expect(await paymentRow(admin, paymentId)).toMatchObject({ status: 'refunded', refundable: '0.00' });
+    await refund({ reason: 'again' }).expect(409);
+  });
+
+  it('never refunds twice when the gateway times out after refunding and the call is retried', async () => {
+    const admin = await person(stack, 'admin');
+    const member = await person(stack, 'member');
+    const { paymentId, customerId } = await sitePlanCharge(member.userId, 'dev_tok_timeouts');
+    const refund = (body: object) => admin.agent.post(`/api/admin/payments/${paymentId}/refund`).send(body);
+
+    // One lost answer: the command retries the gateway with the same key and records one refund.
+    gateway.timeoutAfterRefund(1);
+    await refund({ amountCents: 100, reason: 'first' }).expect(200);
+    expect(gateway.netChargedCents(customerId)).toBe(99);
+
+    // Every answer lost: the refund stays pending; the staff member sends it again and it completes once.
+    gateway.timeoutAfterRefund(3);
+    const lost = await refund({ amountCents: 40, reason: 'second' }).expect(409);
+    expect(lost.body).toMatchObject({ pending: true });
+    expect(gateway.netChargedCents(customerId)).toBe(59);
+    await refund({ amountCents: 25, reason: 'another amount' }).expect(409);
+    const resumed = await refund({ amountCents: 40, reason: 'second' }).expect(200);
+    expect(resumed.body).toMatchObject({ sequence: 2, amount: '0.40', refundedTotal: '1.40' });
+    expect(gateway.netChargedCents(customerId)).toBe(59);
+    const events = await stack.store.readStream(paymentStream(paymentId));
+    expect(events.filter((e) => e.type === 'ChargeRefunded')).toHaveLength(2);
+  });
+
+  it("refunds a tier charge in part: the creator's share comes back from pending earnings", async () => {
+    const admin = await person(stack, 'admin');
+    const member = await person(stack, 'member');
+    const creator = await person(stack, 'creator');
+    const { subscriptionId } = await tierCharge(member.userId, creator.userId, 1000);
+    const dashboard = () => creator.agent.get(`/api/payouts/${creator.userId}/dashboard`);
+    await eventually(dashboard, (res) => res.body.pendingBalance === '9.00');
+
+    await admin.agent
+      .post(`/api/admin/payments/${subscriptionId}/refund`)
+      .send({ amountCents: 400, reason: 'partial service' })
+      .expect(200);
+    // 90% of $4.00 from the pending $9.00.
+    await eventually(dashboard, (res) => res.body.pendingBalance === '5.40');
+    const full = await admin.agent
+      .post(`/api/admin/payments/${subscriptionId}/refund`)
+      .send({ reason: 'the rest' })
+      .expect(200);
+    expect(full.body).toMatchObject({ amount: '6.00', full: true });
+    await eventually(dashboard, (res) => res.body.pendingBalance === '0.00');
+    expect((await dashboard()).body.totalEarnings).toBe('0.00');
+  });
+
+  it('records a chargeback from the sandbox dispute token with its fee, and reconcile stays clean', async () => {
+    const admin = await person(stack, 'admin');
+    const member = await person(stack, 'member');
+    const creator = await person(stack, 'creator');
+    const { subscriptionId } = await tierCharge(member.userId, creator.userId, 2000, 'dev_tok_dispute_1');
+    const row = await eventually(
+      () => paymentRow(admin, subscriptionId),
+      (r) => r?.status === 'disputed',
+    );
+    expect(row).toMatchObject({ disputed: '20.00', chargebackFee: '15.00', refundable: '0.00' });
+    await admin.agent.post(`/api/admin/payments/${subscriptionId}/refund`).send({ reason: 'x' }).expect(409);
+    await eventually(
+      () => creator.agent.get(`/api/payouts/${creator.userId}/dashboard`),
+      (res) => res.body.totalEarnings === '0.00' && res.body.pendingBalance === '0.00',
+    );
+
+    expect(await stack.settle()).toBe(true);
+    const report = await reconcile({ store: stack.store, db: stack.db }, new Date());
+    expect(report.problems).toEqual([]);
+    expect(report.warnings.filter((w) => w.startsWith('creator_sales_clearing'))).toEqual([]);
+  });
+});

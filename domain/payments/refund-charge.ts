@@ -1,0 +1,175 @@
+import type { CreatorSubscriptionEvent } from '../creators/events';
+import { creatorSubscriptionStream } from '../creators/events';
+import type { EventStore, Position } from '../event-store/port';
+import { handleCommand, type CommandContext } from '../shared/command-handler';
+import { refuse } from '../shared/errors';
+import { deterministicId } from '../shared/ids';
+import { flowOfCardPayment, flowReference } from '../shared/money-flows';
+import { GatewayTimeoutError, type GatewayDispute, type PaymentGateway } from './gateway';
+import { paymentStream, type CardChargeFacts, type ChargeRefundedData, type PaymentCapturedData } from './events';
+import { chargeRefundDecider, refundKey } from './refund-decider';
+
+/**
+ * Refunds and chargebacks of any card charge. A charge is named by its id:
+ * - a site-plan (or other) card payment: its payment id (`PaymentCaptured` on `payment-<id>`);
+ * - a creator-tier charge: the subscription id of its first period, or the renewal id of a
+ *   renewal; its subscription stream is found through `subscription` (the payments read model
+ *   knows subscriber and creator).
+ * Refunds and disputes of either are recorded on `payment-<chargeId>`.
+ */
+export interface ChargeLocator {
+  chargeId: string;
+  subscription: { subscriberId: string; creatorId: string } | null;
+}
+
+/** Gateway attempts per refund: a timed-out call is retried with the same key. */
+const REFUND_ATTEMPTS = 3;
+
+async function capturedPayment(store: EventStore, chargeId: string): Promise<CardChargeFacts | null> {
+  const events = await store.readStream(paymentStream(chargeId)).catch(() => []);
+  const captured = events.find((event) => event.type === 'PaymentCaptured');
+  if (!captured) return null;
+  const d = captured.data as PaymentCapturedData;
+  return {
+    chargeId,
+    userId: d.userId,
+    flow: flowOfCardPayment(String(d.requestType)) === 'site_plan' ? 'site_plan' : null,
+    gatewayTransactionId: d.gatewayTransactionId,
+    amountCents: d.amountCents,
+    creatorId: null,
+    saleReference: null,
+    subscriptionStreamId: null,
+    chargedAt: d.at,
+  };
+}
+
+async function tierCharge(store: EventStore, locator: ChargeLocator): Promise<CardChargeFacts | null> {
+  if (!locator.subscription) return null;
+  const { subscriberId, creatorId } = locator.subscription;
+  const streamId = creatorSubscriptionStream(subscriberId, creatorId);
+  for (const event of (await store.readStream(streamId)) as unknown as CreatorSubscriptionEvent[]) {
+    const facts = {
+      userId: subscriberId,
+      creatorId,
+      subscriptionStreamId: streamId,
+      flow: 'tier_subscription' as const,
+    };
+    if (event.type === 'CreatorSubscriptionStarted' && event.data.subscriptionId === locator.chargeId) {
+      if (!event.data.transactionId || event.data.priceCents <= 0) return null; // a free trial charged nothing
+      return {
+        ...facts,
+        chargeId: locator.chargeId,
+        gatewayTransactionId: event.data.transactionId,
+        amountCents: event.data.priceCents,
+        saleReference: flowReference('tier_subscription', event.data.subscriptionId),
+        chargedAt: event.data.startDate,
+      };
+    }
+    if (event.type === 'CreatorSubscriptionRenewed' && event.data.renewalId === locator.chargeId)
+      return {
+        ...facts,
+        chargeId: locator.chargeId,
+        gatewayTransactionId: event.data.transactionId,
+        amountCents: event.data.priceCents,
+        saleReference: flowReference('tier_subscription', event.data.renewalId),
+        chargedAt: event.data.renewedAt,
+      };
+  }
+  return null;
+}
+
+/** The charge a locator names, from its events; 404 when there is none. */
+export async function loadCardCharge(store: EventStore, locator: ChargeLocator): Promise<CardChargeFacts> {
+  const charge = (await capturedPayment(store, locator.chargeId)) ?? (await tierCharge(store, locator));
+  if (!charge) throw refuse.notFound('Payment not found');
+  return charge;
+}
+
+async function refundAtGateway(gateway: PaymentGateway, input: Parameters<PaymentGateway['refund']>[0]) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await gateway.refund(input);
+    } catch (error) {
+      if (!(error instanceof GatewayTimeoutError) || attempt >= REFUND_ATTEMPTS) throw error;
+    }
+  }
+}
+
+/**
+ * Finance staff refund a card charge, in full (amount null) or in part. The refund is reserved
+ * on the charge's stream, sent to the gateway under `refund:<chargeId>:<sequence>` (a timeout is
+ * retried with that key; if every attempt times out the refund stays pending and the same
+ * request resumes it), then its answer is recorded.
+ */
+export async function refundCharge(
+  store: EventStore,
+  gateway: PaymentGateway,
+  input: ChargeLocator & { amountCents: number | null; reason: string },
+  context: CommandContext,
+): Promise<ChargeRefundedData & { position: Position | null }> {
+  const charge = await loadCardCharge(store, input);
+  const streamId = paymentStream(charge.chargeId);
+  const requested = await handleCommand(
+    store,
+    streamId,
+    chargeRefundDecider,
+    {
+      type: 'RequestRefund',
+      charge,
+      amountCents: input.amountCents,
+      reason: input.reason,
+      staffId: context.actorId,
+      now: context.now,
+    },
+    context,
+  );
+  const pending = requested.state.pending!;
+  const result = await refundAtGateway(gateway, {
+    transactionId: charge.gatewayTransactionId,
+    amountCents: pending.amountCents,
+    idempotencyKey: refundKey(charge.chargeId, pending.sequence),
+  }).catch((error: unknown) => {
+    if (error instanceof GatewayTimeoutError)
+      throw refuse.conflict('The card processor did not answer; the refund is pending, send it again', {
+        pending: true,
+      });
+    throw error;
+  });
+  const recorded = await handleCommand(
+    store,
+    streamId,
+    chargeRefundDecider,
+    { type: 'RecordRefundResult', charge, sequence: pending.sequence, result, now: context.now },
+    context,
+  );
+  if (result.status === 'declined') throw refuse.declined(result.failureReason);
+  const refunded = recorded.events.find((event) => event.type === 'ChargeRefunded');
+  if (!refunded) throw refuse.conflict('This refund was recorded by another request');
+  return { ...(refunded.data as ChargeRefundedData), position: recorded.position };
+}
+
+/** Records a chargeback the processor reported, once per dispute id (a charge it does not know is skipped). */
+export async function recordDispute(
+  store: EventStore,
+  locator: ChargeLocator,
+  dispute: GatewayDispute,
+  context: CommandContext,
+): Promise<void> {
+  const charge = await loadCardCharge(store, locator);
+  await handleCommand(
+    store,
+    paymentStream(charge.chargeId),
+    chargeRefundDecider,
+    {
+      type: 'RecordDispute',
+      charge,
+      disputeId: dispute.disputeId,
+      amountCents: dispute.amountCents,
+      feeCents: dispute.feeCents,
+      reason: dispute.reason,
+      now: new Date(dispute.at),
+    },
+    context,
+    { eventIds: [deterministicId('ChargeDisputed', dispute.disputeId)] },
+  );
+}

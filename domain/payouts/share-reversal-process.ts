@@ -1,0 +1,82 @@
+import type { CreatorSubscriptionRefunded } from '../creators/events';
+import type { ChargeDisputedData, ChargeRefundedData } from '../payments/events';
+import type { ProcessManager } from '../shared/process-manager';
+import { creditEarnings, reverseCreatorShare } from './credit-earnings';
+import type { ShareReversalCause } from './events';
+
+/**
+ * Money given back on a creator sale takes back the creator's share of it: a staff refund
+ * (ChargeRefunded), a chargeback (ChargeDisputed) or the money-back guarantee
+ * (CreatorSubscriptionRefunded). One reversal per refund or dispute (`refund:<gatewayRefundId>`,
+ * `dispute:<disputeId>`), so a refund seen through two events is reversed once.
+ */
+
+interface Reversal {
+  creatorId: string;
+  reference: string;
+  reversalId: string;
+  cause: ShareReversalCause;
+  grossCents: number;
+  reason: string;
+  /** The sale, when the event knows it: credited first if its earnings process is still behind. */
+  sale: { grossCents: number; payerId: string; occurredAt: string } | null;
+}
+
+function reversalOf(event: { type: string; data: unknown }): Reversal | null {
+  switch (event.type) {
+    case 'ChargeRefunded':
+    case 'ChargeDisputed': {
+      const d = event.data as ChargeRefundedData | ChargeDisputedData;
+      const { charge } = d;
+      if (!charge.creatorId || !charge.saleReference || d.amountCents <= 0) return null;
+      const refund = 'gatewayRefundId' in d;
+      return {
+        creatorId: charge.creatorId,
+        reference: charge.saleReference,
+        reversalId: refund ? `refund:${d.gatewayRefundId}` : `dispute:${(d as ChargeDisputedData).disputeId}`,
+        cause: refund ? 'refund' : 'chargeback',
+        grossCents: d.amountCents,
+        reason: d.reason,
+        sale: { grossCents: charge.amountCents, payerId: charge.userId, occurredAt: charge.chargedAt },
+      };
+    }
+    case 'CreatorSubscriptionRefunded': {
+      const d = event.data as CreatorSubscriptionRefunded['data'];
+      return {
+        creatorId: d.creatorId,
+        reference: d.saleReference,
+        reversalId: `refund:${d.gatewayRefundId}`,
+        cause: 'money_back',
+        grossCents: d.amountCents,
+        reason: d.reason,
+        sale: null,
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+export const creatorShareReversalProcess: ProcessManager = {
+  name: 'creator-share-reversal',
+  eventTypes: ['ChargeRefunded', 'ChargeDisputed', 'CreatorSubscriptionRefunded'],
+  async handle(event, { store, now }) {
+    const reversal = reversalOf(event);
+    if (!reversal) return;
+    const context = {
+      actorId: event.metadata.actorId ?? null,
+      correlationId: event.metadata.correlationId ?? event.eventId,
+      causationId: event.eventId,
+      now,
+    };
+    const { creatorId, sale, ...input } = reversal;
+    if (sale)
+      await creditEarnings(
+        store,
+        creatorId,
+        { ...sale, source: 'subscription', reference: reversal.reference },
+        context,
+      );
+    await reverseCreatorShare(store, creatorId, input, context);
+  },
+};
