@@ -214,6 +214,7 @@ export interface ChatMemberRow {
   subscription_end_date: Date | null;
   age_verified: boolean | null;
   display_name: string | null;
+  profile_images: string[] | null;
   age: number | null;
   location: string | null;
   gender_identity: string | null;
@@ -245,6 +246,7 @@ export async function chatMemberRow(db: Knex, userId: string): Promise<ChatMembe
         'u.subscription_end_date',
         'u.age_verified',
         'p.display_name',
+        'p.profile_images',
         'p.age',
         'p.location',
         'p.gender_identity',

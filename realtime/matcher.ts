@@ -29,6 +29,8 @@ export type EndReason = 'skipped' | 'left' | 'disconnected' | 'rejoined';
 export interface Member {
   userId: string;
   displayName: string;
+  /** The chat profile's photos, shown to the partner (public URLs). */
+  photos?: readonly string[];
   profile: MatchProfile;
   /** Users this member blocked or was blocked by (kept current by the service). */
   blocked: ReadonlySet<string>;

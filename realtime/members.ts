@@ -79,6 +79,7 @@ function toMember(row: ChatMemberRow, blocked: Set<string>): Member {
   return {
     userId: row.id,
     displayName: row.display_name || row.first_name || 'Anonymous',
+    photos: row.profile_images ?? [],
     profile: compileProfile(profile, preferences),
     blocked,
   };

@@ -385,6 +385,41 @@ it('takes only the configured origins when there are some (PUBLIC_ORIGIN)', asyn
   await server.close();
 });
 
+it("shows each partner the other's chat profile photos in the match", async () => {
+  const members = {
+    u1: {
+      userId: 'u1',
+      displayName: 'Una',
+      photos: ['/api/media/p1/public/w640.webp', '/api/media/p2/public/w640.webp'],
+    },
+    u2: { userId: 'u2', displayName: 'Vic', photos: [] },
+  };
+  const server = await startRealtimeServer({
+    port: 0,
+    directory: {
+      admit: async (_token, userId) => ({
+        ok: true,
+        member: { ...members[userId as 'u1' | 'u2'], profile: compileProfile(null, null), blocked: new Set<string>() },
+        refusal: null,
+      }),
+      load: async () => null,
+    },
+  });
+  const url = `http://127.0.0.1:${server.port}`;
+  const una = await ChatClient.connect(url, 'any', 'u1');
+  const vic = await ChatClient.connect(url, 'any', 'u2');
+  await Promise.all([una.next('connected'), vic.next('connected')]);
+  una.send({ type: 'join_queue', mode: 'random' });
+  await una.next('waiting');
+  vic.send({ type: 'join_queue', mode: 'random' });
+  const [forUna, forVic] = await Promise.all([una.next('matched'), vic.next('matched')]);
+  expect(forVic.data.peer).toEqual({ displayName: 'Una', photos: members.u1.photos });
+  expect(forUna.data.peer).toEqual({ displayName: 'Vic', photos: [] });
+  una.close();
+  vic.close();
+  await server.close();
+});
+
 it('keeps the newest socket of a member when session checks finish out of order', async () => {
   const member = { userId: 'u1', displayName: 'U', profile: compileProfile(null, null), blocked: new Set<string>() };
   const delays = [300, 0];

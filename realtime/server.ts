@@ -181,7 +181,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
             type: 'matched',
             sessionId: session.id,
             data: {
-              peer: { displayName: peer.displayName },
+              peer: { displayName: peer.displayName, photos: [...(peer.photos ?? [])] },
               compatibilityScore: session.score,
               isInitiator: session.initiatorId === me.userId,
             },
@@ -443,6 +443,15 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   };
 }
 
+/** A connected member's profile, preferences or photos changed: what their next join uses (and shows the partner). */
+const RELOADING_EVENTS = new Set([
+  'ChatProfileSaved',
+  'ChatPreferencesSaved',
+  'ChatProfileImageAdded',
+  'ChatProfileImageRemoved',
+  'ChatProfileImagesReordered',
+]);
+
 /** What the follower saw change in a member's blocks while their admission was reading them. */
 interface ArrivingBlocks {
   admissions: number;
@@ -452,8 +461,8 @@ interface ArrivingBlocks {
 
 /**
  * Keeps connected members current: a new block or a lifted one applies to the matcher at once
- * (blocked pairs are never matched; a pair is free again once neither blocks the other); a saved profile or
- * preferences are used from the member's next join; a suspended or banned member is
+ * (blocked pairs are never matched; a pair is free again once neither blocks the other); a saved profile,
+ * preferences or photos are used from the member's next join; a suspended or banned member is
  * `deactivated` (their socket closes) within moments of the event.
  */
 async function followChatEvents(
@@ -498,7 +507,7 @@ async function followChatEvents(
             }
         } else if (deactivating.has(event.type)) {
           deactivated((event.data as { userId: string }).userId);
-        } else if (event.type === 'ChatProfileSaved' || event.type === 'ChatPreferencesSaved') {
+        } else if (RELOADING_EVENTS.has(event.type)) {
           const userId = (event.data as { userId: string }).userId;
           const blocked = blocks.blockSets.get(userId);
           const member = blocked ? await directory.load(userId, blocked) : null;

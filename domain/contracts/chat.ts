@@ -298,7 +298,8 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
 ]);
 
 export interface MatchedData {
-  peer: { displayName: string };
+  /** `photos`: the partner's chat profile photos (public URLs), first shown first (issue 18). */
+  peer: { displayName: string; photos?: string[] };
   compatibilityScore: number;
   isInitiator: boolean;
 }

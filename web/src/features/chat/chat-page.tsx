@@ -25,6 +25,7 @@ import { BlockReportMenu } from './block-report-dialog';
 import { ChatFiltersDialog, DEFAULT_SETTINGS } from './chat-filters-dialog';
 import { NoMatchHint, useWaitedLong } from './no-match-hint';
 import { useLivelyChat, type ChatMatch, type ChatStatus } from './use-lively-chat';
+import { PartnerPhotos } from './partner-photos';
 import { VideoPanel } from './video-panel';
 
 /** SPEC §4 status titles and descriptions. */
@@ -182,6 +183,7 @@ export function ChatPage() {
               label={match?.peerName || 'Waiting for match...'}
               placeholder={chat.remoteStream ? null : 'No one connected'}
             />
+            {match && <PartnerPhotos name={match.peerName || 'Anonymous'} photos={match.peerPhotos ?? []} />}
           </Grid>
         </Grid>
 

@@ -10,6 +10,8 @@ export type ChatStatus = 'idle' | 'finding_match' | 'matched' | 'connected' | 'e
 export interface ChatMatch {
   sessionId: string;
   peerName: string;
+  /** The partner's chat profile photos (public URLs), first shown first. */
+  peerPhotos?: string[];
   score: number;
   isInitiator: boolean;
 }
@@ -166,6 +168,7 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
           const current: ChatMatch = {
             sessionId: message.sessionId,
             peerName: message.data.peer.displayName,
+            peerPhotos: message.data.peer.photos ?? [],
             score: message.data.compatibilityScore,
             isInitiator: message.data.isInitiator,
           };
