@@ -207,7 +207,7 @@ function memberView(row: MemberRow, now: Date): MemberSubscription {
     startedAt: iso(row.start_date)!,
     periodEnd: iso(row.period_end)!,
     renewsAt: renewing ? iso(row.renews_at) : null,
-    endsAt: renewing ? null : iso(row.end_date),
+    endsAt: row.status === 'active' ? null : iso(row.end_date),
     nextTier: row.next_tier_id
       ? { tierId: row.next_tier_id, tierName: row.next_tier_name ?? '', price: formatCents(row.next_price_cents ?? 0) }
       : null,

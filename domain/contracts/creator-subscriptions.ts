@@ -21,7 +21,7 @@ export interface MemberSubscription {
   periodEnd: string;
   /** When the next charge is tried (active: the period end; past due: the next retry); null when it will not renew. */
   renewsAt: string | null;
-  /** When access ends, once it will not renew (canceled, unpaid, refunded); null while renewing. */
+  /** When access ends unless renewed (canceled, past due: the grace end, expired, refunded); null while active. */
   endsAt: string | null;
   /** The tier charged from the next period on, when the member changed it. */
   nextTier: { tierId: string; tierName: string; price: string } | null;
