@@ -10,7 +10,11 @@ import type {
   Receipt,
 } from '../domain/contracts/billing';
 import { formatCents } from '../domain/contracts/money';
-import type { CreatorSubscriptionStarted } from '../domain/creators/events';
+import type {
+  CreatorSubscriptionRefunded,
+  CreatorSubscriptionRenewed,
+  CreatorSubscriptionStarted,
+} from '../domain/creators/events';
 import type {
   CryptoConversionCompletedData,
   CryptoConversionFailedData,
@@ -20,9 +24,15 @@ import type { RecordedEvent } from '../domain/event-store/port';
 import type { PaymentCardUpdatedData } from '../domain/membership/card-on-file';
 import type { MembershipActivatedData, MembershipRenewedData } from '../domain/membership/events';
 import type { MessageUnlocked } from '../domain/messaging/events';
-import type { PaymentAttemptData, PaymentFailedData, PaymentRefundedData } from '../domain/payments/events';
+import type {
+  ChargeDisputedData,
+  ChargeRefundedData,
+  PaymentAttemptData,
+  PaymentFailedData,
+  PaymentRefundedData,
+} from '../domain/payments/events';
 import { deterministicId } from '../domain/shared/ids';
-import { flowOfCardPayment, flowOfMovement } from '../domain/shared/money-flows';
+import { flowOfCardPayment, flowOfMovement, flowOfReference } from '../domain/shared/money-flows';
 import type { TipGiven } from '../domain/tips/events';
 import type { BalanceMovement } from '../domain/wallet/events';
 import type { ProjectionContext, Projector } from './engine/projector';
@@ -32,7 +42,7 @@ import { displayName } from './users';
  * The `billing_history` read model: one row per money fact of a member, for their billing page
  * and receipts. Charges: site-plan card payments (sign-up, subscribe, renewals; declined ones as
  * failed), the site plan bought from the USD balance, creator-tier charges and paid-message
- * unlocks. Credits: crypto conversions into the USD balance and refunds, each refund also
+ * unlocks. Credits: crypto conversions into the USD balance, refunds and chargebacks, each also
  * marking its charge refunded (or partially). Amounts are positive integer cents with a
  * direction. Row ids are derived from the source fact, so replaying writes the same rows.
  *
@@ -159,35 +169,112 @@ function cardPayment(status: 'paid' | 'failed'): Apply {
   };
 }
 
-/** A refund: a credit row of its own, and its charge's refunded total and status from every refund against it. */
-const paymentRefunded: Apply = async (context, event) => {
-  const d = event.data as PaymentRefundedData;
-  const chargeId = sitePlanRowId(d.paymentId);
-  const charge = await context.table('billing_history').where({ id: chargeId }).first<HistoryRow>();
+/** Money given back on a charge: a refund (by the product, staff or the money-back guarantee) or a chargeback. */
+interface GivenBack {
+  kind: 'refund' | 'chargeback';
+  /** The charge's source id (payment, subscription or renewal id) and its member. */
+  chargeId: string;
+  userId: string | null;
+  /** The refund's or dispute's id: one row each. */
+  givenBackId: string;
+  amountCents: number;
+  at: string;
+  note: string;
+}
+
+function givenBackOf(event: RecordedEvent): GivenBack | null {
+  switch (event.type) {
+    case 'PaymentRefunded': {
+      const d = event.data as PaymentRefundedData;
+      return {
+        kind: 'refund',
+        chargeId: d.paymentId,
+        userId: d.userId,
+        givenBackId: d.gatewayRefundId,
+        amountCents: d.amountCents,
+        at: d.at,
+        note: d.reason,
+      };
+    }
+    case 'ChargeRefunded': {
+      const d = event.data as ChargeRefundedData;
+      return {
+        kind: 'refund',
+        chargeId: d.charge.chargeId,
+        userId: d.charge.userId,
+        givenBackId: d.gatewayRefundId,
+        amountCents: d.amountCents,
+        at: d.at,
+        note: d.reason,
+      };
+    }
+    case 'CreatorSubscriptionRefunded': {
+      const d = event.data as CreatorSubscriptionRefunded['data'];
+      const chargeId = flowOfReference(d.saleReference)?.id ?? d.subscriptionId;
+      return {
+        kind: 'refund',
+        chargeId,
+        userId: d.subscriberId,
+        givenBackId: d.gatewayRefundId,
+        amountCents: d.amountCents,
+        at: d.at,
+        note: d.reason,
+      };
+    }
+    case 'ChargeDisputed': {
+      const d = event.data as ChargeDisputedData;
+      return {
+        kind: 'chargeback',
+        chargeId: d.charge.chargeId,
+        userId: d.charge.userId,
+        givenBackId: d.disputeId,
+        amountCents: d.amountCents,
+        at: d.at,
+        note: `Chargeback: ${d.reason}`,
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * A refund or chargeback: a credit row of its own (one per refund or dispute id, so the same
+ * refund seen through two events is one row), and its charge's refunded total and status from
+ * every credit against it.
+ */
+const moneyGivenBack: Apply = async (context, event) => {
+  const given = givenBackOf(event);
+  if (!given || given.amountCents <= 0) return;
+  const query = context.table('billing_history').where({ source_id: given.chargeId, direction: 'charge' });
+  const charge = await (given.userId ? query.where({ user_id: given.userId }) : query).first<HistoryRow>();
   if (!charge) return; // a refund of a payment that was no charge of a member
+  const label = given.kind === 'refund' ? 'Refund' : 'Chargeback';
   await insert(
     context,
     row({
-      id: rowId('refund', d.paymentId, d.gatewayRefundId),
+      id: rowId(given.kind, given.chargeId, given.givenBackId),
       user_id: charge.user_id,
-      occurred_at: d.at,
-      kind: 'refund',
+      occurred_at: given.at,
+      kind: given.kind,
       direction: 'credit',
-      description: `Refund: ${charge.description}`,
-      amount_cents: d.amountCents,
+      description: `${label}: ${charge.description}`,
+      amount_cents: given.amountCents,
       method: charge.method,
       card_last4: charge.card_last4,
       status: 'credited',
-      note: d.reason,
-      refund_of: chargeId,
-      source_id: d.paymentId,
+      note: given.note,
+      refund_of: charge.id,
+      source_id: given.chargeId,
+      creator_id: charge.creator_id,
+      creator_name: charge.creator_name,
     }),
   );
-  const total = await context.table('billing_history').where({ refund_of: chargeId }).sum({ cents: 'amount_cents' });
+  const total = await context.table('billing_history').where({ refund_of: charge.id }).sum({ cents: 'amount_cents' });
   const refunded = Number(total[0]?.cents ?? 0);
   await context
     .table('billing_history')
-    .where({ id: chargeId })
+    .where({ id: charge.id })
     .update({ refunded_cents: refunded, status: refunded >= charge.amount_cents ? 'refunded' : 'partially_refunded' });
 };
 
@@ -245,6 +332,32 @@ const creatorSubscriptionStarted: Apply = async (context, event) => {
       creator_name: creator?.name ?? null,
       period_start: d.startDate,
       period_end: d.endDate,
+    }),
+  );
+};
+
+/** A renewal of a creator tier: a charge row of its own (its source is the renewal, as its refund names it). */
+const creatorSubscriptionRenewed: Apply = async (context, event) => {
+  const d = event.data as CreatorSubscriptionRenewed['data'];
+  const [creator, subscriber] = await Promise.all([person(context, d.creatorId), person(context, d.subscriberId)]);
+  await insert(
+    context,
+    row({
+      id: rowId('tier_subscription', d.renewalId),
+      user_id: d.subscriberId,
+      occurred_at: d.renewedAt,
+      kind: 'tier_subscription',
+      direction: 'charge',
+      description: `Subscription to ${creator?.name ?? 'a creator'} – ${d.tierName}, monthly renewal`,
+      amount_cents: d.priceCents,
+      method: 'card',
+      card_last4: subscriber?.card_last4 ?? null,
+      status: 'paid',
+      source_id: d.renewalId,
+      creator_id: d.creatorId,
+      creator_name: creator?.name ?? null,
+      period_start: d.periodStart,
+      period_end: d.periodEnd,
     }),
   );
 };
@@ -351,11 +464,15 @@ const HANDLERS: Record<string, Apply> = {
   PaymentCardUpdated: cardUpdated,
   PaymentCaptured: cardPayment('paid'),
   PaymentFailed: cardPayment('failed'),
-  PaymentRefunded: paymentRefunded,
+  PaymentRefunded: moneyGivenBack,
+  ChargeRefunded: moneyGivenBack,
+  ChargeDisputed: moneyGivenBack,
+  CreatorSubscriptionRefunded: moneyGivenBack,
   WalletDebited: walletDebited,
   MembershipActivated: periodPaid,
   MembershipRenewed: periodPaid,
   CreatorSubscriptionStarted: creatorSubscriptionStarted,
+  CreatorSubscriptionRenewed: creatorSubscriptionRenewed,
   MessageUnlocked: messageUnlocked,
   TipGiven: tipGiven,
   CryptoConversionRequested: conversionRequested,
@@ -365,7 +482,7 @@ const HANDLERS: Record<string, Apply> = {
 
 export const billingHistoryProjector: Projector = {
   name: 'billing-history',
-  version: 1,
+  version: 2,
   tables: ['billing_history', 'billing_history_people'],
   eventTypes: Object.keys(HANDLERS),
   createTables,

@@ -127,6 +127,17 @@ describe('POST /api/admin/payments/:id/refund', () => {
     expect(gateway.netChargedCents(customerId)).toBe(0);
     expect(await paymentRow(admin, paymentId)).toMatchObject({ status: 'refunded', refundable: '0.00' });
     await refund({ reason: 'again' }).expect(409);
+
+    // The member's billing history: the charge refunded, and a credit per refund with its reason.
+    const history = await eventually(
+      () => member.agent.get('/api/billing/history').expect(200),
+      (res) => res.body.entries.length === 3,
+    );
+    expect(history.body.entries).toEqual([
+      expect.objectContaining({ kind: 'refund', direction: 'credit', amount: '1.49', status: 'credited' }),
+      expect.objectContaining({ kind: 'refund', direction: 'credit', amount: '0.50', status: 'credited' }),
+      expect.objectContaining({ kind: 'site_plan', direction: 'charge', amount: '1.99', status: 'refunded' }),
+    ]);
   });
 
   it('never refunds twice when the gateway times out after refunding and the call is retried', async () => {
@@ -191,6 +202,15 @@ describe('POST /api/admin/payments/:id/refund', () => {
       () => creator.agent.get(`/api/payouts/${creator.userId}/dashboard`),
       (res) => res.body.totalEarnings === '0.00' && res.body.pendingBalance === '0.00',
     );
+
+    const history = await eventually(
+      () => member.agent.get('/api/billing/history').expect(200),
+      (res) => res.body.entries.length === 2,
+    );
+    expect(history.body.entries).toEqual([
+      expect.objectContaining({ kind: 'chargeback', direction: 'credit', amount: '20.00' }),
+      expect.objectContaining({ kind: 'tier_subscription', amount: '20.00', status: 'refunded' }),
+    ]);
 
     expect(await stack.settle()).toBe(true);
     const report = await reconcile({ store: stack.store, db: stack.db }, new Date());

@@ -14,6 +14,7 @@ export const BILLING_KINDS = [
   'tip',
   'crypto_conversion',
   'refund',
+  'chargeback',
 ] as const;
 export type BillingKind = (typeof BILLING_KINDS)[number];
 
