@@ -106,34 +106,9 @@ function pageHtml(shell: string, manifest: Manifest, page: Page, markup: string,
 const inertControls = (markup: string) =>
   markup.replace(/<(input|button|textarea|select)\b(?![^>]*\bdisabled\b)/g, '<$1 disabled data-until-hydrated');
 
-/**
- * The signed-in app's first pages, whose chunks index.html would only ask for once the app runs:
- * web/dist/shells/<name>.html is index.html preloading them too, sent by api/http/web-assets.ts
- * to a signed-in request for that route, so the page's code arrives with the app's.
- */
-const SHELLS: Array<{ name: string; chunks: string[] }> = [
-  { name: 'home', chunks: ['src/features/home/home-page.tsx', 'src/components/top-nav.tsx'] },
-  { name: 'creator', chunks: ['src/features/creators/creator-profile-page.tsx', 'src/components/top-nav.tsx'] },
-];
-
-function writeShells(shell: string, manifest: Manifest): void {
-  mkdirSync(path.join(DIST, 'shells'), { recursive: true });
-  const app = filesOf(manifest, 'index.html');
-  for (const { name, chunks } of SHELLS) {
-    const files = new Set<string>();
-    for (const chunk of chunks) filesOf(manifest, chunk, files);
-    const html = shell.replace('</head>', `${preloads([...files].filter((file) => !app.has(file)))}</head>`);
-    const file = path.join(DIST, 'shells', `${name}.html`);
-    writeFileSync(file, html);
-    writeFileSync(`${file}.gz`, gzipSync(html, { level: 9 }));
-    writeFileSync(`${file}.br`, brotliCompressSync(html));
-  }
-}
-
 async function main(): Promise<void> {
   const shell = readFileSync(path.join(DIST, 'index.html'), 'utf8');
   const manifest = JSON.parse(readFileSync(path.join(DIST, '.vite/manifest.json'), 'utf8')) as Manifest;
-  writeShells(shell, manifest);
   const vite = await createServer({
     configFile: path.join(__dirname, 'vite.config.ts'),
     server: { middlewareMode: true, hmr: false },

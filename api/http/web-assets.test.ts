@@ -73,26 +73,4 @@ describe('the page for a client-side route', () => {
     expect((await web.get('/home')).text).toBe('<!doctype html><div id="root"></div>');
     expect((await web.get('/../index.html')).text).toBe('<!doctype html><div id="root"></div>');
   });
-
-  it("is a signed-in route's own shell when the build made one: the app preloading that page's chunks", async () => {
-    mkdirSync(path.join(root, 'shells'), { recursive: true });
-    const home = '<!doctype html><link rel="modulepreload" href="/assets/home-page-1.js"><div id="root"></div>';
-    writeFileSync(path.join(root, 'shells', 'home.html'), home);
-    writeFileSync(path.join(root, 'shells', 'home.html.gz'), gzipSync(home));
-    const creator = '<!doctype html><link rel="modulepreload" href="/assets/creator-page-1.js"><div id="root"></div>';
-    writeFileSync(path.join(root, 'shells', 'creator.html'), creator);
-    const session = 'lively.sid=abc';
-    for (const address of ['/', '/home']) {
-      const res = await web.get(address).set('Cookie', session).set('Accept-Encoding', 'gzip');
-      expect(res.headers['content-encoding']).toBe('gzip');
-      expect(res.text).toBe(home);
-    }
-    expect((await web.get('/creator/c-1').set('Cookie', session)).text).toBe(creator);
-    // Other routes, and visitors, are as before.
-    expect((await web.get('/creator/c-1/posts').set('Cookie', session)).text).toBe(
-      '<!doctype html><div id="root"></div>',
-    );
-    expect((await web.get('/wallet').set('Cookie', session)).text).toBe('<!doctype html><div id="root"></div>');
-    expect((await web.get('/').set('Accept-Encoding', 'identity')).text).toBe(landing);
-  });
 });

@@ -51,40 +51,21 @@ const hasSessionCookie = (req: express.Request) =>
  * The page for a client-side route. A request without a session cookie gets the page
  * pre-rendered at build time when there is one (web/prerender.ts writes web/dist/pages/<name>.html
  * for /<name>, index.html for /): painted before any JavaScript runs, then hydrated. Everyone
- * else gets the app's index.html, which renders in the browser; for the first pages a signed-in
- * user opens (home, a creator's page) a copy of it that also preloads the page's chunks.
+ * else gets the app's index.html, which renders in the browser.
  */
 export function webPage(webRoot: string): RequestHandler {
   const index = path.join(webRoot, 'index.html');
-  const send = (req: express.Request, res: express.Response, next: express.NextFunction, file: string) => {
-    const copy = compressedCopy(req, file);
+  return (req, res, next) => {
+    res.vary('Cookie');
+    const name = req.path === '/' ? 'index' : req.path.slice(1);
+    const page = path.join(webRoot, 'pages', `${name}.html`);
+    if (hasSessionCookie(req) || !/^[a-z-]+$/.test(name) || !existsSync(page)) {
+      return res.sendFile(index, (error) => error && next(error));
+    }
+    const copy = compressedCopy(req, page);
     res.vary('Accept-Encoding');
     res.type('html');
     if (copy) res.setHeader('Content-Encoding', copy.encoding);
-    res.sendFile(copy?.file ?? file, (error) => error && next(error));
+    res.sendFile(copy?.file ?? page, (error) => error && next(error));
   };
-  return (req, res, next) => {
-    res.vary('Cookie');
-    if (hasSessionCookie(req)) {
-      const shell = signedInShell(webRoot, req.path);
-      return shell ? send(req, res, next, shell) : res.sendFile(index, (error) => error && next(error));
-    }
-    const name = req.path === '/' ? 'index' : req.path.slice(1);
-    const page = path.join(webRoot, 'pages', `${name}.html`);
-    if (!/^[a-z-]+$/.test(name) || !existsSync(page)) return res.sendFile(index, (error) => error && next(error));
-    send(req, res, next, page);
-  };
-}
-
-/** Signed-in routes with a shell of their own (web/prerender.ts writes web/dist/shells/<name>.html). */
-const SHELL_ROUTES: Array<[RegExp, string]> = [
-  [/^\/(home)?$/, 'home'],
-  [/^\/creator\/[^/]+$/, 'creator'],
-];
-
-/** index.html preloading the route's own chunks too, when the build made one for the route. */
-function signedInShell(webRoot: string, pathname: string): string | null {
-  const name = SHELL_ROUTES.find(([route]) => route.test(pathname))?.[1];
-  const file = name ? path.join(webRoot, 'shells', `${name}.html`) : null;
-  return file && existsSync(file) ? file : null;
 }
