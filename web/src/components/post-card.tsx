@@ -19,6 +19,7 @@ import { isUnauthorized } from '@/lib/api';
 import { useLikePostMutation } from '@/lib/creators-api';
 import { MediaGallery } from './media-gallery';
 import { PostComments } from './post-comments';
+import { PostOwnerMenu } from './post-owner-menu';
 import { SafetyMenu } from './safety-menu';
 import { useCurrentUser } from '@/lib/current-user';
 import { refusalText } from '@/lib/safety-api';
@@ -128,8 +129,10 @@ export function PostCard({
           {showAuthor && (
             <Avatar
               src={post.creator.profileImageUrl ?? undefined}
+              alt=""
               component={RouterLink}
               to={`/creator/${post.creatorId}`}
+              aria-label={post.creator.name}
               sx={{ width: 36, height: 36 }}
             >
               {post.creator.name[0]?.toUpperCase()}
@@ -155,6 +158,7 @@ export function PostCard({
           ) : (
             <Chip size="small" icon={<Lock />} label="Subscribers" color="secondary" variant="outlined" />
           )}
+          {user && user.id === post.creatorId && <PostOwnerMenu post={post} />}
           {user && user.id !== post.creatorId && (
             <SafetyMenu
               label={`More actions for ${post.title}`}
@@ -197,7 +201,7 @@ export function PostCard({
             {post.commentCount} {post.commentCount === 1 ? 'comment' : 'comments'}
           </Button>
         </Stack>
-        {showComments && !post.locked && <PostComments postId={post.id} />}
+        {showComments && !post.locked && <PostComments postId={post.id} creatorId={post.creatorId} />}
       </CardContent>
     </Card>
   );

@@ -1,4 +1,6 @@
+import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -6,14 +8,36 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { toast } from './toast';
 import { isUnauthorized } from '@/lib/api';
-import { useAddCommentMutation, useCommentsQuery } from '@/lib/creators-api';
+import type { Comment } from '@contracts/posts';
+import { useAddCommentMutation, useCommentsQuery, useDeleteCommentMutation } from '@/lib/creators-api';
+import { useCurrentUser } from '@/lib/current-user';
 import { refusalText } from '@/lib/safety-api';
 
-/** Comments under a post the member can read, and a box to add one. */
-export function PostComments({ postId }: { postId: string }) {
+/**
+ * Comments under a post the member can read, and a box to add one. A comment's author, and the
+ * post's creator, may delete it (issue 21).
+ */
+export function PostComments({ postId, creatorId }: { postId: string; creatorId: string }) {
   const { data: comments = [], isLoading } = useCommentsQuery(postId);
   const [add, { isLoading: sending }] = useAddCommentMutation();
+  const [removeComment, { isLoading: removing }] = useDeleteCommentMutation();
   const [text, setText] = useState('');
+  const { user } = useCurrentUser();
+  const mayDelete = (comment: Comment) => Boolean(user) && (user!.id === comment.userId || user!.id === creatorId);
+
+  const deleteOne = async (comment: Comment) => {
+    try {
+      await removeComment({ postId, commentId: comment.id }).unwrap();
+      toast({ title: 'Comment deleted' });
+    } catch (error) {
+      if (!isUnauthorized(error))
+        toast({
+          title: 'Error',
+          description: refusalText(error) ?? 'Failed to delete the comment.',
+          variant: 'destructive',
+        });
+    }
+  };
 
   const submit = async () => {
     const content = text.trim();
@@ -40,12 +64,24 @@ export function PostComments({ postId }: { postId: string }) {
       ) : (
         <Stack spacing={1}>
           {comments.map((comment) => (
-            <Box key={comment.id}>
-              <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                {comment.userName}
-              </Typography>
-              <Typography variant="body2">{comment.content}</Typography>
-            </Box>
+            <Stack key={comment.id} direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+              <Box sx={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
+                <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                  {comment.userName}
+                </Typography>
+                <Typography variant="body2">{comment.content}</Typography>
+              </Box>
+              {mayDelete(comment) && (
+                <IconButton
+                  aria-label={`Delete comment by ${comment.userName}`}
+                  disabled={removing}
+                  onClick={() => deleteOne(comment)}
+                  sx={{ width: 44, height: 44 }}
+                >
+                  <DeleteOutline fontSize="small" />
+                </IconButton>
+              )}
+            </Stack>
           ))}
         </Stack>
       )}

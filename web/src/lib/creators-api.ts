@@ -1,10 +1,10 @@
 import type { Creator, CreatorStats, SubscriptionCheck, Tier, TierRequest } from '@contracts/creators';
-import type { Comment, CreatePostRequest, FeedPage, LikeResult, Post } from '@contracts/posts';
+import type { Comment, CreatePostRequest, EditPostRequest, FeedPage, LikeResult, Post } from '@contracts/posts';
 import { api } from './api';
 
 /** Creators, tiers, creator subscriptions, posts, feed, likes and comments (SPEC §7). */
 const creatorsBase = api.enhanceEndpoints({
-  addTagTypes: ['Creators', 'Posts', 'Feed', 'Tiers', 'CreatorSubscription', 'Stats', 'Comments'],
+  addTagTypes: ['Creators', 'Posts', 'Feed', 'Tiers', 'CreatorSubscription', 'Stats', 'Comments', 'ScheduledPosts'],
 });
 
 export const creatorsApi = creatorsBase.injectEndpoints({
@@ -81,7 +81,31 @@ export const creatorsApi = creatorsBase.injectEndpoints({
     }),
     createPost: build.mutation<Post, CreatePostRequest>({
       query: (body) => ({ url: '/api/posts', method: 'POST', body }),
-      invalidatesTags: ['Posts', 'Feed', 'Stats', 'Creators'],
+      invalidatesTags: ['Posts', 'Feed', 'Stats', 'Creators', 'ScheduledPosts'],
+    }),
+    /** The signed-in creator's posts waiting for their time (issue 21). */
+    scheduledPosts: build.query<Post[], void>({
+      query: () => '/api/posts/scheduled',
+      providesTags: ['ScheduledPosts'],
+    }),
+    editPost: build.mutation<Post, { postId: string; changes: EditPostRequest }>({
+      query: ({ postId, changes }) => ({
+        url: `/api/posts/${encodeURIComponent(postId)}`,
+        method: 'PATCH',
+        body: changes,
+      }),
+      invalidatesTags: ['Posts', 'Feed', 'ScheduledPosts'],
+    }),
+    deletePost: build.mutation<void, string>({
+      query: (postId) => ({ url: `/api/posts/${encodeURIComponent(postId)}`, method: 'DELETE' }),
+      invalidatesTags: ['Posts', 'Feed', 'Stats', 'Creators', 'ScheduledPosts'],
+    }),
+    deleteComment: build.mutation<void, { postId: string; commentId: string }>({
+      query: ({ postId, commentId }) => ({
+        url: `/api/posts/${encodeURIComponent(postId)}/comments/${encodeURIComponent(commentId)}`,
+        method: 'DELETE',
+      }),
+      invalidatesTags: (_result, _error, { postId }) => [{ type: 'Comments', id: postId }, 'Posts', 'Feed'],
     }),
     likePost: build.mutation<LikeResult, string>({
       query: (postId) => ({ url: `/api/posts/${encodeURIComponent(postId)}/like`, method: 'POST' }),
@@ -113,4 +137,8 @@ export const {
   useCreatePostMutation,
   useLikePostMutation,
   useAddCommentMutation,
+  useScheduledPostsQuery,
+  useEditPostMutation,
+  useDeletePostMutation,
+  useDeleteCommentMutation,
 } = creatorsApi;

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { installFakeFetch } from '@/test-support/fake-fetch';
 import { renderWithApp } from '@/test-support/render';
 import { CreatorJourney } from './creator-journey';
-import { NewPostDialog } from './new-post-dialog';
+import { PostComposerDialog } from '@/components/post-composer-dialog';
 
 jest.setTimeout(30_000);
 afterEach(cleanup);
@@ -11,7 +11,7 @@ afterEach(cleanup);
 describe('creator flows', () => {
   it('validates the New Post modal before sending and reports a failure', async () => {
     const calls = installFakeFetch(() => ({ status: 500, body: { error: 'boom' } }));
-    renderWithApp(<NewPostDialog open onClose={() => undefined} />);
+    renderWithApp(<PostComposerDialog open onClose={() => undefined} />);
     fireEvent.click(screen.getByRole('button', { name: 'Create Post' }));
     expect(await screen.findByText('Title is required')).toBeTruthy();
     expect(screen.getByText('Content is required')).toBeTruthy();

@@ -30,7 +30,8 @@ import { useCreatorStatsQuery } from '@/lib/creators-api';
 import { CreatorJourney } from './creator-journey';
 import { useCreatorAnalyticsQuery } from './insights-api';
 import { IdentityVerificationBanner } from '@/components/identity-verification-banner';
-import { NewPostDialog } from './new-post-dialog';
+import { PostComposerDialog } from '@/components/post-composer-dialog';
+import { ScheduledPostsPanel } from './scheduled-posts-panel';
 import { TierManager } from './tier-manager';
 import { PromotionsPanel } from './promotions-panel';
 import { statTrends, type Trend } from './trends';
@@ -196,11 +197,12 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
               </Box>
             </CardContent>
           </Card>
+          <ScheduledPostsPanel />
           <TierManager creatorId={user.id} />
           <PromotionsPanel creatorId={user.id} />
         </Grid>
       </Grid>
-      <NewPostDialog open={newPostOpen} onClose={closeNewPost} initialMediaIds={params.getAll('media')} />
+      <PostComposerDialog open={newPostOpen} onClose={closeNewPost} initialMediaIds={params.getAll('media')} />
     </Container>
   );
 }

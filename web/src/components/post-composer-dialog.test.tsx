@@ -2,7 +2,7 @@ import '@/test-support/jsdom-setup';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { installFakeFetch } from '@/test-support/fake-fetch';
 import { renderWithApp } from '@/test-support/render';
-import { NewPostDialog } from './new-post-dialog';
+import { PostComposerDialog } from './post-composer-dialog';
 
 jest.setTimeout(30_000);
 afterEach(cleanup);
@@ -26,7 +26,7 @@ it('waits for preselected vault media to be ready, then sends their ids in order
     if (call.url === '/api/posts') return { status: 201, body: { id: 'p1' } };
     return { status: 404 };
   });
-  renderWithApp(<NewPostDialog open onClose={() => undefined} initialMediaIds={['m2', 'm1']} />);
+  renderWithApp(<PostComposerDialog open onClose={() => undefined} initialMediaIds={['m2', 'm1']} />);
   fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'T' } });
   fireEvent.change(screen.getByLabelText(/Content/), { target: { value: 'C' } });
 
@@ -55,7 +55,7 @@ it('a locked post refused for an unverified identity says so and links to the ve
         }
       : { status: 404 },
   );
-  renderWithApp(<NewPostDialog open onClose={() => undefined} />);
+  renderWithApp(<PostComposerDialog open onClose={() => undefined} />);
   fireEvent.change(screen.getByLabelText(/Title/), { target: { value: 'T' } });
   fireEvent.change(screen.getByLabelText(/Content/), { target: { value: 'C' } });
   fireEvent.click(screen.getByRole('button', { name: 'Create Post' }));
