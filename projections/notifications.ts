@@ -1,7 +1,16 @@
 import type { Knex } from 'knex';
 import type { NotificationItem, NotificationKind, NotificationsPage } from '../domain/contracts/notifications';
 import { formatCents } from '../domain/contracts/money';
-import type { CreatorSubscriptionStarted } from '../domain/creators/events';
+import type {
+  CreatorSubscriptionCanceled,
+  CreatorSubscriptionExpired,
+  CreatorSubscriptionRefunded,
+  CreatorSubscriptionRenewalDeclined,
+  CreatorSubscriptionRenewed,
+  CreatorSubscriptionResumed,
+  CreatorSubscriptionStarted,
+  CreatorSubscriptionTierChanged,
+} from '../domain/creators/events';
 import type { CryptoConversionCompletedData } from '../domain/crypto/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { MembershipPastDueData, MembershipRenewedData } from '../domain/membership/events';
@@ -43,6 +52,13 @@ const payoutNotice = (data: { creatorId: string }, title: string, body: string):
   body,
   link: '/payouts',
 });
+
+const subscriptionNotice = (
+  data: { subscriberId: string; creatorId: string },
+  kind: NotificationKind,
+  title: string,
+  body: string,
+): Notice => ({ userId: data.subscriberId, kind, title, body, link: '/subscriptions', actorId: data.creatorId });
 
 /**
  * The events that notify someone, each mapped to its notification. Adding a kind is one line
@@ -110,6 +126,56 @@ const NOTIFICATION_SOURCES = {
     body: `We could not charge your card. Your access continues until ${dateOf(d.graceEndsAt)}`,
     link: '/subscribe',
   }),
+  // A member's creator subscription over time (issue 21): {actor} is the creator.
+  CreatorSubscriptionRenewed: (d: CreatorSubscriptionRenewed['data']): Notice =>
+    subscriptionNotice(
+      d,
+      'subscription_renewed',
+      'Subscription renewed',
+      `Your ${d.tierName} subscription to ${ACTOR} renewed for $${formatCents(d.priceCents)} until ${dateOf(d.periodEnd)}`,
+    ),
+  CreatorSubscriptionRenewalDeclined: (d: CreatorSubscriptionRenewalDeclined['data']): Notice =>
+    subscriptionNotice(
+      d,
+      'subscription_renewal_failed',
+      'Subscription renewal failed',
+      `We could not charge your card for ${ACTOR}. ${d.nextAttemptAt ? `We will try again on ${dateOf(d.nextAttemptAt)}; your` : 'Your'} access continues until ${dateOf(d.graceEndsAt)}`,
+    ),
+  CreatorSubscriptionCanceled: (d: CreatorSubscriptionCanceled['data']): Notice =>
+    subscriptionNotice(
+      d,
+      'subscription_changed',
+      'Subscription canceled',
+      `Your subscription to ${ACTOR} will not renew. Access until ${dateOf(d.accessUntil)}`,
+    ),
+  CreatorSubscriptionResumed: (d: CreatorSubscriptionResumed['data']): Notice =>
+    subscriptionNotice(
+      d,
+      'subscription_changed',
+      'Subscription resumed',
+      `Your subscription to ${ACTOR} renews again on ${dateOf(d.periodEnd)}`,
+    ),
+  CreatorSubscriptionTierChanged: (d: CreatorSubscriptionTierChanged['data']): Notice =>
+    subscriptionNotice(
+      d,
+      'subscription_changed',
+      'Tier changed',
+      `From ${dateOf(d.effectiveAt)} your subscription to ${ACTOR} renews at ${d.tierName} ($${formatCents(d.priceCents)} a month)`,
+    ),
+  CreatorSubscriptionExpired: (d: CreatorSubscriptionExpired['data']): Notice =>
+    subscriptionNotice(
+      d,
+      'subscription_ended',
+      'Subscription ended',
+      `Your subscription to ${ACTOR} has ended${d.reason === 'unpaid' ? ': the renewal could not be charged' : ''}`,
+    ),
+  CreatorSubscriptionRefunded: (d: CreatorSubscriptionRefunded['data']): Notice =>
+    subscriptionNotice(
+      d,
+      'subscription_ended',
+      'Subscription refunded',
+      `$${formatCents(d.amountCents)} for ${ACTOR} is on its way back to your card; access has ended`,
+    ),
 } satisfies Record<string, (data: never) => Notice>;
 
 type SourceType = keyof typeof NOTIFICATION_SOURCES;

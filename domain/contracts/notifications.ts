@@ -11,7 +11,11 @@ export type NotificationKind =
   | 'payout_status'
   | 'conversion_completed'
   | 'membership_renewed'
-  | 'membership_renewal_failed';
+  | 'membership_renewal_failed'
+  | 'subscription_renewed'
+  | 'subscription_renewal_failed'
+  | 'subscription_changed'
+  | 'subscription_ended';
 
 export interface NotificationItem {
   id: string;

@@ -42,6 +42,10 @@ const KIND_ICONS: Record<NotificationKind, ReactNode> = {
   conversion_completed: <CurrencyExchange fontSize="small" />,
   membership_renewed: <AutorenewOutlined fontSize="small" />,
   membership_renewal_failed: <ErrorOutline fontSize="small" />,
+  subscription_renewed: <AutorenewOutlined fontSize="small" />,
+  subscription_renewal_failed: <ErrorOutline fontSize="small" />,
+  subscription_changed: <PersonAddAlt1Outlined fontSize="small" />,
+  subscription_ended: <ErrorOutline fontSize="small" />,
 };
 
 function NotificationRow({ item, onOpen }: { item: NotificationItem; onOpen: (item: NotificationItem) => void }) {
