@@ -46,7 +46,13 @@ export function creatorSubscriptionRoutes(api: Api): Router {
     const result = await subscribeToCreator(
       store,
       gateway(),
-      { subscriberId: req.userId!, creatorId: body.creatorId, tierId: body.tierId, customerId },
+      {
+        subscriberId: req.userId!,
+        creatorId: body.creatorId,
+        tierId: body.tierId,
+        customerId,
+        promotionId: body.promotionId, // a share link's offer (domain/creators/promotions.ts)
+      },
       api.context(req),
     );
     await api.readYourWrites(result.position);
