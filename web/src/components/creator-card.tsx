@@ -76,6 +76,7 @@ export function CreatorCard({ creator, headingLevel = 'h3' }: { creator: Creator
         <CardContent sx={{ pt: 0 }}>
           <Avatar
             src={creator.profileImageUrl ?? undefined}
+            alt="" // the name is beside it
             sx={{
               width: 56,
               height: 56,

@@ -148,6 +148,7 @@ export function TopNav({ user }: { user: CurrentUser }) {
         <IconButton aria-label="User menu" onClick={(event) => setAnchor(event.currentTarget)} sx={{ p: 0.5 }}>
           <Avatar
             src={user.profileImageUrl ?? undefined}
+            alt="" // the button is named "User menu"
             sx={{ width: 34, height: 34, bgcolor: 'primary.main', fontSize: 14, fontWeight: 700 }}
           >
             {initials(user)}

@@ -79,6 +79,7 @@ export function CreatorProfilePage() {
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-end' }, mt: -7 }}>
           <Avatar
             src={profile.profileImageUrl ?? undefined}
+            alt="" // the name is beside it
             sx={{
               width: 112,
               height: 112,
