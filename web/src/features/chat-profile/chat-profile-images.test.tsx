@@ -7,10 +7,11 @@ import { ProfileSetupPage } from './profile-setup-page';
 jest.setTimeout(30_000);
 afterEach(cleanup);
 
-/** The multipart upload's XMLHttpRequest, answered at once with the new media item m9. */
+let uploads = 0;
+/** The multipart upload's XMLHttpRequest, answered at once with a new media item: m1, m2, … */
 class InstantXhr {
   status = 201;
-  responseText = JSON.stringify({ id: 'm9', kind: 'image', status: 'processing' });
+  responseText = JSON.stringify({ id: `m${++uploads}`, kind: 'image', status: 'processing' });
   upload = { onprogress: null };
   onload: (() => void) | null = null;
   onerror = null;
@@ -24,6 +25,7 @@ class InstantXhr {
 }
 
 beforeEach(() => {
+  uploads = 0;
   Object.assign(globalThis, { XMLHttpRequest: InstantXhr });
   Object.assign(URL, { createObjectURL: () => 'blob:local', revokeObjectURL: () => undefined });
 });
@@ -33,16 +35,22 @@ const url = (id: string) => `/api/media/${id}/public/w640.webp`;
 /** A chat profile whose images the fake server keeps as the API does (by media id, in order). */
 function serve(initial: string[] | null) {
   let images = initial;
+  let polls = 0;
   return installFakeFetch((call: FakeCall) => {
     if (call.url === '/api/profile' && call.method === 'GET')
       return images
         ? { status: 200, body: { userId: 'u1', displayName: 'Sam', profileImages: images.map(url) } }
         : { status: 404 };
-    if (call.url === '/api/media/m9')
-      return { status: 200, body: { id: 'm9', kind: 'image', status: 'ready', width: 640, height: 480, bytes: 1 } };
+    // m1 is still processing when first asked; the others are ready at once.
+    const item = /^\/api\/media\/(m\d+)$/.exec(call.url)?.[1];
+    if (item) {
+      const status = item === 'm1' && polls++ === 0 ? 'processing' : 'ready';
+      return { status: 200, body: { id: item, kind: 'image', status, width: 640, height: 480, bytes: 1 } };
+    }
     if (call.url === '/api/profile/images' && call.method === 'POST') {
-      images = [...images!, 'c9'];
-      return { status: 201, body: { mediaId: 'c9', url: url('c9'), width: 640, height: 480 } };
+      const made = `c${(call.body as { mediaId: string }).mediaId}`;
+      images = [...images!, made];
+      return { status: 201, body: { mediaId: made, url: url(made), width: 640, height: 480 } };
     }
     if (call.url === '/api/profile/images/order') {
       images = (call.body as { mediaIds: string[] }).mediaIds;
@@ -76,16 +84,19 @@ describe('Chat profile photos', () => {
     expect(calls.find((call) => call.method === 'DELETE')!.url).toBe('/api/profile/images/a1');
   });
 
-  it('uploads a photo and adds it to the profile once it is processed', async () => {
+  it("uploads photos and adds each to the profile once processed, in the uploader's order", async () => {
     const calls = serve(['a1']);
     renderWithApp(<ProfileSetupPage />, { path: '/profile-setup' });
     await waitFor(() => expect(shown()).toHaveLength(1));
     const section = screen.getByRole('region', { name: 'Profile Photos' });
+    const file = (name: string) => new File(['jpeg'], name, { type: 'image/jpeg' });
     fireEvent.change(within(section).getByTestId('media-file-input'), {
-      target: { files: [new File(['jpeg'], 'me.jpg', { type: 'image/jpeg' })] },
+      target: { files: [file('first.jpg'), file('second.jpg')] },
     });
-    await waitFor(() => expect(shown()).toEqual([url('a1'), url('c9')]));
-    expect(calls.find((call) => call.url === '/api/profile/images')!.body).toEqual({ mediaId: 'm9' });
+    // The second is ready first, yet waits for the first (still processing at the first poll).
+    await waitFor(() => expect(shown()).toEqual([url('a1'), url('cm1'), url('cm2')]), { timeout: 5000 });
+    const added = calls.filter((call) => call.url === '/api/profile/images').map((call) => call.body);
+    expect(added).toEqual([{ mediaId: 'm1' }, { mediaId: 'm2' }]);
     await waitFor(() => expect(screen.queryAllByTestId('upload-entry')).toHaveLength(0));
   });
 

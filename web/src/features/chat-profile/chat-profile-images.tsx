@@ -20,18 +20,29 @@ const failed = (title: string, error: unknown) => {
     toast({ title, description: serverErrorText(error) ?? errorMessage(error), variant: 'destructive' });
 };
 
-/** Each uploaded photo, once processed, goes onto the chat profile and leaves the uploader's list. */
+/**
+ * Each uploaded photo, once processed, goes onto the chat profile and leaves the uploader's
+ * list, in the list's order (one still processing holds back those after it; a failed one stays
+ * listed with its reason and is passed over).
+ */
 function useAddWhenReady(upload: ReturnType<typeof useMediaUpload>) {
   const [add] = useAddChatImageMutation();
   const sent = useRef(new Set<string>());
+  const queue = useRef(Promise.resolve());
   useEffect(() => {
     for (const entry of upload.entries) {
-      if (entry.phase !== 'ready' || !entry.mediaId || sent.current.has(entry.key)) continue;
+      if (entry.phase === 'failed') continue;
+      if (entry.phase !== 'ready' || !entry.mediaId) break;
+      if (sent.current.has(entry.key)) continue;
       sent.current.add(entry.key);
-      add({ mediaId: entry.mediaId })
-        .unwrap()
-        .catch((error: unknown) => failed('Could not add the photo', error))
-        .finally(() => upload.remove(entry.key));
+      const mediaId = entry.mediaId;
+      queue.current = queue.current.then(() =>
+        add({ mediaId })
+          .unwrap()
+          .then(() => undefined)
+          .catch((error: unknown) => failed('Could not add the photo', error))
+          .finally(() => upload.remove(entry.key)),
+      );
     }
   }, [add, upload]);
 }
