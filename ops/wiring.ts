@@ -27,6 +27,8 @@ import { messageUnlockProcess } from '../domain/messaging/unlock-process';
 import { tipProcess } from '../domain/tips/tip-process';
 import { massMessageDeliveryProcess } from '../domain/messaging/mass-delivery-process';
 import { ABANDONED_SIGN_UP_MS, giveBackAbandonedSignUp } from '../domain/accounts/register';
+import { ABANDONED_CLAIM_MS, releaseAbandonedClaims } from '../domain/creators/promotions';
+import { unsettledPromotionClaims } from '../projections/promotions';
 import { abandonedSignUpPayments, chargeLocationByTransaction } from '../projections/payments';
 import { pollDisputes } from '../domain/payments/dispute-poller';
 import { creatorShareReversalProcess } from '../domain/payouts/share-reversal-process';
@@ -153,6 +155,15 @@ export function allTickers(ports: Record<string, unknown>): Ticker[] {
         const deps = { store, gateway: ports.paymentGateway as PaymentGateway };
         for (const paymentId of await abandonedSignUpPayments(db, new Date(now.getTime() - ABANDONED_SIGN_UP_MS)))
           await giveBackAbandonedSignUp(deps, paymentId, now);
+      },
+    },
+    {
+      // Promotion redemptions reserved by a subscribing request that died before its subscription started.
+      name: 'promotion-claims',
+      intervalMs: 5 * 60_000,
+      tick: async ({ store, db, now }) => {
+        const before = new Date(now.getTime() - ABANDONED_CLAIM_MS);
+        await releaseAbandonedClaims(store, await unsettledPromotionClaims(db, before), now);
       },
     },
     {

@@ -3,7 +3,7 @@ import type { RecordedEvent } from '../domain/event-store/port';
 import { useTestDatabase } from '../ops/testing/use-test-database';
 import { projectionContext } from './engine/projector';
 import { replayTwice } from './engine/testing/replay-twice';
-import { findPromotion, promotionsOfCreator, promotionsProjector } from './promotions';
+import { findPromotion, promotionsOfCreator, promotionsProjector, unsettledPromotionClaims } from './promotions';
 
 let db: Knex;
 useTestDatabase((opened) => ({ db } = opened), { poolSize: 2 });
@@ -49,7 +49,7 @@ const redemption = (promotionId: string, type: string, subscriberId: string) =>
     creatorId: creator,
     tierId: 't1',
     subscriberId,
-    subscriptionId: `s-${subscriberId}`,
+    subscriptionId: `${promotionId}:${subscriberId}`,
     kind: 'trial',
     chargeCents: 0,
     at: '2026-11-02T00:00:00.000Z',
@@ -68,6 +68,15 @@ const events = [
     creatorId: creator,
     at: '2026-11-03T00:00:00.000Z',
   }),
+  // m2's trial and m1's discount started their subscriptions; m2's discount did not (yet).
+  {
+    ...recorded('x', 'CreatorSubscriptionStarted', { subscriptionId: `${trialId}:m2`, promotionId: trialId }),
+    streamId: 'sub-m2',
+  },
+  {
+    ...recorded('y', 'CreatorSubscriptionStarted', { subscriptionId: `${discountId}:m1`, promotionId: discountId }),
+    streamId: 'sub-m1',
+  },
 ];
 
 describe('promotions read model', () => {
@@ -97,5 +106,10 @@ describe('promotions read model', () => {
       endsAt: '2026-11-10T00:00:00.000Z',
     });
     expect(await findPromotion(db, '55555555-5555-4555-8555-555555555555', now)).toBeNull();
+    // Unsettled: reserved, neither started nor given back (m1's trial was given back).
+    expect(await unsettledPromotionClaims(db, now)).toEqual([
+      { promotionId: discountId, creatorId: creator, subscriberId: 'm2', subscriptionId: `${discountId}:m2` },
+    ]);
+    expect(await unsettledPromotionClaims(db, new Date('2026-11-02T00:00:00.000Z'))).toEqual([]);
   });
 });

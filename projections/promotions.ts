@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { PromotionStatus, PromotionView } from '../domain/contracts/promotions';
 import type { RecordedEvent } from '../domain/event-store/port';
+import type { CreatorSubscriptionStarted } from '../domain/creators/events';
 import type {
   PromotionCreated,
   PromotionEnded,
@@ -13,7 +14,8 @@ import type { ProjectionContext, Projector } from './engine/projector';
  * The `promotions` read model (issue 21): one row per promotion with its terms and how many
  * redemptions count, for the creator's list and the offer behind a share link. Each row moves
  * only for an event of a newer stream revision than it has applied, so a replay counts nothing
- * twice.
+ * twice. `promotion_redemptions` keeps each reserved redemption and whether its subscription
+ * started, for the ticker that gives back the claims of requests that died in between.
  */
 
 type Handler = (context: ProjectionContext, event: RecordedEvent) => Promise<void>;
@@ -54,10 +56,32 @@ const handlers: Record<string, Handler> = {
   async PromotionRedeemed(context, event) {
     const d = event.data as PromotionRedeemed['data'];
     await once(context, event, d.promotionId, { redemptions: context.trx.raw('redemptions + 1') });
+    await context
+      .table('promotion_redemptions')
+      .insert({
+        subscription_id: d.subscriptionId,
+        promotion_id: d.promotionId,
+        creator_id: d.creatorId,
+        subscriber_id: d.subscriberId,
+        redeemed_at: d.at,
+        released: false,
+        started: false,
+      })
+      .onConflict('subscription_id')
+      .merge(['redeemed_at', 'released']);
   },
   async PromotionRedemptionReleased(context, event) {
     const d = event.data as PromotionRedemptionReleased['data'];
     await once(context, event, d.promotionId, { redemptions: context.trx.raw('redemptions - 1') });
+    await context
+      .table('promotion_redemptions')
+      .where({ subscription_id: d.subscriptionId })
+      .update({ released: true });
+  },
+  async CreatorSubscriptionStarted({ table }, event) {
+    const d = event.data as CreatorSubscriptionStarted['data'];
+    if (d.promotionId)
+      await table('promotion_redemptions').where({ subscription_id: d.subscriptionId }).update({ started: true });
   },
 };
 
@@ -78,12 +102,27 @@ async function createTables(db: Knex, schema: string): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable();
     t.bigInteger('last_revision').notNullable();
   });
+  await db.schema.withSchema(schema).createTable('promotion_redemptions', (t) => {
+    t.text('subscription_id').primary();
+    t.text('promotion_id').notNullable();
+    t.text('creator_id').notNullable();
+    t.text('subscriber_id').notNullable();
+    t.timestamp('redeemed_at', { useTz: true }).notNullable();
+    /** Given back: the subscription did not start on it. */
+    t.boolean('released').notNullable();
+    t.boolean('started').notNullable();
+  });
+  await db.schema
+    .withSchema(schema)
+    .raw(
+      `CREATE INDEX promotion_redemptions_unsettled ON "${schema}".promotion_redemptions (redeemed_at) WHERE NOT released AND NOT started`,
+    );
 }
 
 export const promotionsProjector: Projector = {
   name: 'promotions',
-  version: 1,
-  tables: ['promotions'],
+  version: 2,
+  tables: ['promotions', 'promotion_redemptions'],
   eventTypes: Object.keys(handlers),
   createTables,
   async apply(context, event) {
@@ -149,4 +188,22 @@ export async function promotionsOfCreator(db: Knex, creatorId: string, now: Date
 export async function findPromotion(db: Knex, promotionId: string, now: Date): Promise<PromotionView | null> {
   const row: PromotionRow | undefined = await db('promotions').where({ id: promotionId }).first();
   return row ? promotionView(row, now) : null;
+}
+
+/** Redemptions reserved before `before` whose subscription neither started nor gave them back. */
+export async function unsettledPromotionClaims(
+  db: Knex,
+  before: Date,
+): Promise<Array<{ promotionId: string; creatorId: string; subscriberId: string; subscriptionId: string }>> {
+  const rows = await db('promotion_redemptions')
+    .where({ released: false, started: false })
+    .andWhere('redeemed_at', '<', before)
+    .orderBy('redeemed_at')
+    .limit(500);
+  return rows.map((row) => ({
+    promotionId: row.promotion_id,
+    creatorId: row.creator_id,
+    subscriberId: row.subscriber_id,
+    subscriptionId: row.subscription_id,
+  }));
 }

@@ -1,5 +1,5 @@
 import type supertest from 'supertest';
-import { promotionTerms } from '../../domain/creators/promotions';
+import { ABANDONED_CLAIM_MS, claimPromotion, promotionTerms } from '../../domain/creators/promotions';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 
 /**
@@ -9,8 +9,10 @@ import { startTestStack, type TestStack } from '../../ops/testing/harness';
  */
 jest.setTimeout(120_000);
 let stack: TestStack;
+/** How far the stack's clock is ahead of real time (the claims ticker's test moves it). */
+let clockAhead = 0;
 beforeAll(async () => {
-  stack = await startTestStack({ trustProxy: true });
+  stack = await startTestStack({ trustProxy: true, clock: () => new Date(Date.now() + clockAhead) });
 });
 afterAll(() => stack.close());
 
@@ -187,5 +189,40 @@ describe('promotions API', () => {
     expect(await offer(last.id)).toMatchObject({ remaining: 0 });
     const list = (await creator.agent.get('/api/creators/me/promotions').expect(200)).body;
     expect(list.find((p: { id: string }) => p.id === last.id)).toMatchObject({ redemptions: 1, maxRedemptions: 1 });
+  });
+
+  it('gives back a redemption whose subscribing request died before the subscription started', async () => {
+    const promo = (
+      await creator.agent
+        .post('/api/creators/me/promotions')
+        .send({ kind: 'trial', trialDays: 3, tierId: 'default-vip', maxRedemptions: 1, endsAt: inDays(5) })
+        .expect(201)
+    ).body;
+    const fan = await member();
+    const claim = {
+      promotionId: promo.id,
+      creatorId: creator.id,
+      tierId: 'default-vip',
+      subscriberId: fan.id,
+      subscriptionId: '99999999-9999-4999-8999-999999999999',
+      chargeCents: 0,
+    };
+    await claimPromotion(stack.store, claim, { actorId: fan.id, now: new Date() }); // then the request died
+    expect(await stack.settle()).toBe(true);
+    expect((await offer(promo.id)).remaining).toBe(0);
+
+    await stack.tickers.runOnce(); // too early: the request may still be running
+    expect(await stack.settle()).toBe(true);
+    expect((await offer(promo.id)).remaining).toBe(0);
+    try {
+      clockAhead = ABANDONED_CLAIM_MS + 60_000;
+      await stack.tickers.runOnce();
+    } finally {
+      clockAhead = 0;
+    }
+    expect(await stack.settle()).toBe(true);
+    expect((await offer(promo.id)).remaining).toBe(1);
+    // The member's trial with this creator was given back with it.
+    await subscribe(fan, 'default-vip', promo.id).expect(201);
   });
 });

@@ -191,3 +191,20 @@ async function subscriptionStarted(
       (event.data as { subscriptionId: string }).subscriptionId === claim.subscriptionId,
   );
 }
+
+/** How long a reserved redemption waits for its subscription before the claims ticker gives it back. */
+export const ABANDONED_CLAIM_MS = 15 * 60_000;
+
+/**
+ * Gives back the claims of subscribing requests that died between the reservation and the
+ * start (the `promotion-claims` ticker, from the read model's unsettled ones). Each is checked
+ * again on the streams: a subscription that did start keeps its claim, and a claim already
+ * given back changes nothing, so two processes ticking at once write each fact once.
+ */
+export async function releaseAbandonedClaims(
+  store: EventStore,
+  claims: Array<Pick<PromotionClaim, 'promotionId' | 'creatorId' | 'subscriberId' | 'subscriptionId'>>,
+  now: Date,
+): Promise<void> {
+  for (const claim of claims) await releasePromotionClaim(store, claim, { actorId: 'system:promotion-claims', now });
+}
