@@ -3,6 +3,8 @@ import type {
   AdminPayoutRow,
   AdminResource,
   PayoutAction,
+  RefundRequest,
+  RefundResponse,
   RevenueDay,
   StreamEventView,
 } from '@contracts/admin';
@@ -40,7 +42,21 @@ export const adminApi = api
         }),
         invalidatesTags: ['AdminTable', 'AdminStream', 'AdminRevenue'],
       }),
+      refundPayment: build.mutation<RefundResponse, RefundRequest & { id: string }>({
+        query: ({ id, ...body }) => ({
+          url: `/api/admin/payments/${encodeURIComponent(id)}/refund`,
+          method: 'POST',
+          body,
+        }),
+        invalidatesTags: ['AdminTable', 'AdminStream', 'AdminRevenue'],
+      }),
     }),
   });
 
-export const { useAdminTableQuery, useRevenueQuery, useStreamEventsQuery, usePayoutActionMutation } = adminApi;
+export const {
+  useAdminTableQuery,
+  useRevenueQuery,
+  useStreamEventsQuery,
+  usePayoutActionMutation,
+  useRefundPaymentMutation,
+} = adminApi;

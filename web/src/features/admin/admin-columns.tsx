@@ -13,6 +13,8 @@ const STATUS_COLOR: Record<string, 'warning' | 'info' | 'success' | 'error' | 'd
   failed: 'error',
   cancelled: 'default',
   refunded: 'default',
+  partially_refunded: 'info',
+  disputed: 'error',
 };
 const status: GridColDef = {
   field: 'status',
@@ -21,7 +23,7 @@ const status: GridColDef = {
   renderCell: ({ value }) => (
     <Chip
       size="small"
-      label={String(value)}
+      label={String(value).replace('_', ' ')}
       color={STATUS_COLOR[String(value)] ?? 'default'}
       sx={{ textTransform: 'capitalize' }}
     />
@@ -94,6 +96,8 @@ export const ADMIN_COLUMNS: Record<AdminResource, GridColDef[]> = {
     text('requestType', 'Type', 170, true),
     money('amount', 'Amount'),
     status,
+    money('refunded', 'Refunded', false),
+    money('disputed', 'Chargeback', false),
     text('cardLast4', 'Card', 80),
     text('failureReason', 'Failure', 180),
     text('id', 'Payment ID', 290),

@@ -16,6 +16,7 @@ import { serverErrorText } from '@/lib/api';
 import { toast } from '@/components/toast';
 import { usePayoutActionMutation, useStreamEventsQuery } from './admin-api';
 import { formatDateTime } from '@/lib/format';
+import { RefundDialog } from './refund-dialog';
 
 type Row = Record<string, unknown>;
 
@@ -79,6 +80,34 @@ function PayoutActions({ payout, onChanged }: { payout: Row; onChanged: (row: Ro
           </Button>
         ))}
       </Stack>
+    </Stack>
+  );
+}
+
+/** A payment's refund action: open while anything of it is left to refund. */
+function PaymentActions({ payment, onChanged }: { payment: Row; onChanged: (row: Row) => void }) {
+  const [open, setOpen] = useState(false);
+  const refundable = String(payment.refundable ?? '0.00');
+  return (
+    <Stack spacing={1.5}>
+      <Typography variant="subtitle2">Actions</Typography>
+      <Typography variant="body2" color="textSecondary">
+        Refunded ${String(payment.refunded ?? '0.00')}
+        {payment.disputed && payment.disputed !== '0.00'
+          ? ` · chargeback $${String(payment.disputed)} (fee $${String(payment.chargebackFee)})`
+          : ''}{' '}
+        · refundable ${refundable}
+      </Typography>
+      <Button
+        variant="outlined"
+        color="error"
+        disabled={refundable === '0.00'}
+        onClick={() => setOpen(true)}
+        sx={{ alignSelf: 'flex-start', minHeight: 44 }}
+      >
+        Refund
+      </Button>
+      {open && <RefundDialog payment={payment} open onClose={() => setOpen(false)} onRefunded={onChanged} />}
     </Stack>
   );
 }
@@ -181,6 +210,7 @@ export function RecordDrawer({
             ))}
           </Box>
           {resource === 'payouts' && <PayoutActions payout={record} onChanged={onChanged} />}
+          {resource === 'payments' && <PaymentActions payment={record} onChanged={onChanged} />}
           <Divider />
           <Typography variant="subtitle1" sx={{ fontWeight: 700 }}>
             Event history
