@@ -1,6 +1,8 @@
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import ButtonBase from '@mui/material/ButtonBase';
 import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
@@ -46,6 +48,11 @@ export function PartnerPhotos({ name, photos }: { name: string; photos: readonly
             />
           )}
         </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(null)} sx={{ minHeight: 44 }}>
+            Close
+          </Button>
+        </DialogActions>
       </Dialog>
     </Box>
   );
