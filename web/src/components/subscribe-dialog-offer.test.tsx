@@ -46,7 +46,7 @@ const trial: PromotionOffer = {
   price: '9.99',
   firstPeriodPrice: '0.00',
   remaining: 12,
-  endsAt: '2026-12-01T00:00:00.000Z',
+  endsAt: '2026-12-01T12:00:00.000Z',
   status: 'active',
 };
 
@@ -66,7 +66,7 @@ describe('subscribe dialog with an offer', () => {
     open();
     const notice = await screen.findByTestId('offer-notice');
     expect(notice.textContent).toContain('7-day free trial, then $9.99/month');
-    expect(notice.textContent).toContain('12 left');
+    expect(notice.textContent).toContain('on Basic. 12 left · ends 1 Dec 2026.');
     fireEvent.click(await screen.findByRole('button', { name: 'Start free trial' }));
     expect(await screen.findByText('Subscription successful!')).toBeTruthy();
     expect(posted(calls)).toEqual({ creatorId: 'c1', tierId: 'default-basic', promotionId: 'p1' });

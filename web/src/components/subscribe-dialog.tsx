@@ -16,7 +16,7 @@ import type { Creator } from '@contracts/creators';
 import type { PromotionOffer } from '@contracts/promotions';
 import { toast } from './toast';
 import { isApiError, isUnauthorized, serverErrorText } from '@/lib/api';
-import { usd } from '@/lib/format';
+import { formatDate, usd } from '@/lib/format';
 import { useSubscribeToCreatorMutation, useTiersQuery } from '@/lib/creators-api';
 import { offerText, usePromotionOfferQuery } from '@/lib/promotions-api';
 
@@ -49,7 +49,7 @@ function OfferNotice({ offer, failed }: { offer: PromotionOffer | undefined; fai
     );
   return (
     <Alert severity="success" sx={{ mb: 2 }} data-testid="offer-notice">
-      <strong>{offerText(offer)}</strong> on {offer.tierName}. {offer.remaining} left, until the offer ends.
+      <strong>{offerText(offer)}</strong> on {offer.tierName}. {offer.remaining} left · ends {formatDate(offer.endsAt)}.
     </Alert>
   );
 }
