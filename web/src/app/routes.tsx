@@ -100,6 +100,12 @@ export const memberRoutes: MemberRoute[] = [
     element: lazyPage(() => import('@/features/billing/receipt-page'), 'ReceiptPage'),
     withoutSubscription: true,
   },
+  // A lapsed member still manages (and may cancel or refund) what they pay creators.
+  {
+    path: '/subscriptions',
+    element: lazyPage(() => import('@/features/subscriptions/subscriptions-page'), 'SubscriptionsPage'),
+    withoutSubscription: true,
+  },
   // Two-factor authentication: for everyone signed in, members and staff alike.
   {
     path: '/security',

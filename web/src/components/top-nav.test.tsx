@@ -27,14 +27,15 @@ function openMenu(user: CurrentUser) {
 jest.setTimeout(30_000);
 afterEach(cleanup);
 
-it('members see Profile, Crypto Wallet, Billing, Security and Logout, not the creator items', () => {
-  expect(openMenu(member)).toEqual(['Profile', 'Crypto Wallet', 'Billing', 'Security', 'Logout']);
+it('members see Profile, Crypto Wallet, My subscriptions, Billing, Security and Logout, not the creator items', () => {
+  expect(openMenu(member)).toEqual(['Profile', 'Crypto Wallet', 'My subscriptions', 'Billing', 'Security', 'Logout']);
 });
 
 it('creators also see Dashboard, Media Vault and Payouts', () => {
   expect(openMenu({ ...member, isCreator: true, role: 'creator' })).toEqual([
     'Profile',
     'Crypto Wallet',
+    'My subscriptions',
     'Billing',
     'Security',
     'Dashboard',

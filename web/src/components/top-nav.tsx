@@ -9,6 +9,7 @@ import PersonOutline from '@mui/icons-material/PersonOutlineOutlined';
 import PhotoLibraryOutlined from '@mui/icons-material/PhotoLibraryOutlined';
 import ReceiptLongOutlined from '@mui/icons-material/ReceiptLongOutlined';
 import SecurityOutlined from '@mui/icons-material/SecurityOutlined';
+import StarBorderOutlined from '@mui/icons-material/StarBorderOutlined';
 import Search from '@mui/icons-material/Search';
 import AppBar from '@mui/material/AppBar';
 import Avatar from '@mui/material/Avatar';
@@ -48,6 +49,7 @@ export const userMenuItems: UserMenuItem[] = [
     to: (user) => (user.isCreator ? `/creator/${user.id}` : '/profile'),
   },
   { label: 'Crypto Wallet', icon: <AccountBalanceWalletOutlined fontSize="small" />, to: () => '/wallet' },
+  { label: 'My subscriptions', icon: <StarBorderOutlined fontSize="small" />, to: () => '/subscriptions' },
   { label: 'Billing', icon: <ReceiptLongOutlined fontSize="small" />, to: () => '/billing' },
   { label: 'Security', icon: <SecurityOutlined fontSize="small" />, to: () => '/security' },
   {

@@ -21,6 +21,7 @@ import { useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from
 import { PostCard } from '@/components/post-card';
 import { SafetyMenu } from '@/components/safety-menu';
 import { SubscribeDialog } from '@/components/subscribe-dialog';
+import { SubscriptionCard } from '@/components/subscription-card';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
@@ -140,6 +141,11 @@ export function CreatorProfilePage() {
           </Stack>
         </Stack>
         <Typography sx={{ mt: 2, whiteSpace: 'pre-wrap' }}>{profile.bio}</Typography>
+        {subscribed && check.data?.subscription && (
+          <Box sx={{ mt: 2 }}>
+            <SubscriptionCard subscription={check.data.subscription} showCreator={false} />
+          </Box>
+        )}
 
         <Typography variant="h5" component="h2" sx={{ mt: 4, mb: 2, fontWeight: 700 }}>
           Posts ({list.length})

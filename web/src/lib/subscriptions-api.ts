@@ -1,0 +1,60 @@
+import type { MemberSubscription, MemberSubscriptions } from '@contracts/creator-subscriptions';
+import { api } from './api';
+
+/** A member's creator subscriptions over time: the list, cancel, resume, tier change, money-back (issue 21). */
+const subscriptionsBase = api.enhanceEndpoints({
+  addTagTypes: ['MySubscriptions', 'CreatorSubscription', 'Posts', 'Feed', 'Creators'],
+});
+
+interface SubscriptionArg {
+  id: string;
+  creatorId: string;
+}
+
+/** What a change to one subscription makes stale: the list, the creator page's check, and (access) posts. */
+const touched = (_result: unknown, _error: unknown, { creatorId }: SubscriptionArg) => [
+  'MySubscriptions' as const,
+  { type: 'CreatorSubscription' as const, id: creatorId },
+  'Posts' as const,
+  'Feed' as const,
+  'Creators' as const,
+];
+
+const action = (path: string) => (arg: SubscriptionArg & { tierId?: string }) => ({
+  url: `/api/subscriptions/${encodeURIComponent(arg.id)}/${path}`,
+  method: 'POST' as const,
+  body: arg.tierId ? { tierId: arg.tierId } : {},
+});
+
+export const subscriptionsApi = subscriptionsBase.injectEndpoints({
+  endpoints: (build) => ({
+    mySubscriptions: build.query<MemberSubscriptions, void>({
+      query: () => '/api/subscriptions',
+      providesTags: ['MySubscriptions'],
+    }),
+    cancelSubscription: build.mutation<MemberSubscription, SubscriptionArg>({
+      query: action('cancel'),
+      invalidatesTags: touched,
+    }),
+    resumeSubscription: build.mutation<MemberSubscription, SubscriptionArg>({
+      query: action('resume'),
+      invalidatesTags: touched,
+    }),
+    changeSubscriptionTier: build.mutation<MemberSubscription, SubscriptionArg & { tierId: string }>({
+      query: action('tier'),
+      invalidatesTags: touched,
+    }),
+    refundSubscription: build.mutation<MemberSubscription, SubscriptionArg>({
+      query: action('refund'),
+      invalidatesTags: touched,
+    }),
+  }),
+});
+
+export const {
+  useMySubscriptionsQuery,
+  useCancelSubscriptionMutation,
+  useResumeSubscriptionMutation,
+  useChangeSubscriptionTierMutation,
+  useRefundSubscriptionMutation,
+} = subscriptionsApi;
