@@ -32,6 +32,7 @@ import { unsettledPromotionClaims } from '../projections/promotions';
 import { abandonedSignUpPayments, chargeLocationByTransaction } from '../projections/payments';
 import { pollDisputes } from '../domain/payments/dispute-poller';
 import { creatorShareReversalProcess } from '../domain/payouts/share-reversal-process';
+import { purchaseEndsProcess } from '../domain/payments/purchase-ends-process';
 import { membershipsDueBy } from '../projections/users';
 import { CREATOR_RENEWAL_TICK_MS, creatorRenewalTick } from '../domain/creators/subscription-renewal';
 import { creatorSubscriptionsDue } from '../projections/creator-subscriptions';
@@ -107,6 +108,7 @@ export function allProcessManagers(ports: Record<string, unknown>): ProcessManag
     messageUnlockProcess,
     creatorEarningsProcess,
     creatorShareReversalProcess,
+    purchaseEndsProcess,
     conversionSubmission(ports.cryptoGateway as CryptoGateway),
     conversionCredit,
     autoSuspensionProcess,

@@ -94,7 +94,7 @@ async function tierCharge(subscriberId: string, creatorId: string, priceCents: n
     () => stack.db('payments').where({ id: subscriptionId }).first(),
     (row) => !!row,
   );
-  return { subscriptionId, customerId: card.customerId };
+  return { subscriptionId, customerId: card.customerId, transactionId: charge.transactionId };
 }
 
 const paymentRow = async (admin: Awaited<ReturnType<typeof person>>, id: string) =>
@@ -127,6 +127,11 @@ describe('POST /api/admin/payments/:id/refund', () => {
     expect(gateway.netChargedCents(customerId)).toBe(0);
     expect(await paymentRow(admin, paymentId)).toMatchObject({ status: 'refunded', refundable: '0.00' });
     await refund({ reason: 'again' }).expect(409);
+    // Refunded in full: the membership period it paid for ends.
+    await eventually(
+      () => stack.db('users').where({ id: member.userId }).first(),
+      (user) => user?.subscription_status === 'expired',
+    );
 
     // The member's billing history: the charge refunded, and a credit per refund with its reason.
     const history = await eventually(
@@ -185,9 +190,54 @@ describe('POST /api/admin/payments/:id/refund', () => {
     expect(full.body).toMatchObject({ amount: '6.00', full: true });
     await eventually(dashboard, (res) => res.body.pendingBalance === '0.00');
     expect((await dashboard()).body.totalEarnings).toBe('0.00');
+    // Refunded in full within its 7 days: the subscription ends as a money-back claim ends it, once.
+    const ended = await eventually(
+      () => stack.store.readStream(creatorSubscriptionStream(member.userId, creator.userId)),
+      (events) => events.some((e) => e.type === 'CreatorSubscriptionRefunded'),
+    );
+    expect(ended.at(-1)!.data).toMatchObject({ gatewayRefundId: full.body.gatewayRefundId, amountCents: 1000 });
   });
 
-  it('records a chargeback from the sandbox dispute token with its fee, and reconcile stays clean', async () => {
+  it("reverses the creator's share on the money-back guarantee (CreatorSubscriptionRefunded)", async () => {
+    const member = await person(stack, 'member');
+    const creator = await person(stack, 'creator');
+    const { subscriptionId, transactionId } = await tierCharge(
+      member.userId,
+      creator.userId,
+      1999,
+      'dev_tok_money_back',
+    );
+    const dashboard = () => creator.agent.get(`/api/payouts/${creator.userId}/dashboard`);
+    await eventually(dashboard, (res) => res.body.pendingBalance === '17.99');
+    await stack.store.append(
+      creatorSubscriptionStream(member.userId, creator.userId),
+      [
+        {
+          type: 'CreatorSubscriptionRefunded',
+          data: {
+            subscriptionId,
+            subscriberId: member.userId,
+            creatorId: creator.userId,
+            transactionId,
+            gatewayRefundId: `re_money_back_${subscriptionId}`,
+            amountCents: 1999,
+            reason: 'money-back guarantee',
+            at: new Date().toISOString(),
+            saleReference: `creatorSubscription:${subscriptionId}`,
+          },
+        },
+      ],
+      { expectedRevision: 0n },
+    );
+    await eventually(dashboard, (res) => res.body.pendingBalance === '0.00' && res.body.totalEarnings === '0.00');
+    const history = await eventually(
+      () => member.agent.get('/api/billing/history').expect(200),
+      (res) => res.body.entries.length === 2,
+    );
+    expect(history.body.entries[0]).toMatchObject({ kind: 'refund', amount: '19.99', direction: 'credit' });
+  });
+
+  it('records a chargeback from the sandbox dispute token with its fee', async () => {
     const admin = await person(stack, 'admin');
     const member = await person(stack, 'member');
     const creator = await person(stack, 'creator');
@@ -211,10 +261,14 @@ describe('POST /api/admin/payments/:id/refund', () => {
       expect.objectContaining({ kind: 'chargeback', direction: 'credit', amount: '20.00' }),
       expect.objectContaining({ kind: 'tier_subscription', amount: '20.00', status: 'refunded' }),
     ]);
+  });
 
+  it('leaves npm run ops -- reconcile clean after the refunds and chargebacks above', async () => {
     expect(await stack.settle()).toBe(true);
     const report = await reconcile({ store: stack.store, db: stack.db }, new Date());
     expect(report.problems).toEqual([]);
+    // Every sale given back had its creator share reversed: the sales clearing account is empty.
     expect(report.warnings.filter((w) => w.startsWith('creator_sales_clearing'))).toEqual([]);
+    expect(report.checked.transactions).toBeGreaterThan(10);
   });
 });

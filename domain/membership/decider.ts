@@ -24,6 +24,8 @@ export interface MembershipState {
   autoRenew: boolean;
   /** Past due: access ends at this moment unless paid. */
   graceEndsAt: string | null;
+  /** The payment that paid the current period (a refund of it in full ends the period). */
+  periodPaymentId: string | null;
 }
 
 export interface ActivateMembership {
@@ -73,8 +75,22 @@ export interface RecordDeclinedCharge {
   now: Date;
 }
 
+/** The payment `paymentId` was given back in full (a refund or a chargeback): the period it paid ends now. */
+export interface EndRefundedPeriod {
+  type: 'EndRefundedPeriod';
+  userId: string;
+  paymentId: string;
+  now: Date;
+}
+
 export type MembershipCommand =
-  ActivateMembership | CancelMembership | ResumeMembership | RecordRenewal | ExpireMembership | RecordDeclinedCharge;
+  | ActivateMembership
+  | CancelMembership
+  | ResumeMembership
+  | RecordRenewal
+  | ExpireMembership
+  | RecordDeclinedCharge
+  | EndRefundedPeriod;
 
 export const initialMembershipState: MembershipState = {
   status: 'none',
@@ -84,6 +100,7 @@ export const initialMembershipState: MembershipState = {
   paymentIds: [],
   autoRenew: false,
   graceEndsAt: null,
+  periodPaymentId: null,
 };
 
 export const NOT_SUBSCRIBED = 'No active subscription to cancel';
@@ -136,6 +153,7 @@ export const membershipDecider: Decider<MembershipCommand, MembershipState, Memb
           paymentIds: [...state.paymentIds, event.data.paymentId],
           autoRenew: true,
           graceEndsAt: null,
+          periodPaymentId: event.data.paymentId,
         };
       case 'MembershipCanceled':
         return { ...state, status: 'canceled', autoRenew: false, graceEndsAt: null };
@@ -150,6 +168,7 @@ export const membershipDecider: Decider<MembershipCommand, MembershipState, Memb
           source: 'card',
           paymentIds: [...state.paymentIds, event.data.paymentId],
           graceEndsAt: null,
+          periodPaymentId: event.data.paymentId,
         };
       case 'MembershipPastDue':
         return {
@@ -248,6 +267,11 @@ export const membershipDecider: Decider<MembershipCommand, MembershipState, Memb
             data: { userId: command.userId, paymentId: command.paymentId, failureReason: command.failureReason, at },
           },
         ];
+      }
+      case 'EndRefundedPeriod': {
+        const running = state.status === 'active' || state.status === 'canceled' || state.status === 'past_due';
+        if (!running || state.periodPaymentId !== command.paymentId) return [];
+        return [{ type: 'MembershipExpired', data: { userId: command.userId, reason: 'refunded', expiredAt: at } }];
       }
       case 'ExpireMembership': {
         if (!expiryDue(state, command.now)) return [];

@@ -54,10 +54,13 @@ export interface MembershipPastDueData {
   at: string;
 }
 
-/** Access ended: after a cancellation (the paid period ran out) or an unpaid renewal (grace ran out). */
+/**
+ * Access ended: after a cancellation (the paid period ran out), an unpaid renewal (grace ran
+ * out), or the payment of the period given back in full (refunded: a refund or a chargeback).
+ */
 export interface MembershipExpiredData {
   userId: string;
-  reason: 'canceled' | 'unpaid';
+  reason: 'canceled' | 'unpaid' | 'refunded';
   expiredAt: string;
 }
 
