@@ -93,7 +93,7 @@ function pageHtml(shell: string, manifest: Manifest, page: Page, markup: string,
     .replace(/<script type="module"[^>]*><\/script>/, scripts)
     .replace('</head>', `${style}${page.tree === 'landing' ? preloads(imports) : ''}</head>`)
     .replace(
-      '<div id="root"></div>',
+      /<div id="root">[\s\S]*?<\/div>\s*<\/div>/, // index.html's loading bar gives way to the page
       `<div id="root" data-prerendered>${page.tree === 'app' ? inertControls(markup) : markup}</div>`,
     );
 }
