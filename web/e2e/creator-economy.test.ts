@@ -1,0 +1,133 @@
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestStack } from '../../ops/testing/harness';
+import { verifyCreatorIdentity } from './identity';
+import { describeInBrowser, launchBrowser, newPage, screenshot, seriousAxeViolations, startE2EStack } from './support';
+
+/**
+ * Issue 21's journey, in Chromium on the built client: a member subscribes to a tier, cancels
+ * and sees "until <date>", resubscribes, then claims the money-back guarantee and loses access;
+ * a creator schedules a post that appears at its time (the stack's clock moved past it, the
+ * publishing tick run). Each page the journey opens is checked with axe.
+ */
+const PASSWORD = 'Secret123';
+const MINUTE = 60_000;
+
+describeInBrowser('creator economy journey', () => {
+  let stack: TestStack;
+  let browser: Browser;
+  let creatorContext: BrowserContext;
+  let memberContext: BrowserContext;
+  let creator: Page;
+  let member: Page;
+  let creatorId: string;
+  /** The server's clock runs this far ahead of the real one (scheduled posts come out). */
+  let clockOffsetMs = 0;
+  const axeFindings: string[] = [];
+
+  jest.setTimeout(300_000);
+
+  const post = (request: APIRequestContext, url: string, data: unknown) =>
+    request.post(url, { headers: { Origin: stack.url }, data });
+
+  async function signUp(context: BrowserContext, firstName: string, lastName: string): Promise<string> {
+    const res = await post(context.request, '/api/auth/register', {
+      firstName,
+      lastName,
+      email: `${firstName.toLowerCase()}-${Date.now()}@example.com`,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      paymentToken: `dev_tok_${firstName}${Date.now()}`,
+    });
+    expect(res.status()).toBe(201);
+    for (let i = 0; i < 400; i++) {
+      const me = await context.request.get('/api/auth/user');
+      if (me.status() === 200 && (await me.json()).subscriptionStatus === 'active') return (await me.json()).id;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`the sign-up of ${firstName} did not activate`);
+  }
+
+  /** axe on the page as it stands; findings are gathered and checked at the end, with where they were. */
+  async function axe(page: Page, where: string) {
+    axeFindings.push(...(await seriousAxeViolations(page, where)));
+  }
+
+  beforeAll(async () => {
+    stack = await startE2EStack({ clock: () => new Date(Date.now() + clockOffsetMs) });
+    browser = await launchBrowser();
+    const options = { baseURL: stack.url, colorScheme: 'light' as const, viewport: { width: 1280, height: 900 } };
+    creatorContext = await browser.newContext(options);
+    memberContext = await browser.newContext(options);
+    creator = await newPage(creatorContext);
+    member = await newPage(memberContext);
+    creatorId = await signUp(creatorContext, 'Carla', 'Creator');
+    await signUp(memberContext, 'Milo', 'Member');
+    expect((await post(creatorContext.request, '/api/creators/register', { bio: 'Studio diaries' })).status()).toBe(
+      201,
+    );
+    await verifyCreatorIdentity(stack, creatorContext.request, creatorId);
+    const locked = await post(creatorContext.request, '/api/posts', {
+      title: 'Behind the scenes',
+      content: 'Only my subscribers read this.',
+    });
+    expect(locked.status()).toBe(201);
+  });
+
+  afterAll(async () => {
+    await creatorContext?.close();
+    await memberContext?.close();
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('a member subscribes to a tier and reads the locked post', async () => {
+    await member.goto(`/creator/${creatorId}`);
+    await member.getByTestId('locked-overlay').waitFor();
+    await member.getByRole('button', { name: 'Subscribe', exact: true }).click();
+    await member.getByRole('dialog').getByRole('button', { name: 'Subscribe to Premium' }).click();
+    await member.getByText('Subscription successful!').waitFor();
+    await member.getByText('Only my subscribers read this.').waitFor();
+    expect(await member.getByTestId('locked-overlay').count()).toBe(0);
+  });
+
+  it('the creator schedules a post: only they see it until its time, then it is in the member’s feed', async () => {
+    await creator.goto('/dashboard');
+    await creator.getByRole('button', { name: 'Create New Post' }).click();
+    const dialog = creator.getByRole('dialog', { name: 'New Post' });
+    await dialog.getByLabel('Title').fill('Premiere night');
+    await dialog.getByLabel('Content').fill('The new series starts now.');
+    await dialog.getByLabel('Publish later').check();
+    // Ten minutes ahead, as the browser's datetime-local field takes it (local time).
+    const at = new Date(Date.now() + 10 * MINUTE);
+    const local = new Date(at.getTime() - at.getTimezoneOffset() * MINUTE).toISOString().slice(0, 16);
+    await dialog.getByLabel('Publish at').fill(local);
+    await dialog.getByRole('button', { name: 'Schedule Post' }).click();
+    await creator.getByText('Post scheduled').waitFor();
+    const scheduled = creator.getByTestId('scheduled-post');
+    await scheduled.getByText('Premiere night').waitFor();
+    await scheduled.getByText(/^Publishes \d+ \w+ \d{4}, \d\d:\d\d$/).waitFor();
+    await axe(creator, 'dashboard with a scheduled post');
+    await screenshot(creator, 'economy-scheduled-post');
+
+    // Before its time the member sees nothing of it, in the feed or on the creator's page.
+    await member.goto('/');
+    await member.getByText('Only my subscribers read this.').waitFor();
+    expect(await member.getByText('Premiere night').count()).toBe(0);
+    await member.goto(`/creator/${creatorId}`);
+    await member.getByText('Only my subscribers read this.').waitFor();
+    expect(await member.getByText('Premiere night').count()).toBe(0);
+
+    // Its time comes: the publishing tick puts it out, once.
+    clockOffsetMs = 11 * MINUTE;
+    await stack.tickers.runOnce();
+    expect(await stack.settle()).toBe(true);
+    await member.goto('/');
+    await member.getByText('The new series starts now.').waitFor();
+    await creator.goto('/dashboard');
+    await creator.getByText('No scheduled posts.', { exact: false }).waitFor();
+  });
+
+  it('all pages the journey opened pass axe (serious and critical findings)', () => {
+    expect(axeFindings).toEqual([]);
+  });
+});
