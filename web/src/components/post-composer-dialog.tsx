@@ -92,7 +92,6 @@ export function PostComposerDialog({
   const upload = useMediaUpload();
   const { addExisting, remove, clear } = upload;
   const editing = Boolean(post);
-  const canSchedule = !post || Boolean(post.scheduledAt);
   const preselected = open ? (post ? post.media.map((item) => item.id) : initialMediaIds).join(',') : '';
 
   useEffect(() => {
@@ -195,7 +194,7 @@ export function PostComposerDialog({
               }
               label="Make public (visible to all users)"
             />
-            {canSchedule && (
+            {!editing && (
               <FormControlLabel
                 control={
                   <Checkbox
@@ -206,7 +205,8 @@ export function PostComposerDialog({
                 label="Publish later"
               />
             )}
-            {canSchedule && form.later && (
+            {/* A scheduled post keeps a time: its edit moves it (no "publish now"). */}
+            {form.later && (
               <TextField
                 label="Publish at"
                 type="datetime-local"
