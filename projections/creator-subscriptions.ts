@@ -305,6 +305,7 @@ interface SubscriberRow {
   since: Date;
   ends_at: Date;
   renews: boolean;
+  renews_at: Date | null;
 }
 
 function subscriberView(row: SubscriberRow, now: Date): CreatorSubscriber {
@@ -316,8 +317,9 @@ function subscriberView(row: SubscriberRow, now: Date): CreatorSubscriber {
     tierName: row.tier_name,
     since: new Date(row.since).toISOString(),
     status: endsAt > now ? 'active' : 'ended',
-    renews: row.renews && endsAt > now,
-    endsAt: endsAt.toISOString(),
+    ...(row.renews && endsAt > now
+      ? { renews: true, renewsAt: new Date(row.renews_at!).toISOString() }
+      : { renews: false, endsAt: endsAt.toISOString() }),
   };
 }
 
@@ -341,6 +343,7 @@ export async function creatorSubscribers(
       db.raw('max(end_date) AS ends_at'),
       db.raw('(array_agg(tier_name ORDER BY end_date DESC))[1] AS tier_name'),
       db.raw(`bool_or(status IN ('active', 'past_due') AND renews_at IS NOT NULL) AS renews`),
+      db.raw(`max(renews_at) FILTER (WHERE status IN ('active', 'past_due')) AS renews_at`),
     );
   const query = db
     .with('s', members)

@@ -97,9 +97,10 @@ describe('GET /api/creators/:id/subscribers', () => {
       'Oscar Lapsed',
     ]);
     const [carla] = body.subscribers;
-    expect(carla).toMatchObject({ userId: subscribers[2].id, tierName: 'Basic', status: 'active', renews: false });
-    expect(carla).not.toHaveProperty('renewsAt');
-    expect(new Date(carla.endsAt).getTime() - new Date(carla.since).getTime()).toBeGreaterThan(27 * DAY);
+    // A running subscription renews at its period's end (issue 21).
+    expect(carla).toMatchObject({ userId: subscribers[2].id, tierName: 'Basic', status: 'active', renews: true });
+    expect(carla).not.toHaveProperty('endsAt');
+    expect(new Date(carla.renewsAt).getTime() - new Date(carla.since).getTime()).toBeGreaterThan(27 * DAY);
     expect(body.subscribers[3]).toMatchObject({ userId: other.id, tierName: 'VIP', status: 'ended' });
     expect(body.subscribers[1].tierName).toBe('Premium');
   });

@@ -30,7 +30,7 @@ export interface CreatorSubscriber {
   /** When they first subscribed. */
   since: string;
   status: SubscriberStatus;
-  /** False today: a creator-tier subscription is one paid month (renewals come later). */
+  /** Whether the latest subscription renews (active or retrying a declined renewal), not canceled or ended. */
   renews: boolean;
   /** The paid period's end when it renews… */
   renewsAt?: string;
