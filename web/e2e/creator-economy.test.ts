@@ -111,10 +111,10 @@ describeInBrowser('creator economy journey', () => {
 
     // Before its time the member sees nothing of it, in the feed or on the creator's page.
     await member.goto('/');
-    await member.getByText('Only my subscribers read this.').waitFor();
+    await member.getByText('Behind the scenes').waitFor();
     expect(await member.getByText('Premiere night').count()).toBe(0);
     await member.goto(`/creator/${creatorId}`);
-    await member.getByText('Only my subscribers read this.').waitFor();
+    await member.getByText('Behind the scenes').waitFor();
     expect(await member.getByText('Premiere night').count()).toBe(0);
 
     // Its time comes: the publishing tick puts it out, once.
@@ -125,6 +125,29 @@ describeInBrowser('creator economy journey', () => {
     await member.getByText('The new series starts now.').waitFor();
     await creator.goto('/dashboard');
     await creator.getByText('No scheduled posts.', { exact: false }).waitFor();
+  });
+
+  it('the member deletes their comment; the creator edits the post from its menu', async () => {
+    await member.goto(`/creator/${creatorId}`);
+    const card = member.getByTestId('post-card').filter({ hasText: 'Behind the scenes' });
+    await card.getByRole('button', { name: /comments?$/ }).click();
+    await card.getByPlaceholder('Write a comment...').fill('Said too soon');
+    await card.getByRole('button', { name: 'Comment', exact: true }).click();
+    await card.getByText('Said too soon').waitFor();
+    await card.getByRole('button', { name: 'Delete comment by Milo Member' }).click();
+    await member.getByText('Comment deleted').waitFor();
+    await card.getByText('No comments yet').waitFor();
+
+    await creator.goto(`/creator/${creatorId}`);
+    await creator.getByRole('button', { name: 'Post options for Behind the scenes' }).click();
+    await creator.getByRole('menuitem', { name: 'Edit post' }).click();
+    const dialog = creator.getByRole('dialog', { name: 'Edit Post' });
+    await dialog.getByLabel('Content').fill('Only my subscribers read this, now with notes.');
+    await axe(creator, 'edit post dialog');
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await creator.getByText('Post updated').waitFor();
+    await member.reload();
+    await member.getByText('Only my subscribers read this, now with notes.').waitFor();
   });
 
   it('all pages the journey opened pass axe (serious and critical findings)', () => {
