@@ -3,7 +3,7 @@ import type { AdminPaymentRow } from '../domain/contracts/admin';
 import { formatCents } from '../domain/contracts/money';
 import { isoOrNull, type AdminTable } from './admin-tables';
 import type { RecordedEvent } from '../domain/event-store/port';
-import type { CreatorSubscriptionEvent } from '../domain/creators/events';
+import { creatorSubscriptionStream, type CreatorSubscriptionEvent } from '../domain/creators/events';
 import type {
   ChargeDisputedData,
   ChargeRefundedData,
@@ -11,6 +11,7 @@ import type {
   PaymentFailedData,
   PaymentRefundedData,
 } from '../domain/payments/events';
+import { paymentStream } from '../domain/payments/events';
 import { flowOfReference } from '../domain/shared/money-flows';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
@@ -229,6 +230,17 @@ const notRefunded = {
   chargeback_fee_cents: 0,
 };
 
+/**
+ * The stream whose events the console shows for a row: its payment stream, where a tier charge's
+ * refunds and chargeback are too; a tier charge nothing was given back of is on its subscription.
+ */
+function historyStreamOf(row: Record<string, unknown>): string {
+  const givenBack = Number(row.refunded_cents ?? 0) + Number(row.disputed_cents ?? 0) > 0;
+  return row.creator_id && !givenBack
+    ? creatorSubscriptionStream(String(row.user_id), String(row.creator_id))
+    : paymentStream(String(row.id));
+}
+
 /** Where a charge's events are: a tier charge's subscription (member and creator), else none. */
 export interface ChargeLocation {
   chargeId: string;
@@ -298,7 +310,7 @@ export const paymentsAdminTable: AdminTable<AdminPaymentRow> = {
     gatewayTransactionId: row.gateway_transaction_id,
     failureReason: row.failure_reason,
     createdAt: isoOrNull(row.created_at)!,
-    streamId: `payment-${row.id}`,
+    streamId: historyStreamOf(row),
     creatorId: row.creator_id ?? null,
     refunded: formatCents(row.refunded_cents ?? 0),
     disputed: formatCents(row.disputed_cents ?? 0),
