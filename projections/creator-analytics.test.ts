@@ -44,6 +44,14 @@ async function subscribe(member: string, start: string, end: string) {
   );
 }
 
+/** A later event of the member's subscription (renewal, refund, issue 21). */
+const subscriptionEvent = (member: string, type: string, data: Record<string, unknown>) =>
+  store.append(
+    `creatorSubscription-${member}_${creator}`,
+    [{ type, data: { subscriptionId: `${member}-sub`, subscriberId: member, creatorId: creator, ...data } }],
+    ANY,
+  );
+
 const earnings = (type: string, reference: string, cents: number, day: string, sale: Record<string, unknown> = {}) =>
   store.append(
     `creatorAccount-${creator}`,
@@ -71,10 +79,28 @@ let log: RecordedEvent[];
 beforeAll(async () => {
   // m2 subscribed in the previous window and renewed without a gap: lost day moves past today.
   await subscribe(m2, '02-10', '03-10');
-  await subscribe(m2, '03-10', '04-10');
+  await subscriptionEvent(m2, 'CreatorSubscriptionRenewed', {
+    renewalId: 'r1',
+    tierId: 't1',
+    tierName: 'Gold',
+    priceCents: 999,
+    transactionId: 'tx-r1',
+    periodStart: at('03-10'),
+    periodEnd: at('04-10'),
+    renewedAt: at('03-10'),
+  });
   // m3 lapsed in the previous window and came back in this one.
   await subscribe(m3, '01-05', '02-05');
   await subscribe(m3, '03-15', '04-15');
+  // m3 claimed the money-back guarantee on 03-18: lost that day, not at the period's end.
+  await subscriptionEvent(m3, 'CreatorSubscriptionRefunded', {
+    transactionId: `tx-${m3}-03-15`,
+    gatewayRefundId: 're-1',
+    amountCents: 999,
+    reason: 'money-back guarantee',
+    at: at('03-18'),
+    saleReference: 'creatorSubscription:x',
+  });
   await subscribe(m1, '03-20', '04-20');
   await earnings('EarningsCredited', 'a', 450, '02-10');
   await earnings('EarningsCredited', 'b', 899, '03-20');
@@ -162,10 +188,11 @@ describe('creator analytics read model', () => {
     expect(analytics.daily.find((day) => day.date === '2026-03-25')).toMatchObject({ earningsCents: -450 });
     // m2's renewal moved the loss of 03-10 to 04-10, still ahead.
     expect(analytics.daily.find((day) => day.date === '2026-03-10')).toMatchObject({ subscribersLost: 0 });
+    expect(analytics.daily.find((day) => day.date === '2026-03-18')).toMatchObject({ subscribersLost: 1 });
     expect(analytics.current).toEqual({
       earningsCents: 1709,
       subscribersGained: 2,
-      subscribersLost: 0,
+      subscribersLost: 1,
       postsPublished: 1,
       interactions: 2,
       tips: 1,
@@ -207,6 +234,7 @@ describe('creator analytics read model', () => {
     expect(long.daily).toHaveLength(90);
     expect(long.from).toBe('2026-01-01');
     expect(long.current.subscribersGained).toBe(4);
-    expect(long.current.subscribersLost).toBe(1);
+    // m3's lapse on 02-05 and the money-back claim on 03-18.
+    expect(long.current.subscribersLost).toBe(2);
   });
 });

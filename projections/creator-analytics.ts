@@ -1,6 +1,10 @@
 import type { Knex } from 'knex';
 import type { AnalyticsDay, CreatorAnalytics, PeriodTotals, TopPost } from '../domain/contracts/creator-insights';
-import type { CreatorSubscriptionStarted } from '../domain/creators/events';
+import type {
+  CreatorSubscriptionRefunded,
+  CreatorSubscriptionRenewed,
+  CreatorSubscriptionStarted,
+} from '../domain/creators/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { EarningsCreditedData, EarningsReversedData } from '../domain/payouts/events';
 import type { PostLiked, PostPublished } from '../domain/posts/events';
@@ -102,7 +106,7 @@ class Tally {
     this.days.set(key, deltas);
   }
 
-  subscription(d: CreatorSubscriptionStarted['data']) {
+  subscription(d: Pick<CreatorSubscriptionStarted['data'], 'creatorId' | 'subscriberId' | 'startDate' | 'endDate'>) {
     const key = `${d.creatorId}|${d.subscriberId}`;
     const start = new Date(d.startDate);
     const end = new Date(d.endDate);
@@ -121,6 +125,19 @@ class Tally {
     this.changedSpells.set(key, next);
   }
 
+  /** A refunded subscription (money-back guarantee) is lost on the refund's day, not at its paid period's end. */
+  refund(d: CreatorSubscriptionRefunded['data']) {
+    const key = `${d.creatorId}|${d.subscriberId}`;
+    const spell = this.spells.get(key);
+    const at = new Date(d.at);
+    if (!spell || at >= spell.endsAt) return;
+    this.add(d.creatorId, spell.endsAt, 'subscribers_lost', -1);
+    this.add(d.creatorId, at, 'subscribers_lost', 1);
+    const next = { startedAt: spell.startedAt, endsAt: at };
+    this.spells.set(key, next);
+    this.changedSpells.set(key, next);
+  }
+
   /** A tip or an unlock counts on the day of its sale, with what it paid. */
   sale(d: EarningsCreditedData) {
     const kind = d.source === 'tip' ? 'tips' : d.source === 'message_unlock' ? 'unlocks' : null;
@@ -133,6 +150,13 @@ class Tally {
     switch (event.type) {
       case 'CreatorSubscriptionStarted':
         return this.subscription(event.data as CreatorSubscriptionStarted['data']);
+      case 'CreatorSubscriptionRenewed': {
+        // A renewal continues the spell to the new period's end.
+        const d = event.data as CreatorSubscriptionRenewed['data'];
+        return this.subscription({ ...d, startDate: d.periodStart, endDate: d.periodEnd });
+      }
+      case 'CreatorSubscriptionRefunded':
+        return this.refund(event.data as CreatorSubscriptionRefunded['data']);
       case 'EarningsCredited': {
         const d = event.data as EarningsCreditedData;
         this.sale(d);
@@ -155,10 +179,13 @@ class Tally {
   }
 }
 
+/** The subscription events that start, continue or cut a subscriber's spell. */
+const SUBSCRIPTION_EVENTS = ['CreatorSubscriptionStarted', 'CreatorSubscriptionRenewed', 'CreatorSubscriptionRefunded'];
+
 async function spellsOf({ trx, ref }: ProjectionContext, events: RecordedEvent[]): Promise<Map<string, Spell>> {
   const pairs = events
-    .filter((event) => event.type === 'CreatorSubscriptionStarted')
-    .map((event) => event.data as CreatorSubscriptionStarted['data']);
+    .filter((event) => SUBSCRIPTION_EVENTS.includes(event.type))
+    .map((event) => event.data as { creatorId: string; subscriberId: string });
   if (pairs.length === 0) return new Map();
   const { rows } = await trx.raw(
     `SELECT creator_id, subscriber_id, started_at, ends_at FROM ${ref(SPELLS)}
@@ -223,7 +250,7 @@ export const creatorAnalyticsProjector: Projector = {
   version: 2,
   tables: [DAILY, SPELLS, STREAMS],
   eventTypes: [
-    'CreatorSubscriptionStarted',
+    ...SUBSCRIPTION_EVENTS,
     'EarningsCredited',
     'EarningsReversed',
     'PostPublished',
