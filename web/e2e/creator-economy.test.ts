@@ -7,7 +7,8 @@ import { describeInBrowser, launchBrowser, newPage, screenshot, seriousAxeViolat
  * Issue 21's journey, in Chromium on the built client: a member subscribes to a tier, cancels
  * and sees "until <date>", resubscribes, then claims the money-back guarantee and loses access;
  * a creator schedules a post that appears at its time (the stack's clock moved past it, the
- * publishing tick run). Each page the journey opens is checked with axe.
+ * publishing tick run) and edits a post from its menu; the member deletes their comment. Each
+ * page the journey opens is checked with axe.
  */
 const PASSWORD = 'Secret123';
 const MINUTE = 60_000;
@@ -90,6 +91,28 @@ describeInBrowser('creator economy journey', () => {
     expect(await member.getByTestId('locked-overlay').count()).toBe(0);
   });
 
+  it('the member cancels from My subscriptions and keeps access "until <date>", then resubscribes', async () => {
+    await member.getByRole('button', { name: 'User menu' }).click();
+    await member.getByRole('menuitem', { name: 'My subscriptions' }).click();
+    await member.getByRole('heading', { name: 'My subscriptions' }).waitFor();
+    const card = member.getByTestId('subscription-card');
+    await card.getByText(/^Renews on \d+ \w+ \d{4} at \$19\.99$/).waitFor();
+    await axe(member, 'my subscriptions');
+    await card.getByRole('button', { name: 'Cancel subscription' }).click();
+    const confirm = member.getByRole('dialog', { name: 'Cancel your subscription to Carla Creator?' });
+    await confirm.getByText(/^You keep access until \d+ \w+ \d{4}/).waitFor();
+    await confirm.getByRole('button', { name: 'Cancel subscription' }).click();
+    await member.getByText('Subscription canceled').waitFor();
+    await card.getByText(/^Canceled: access until \d+ \w+ \d{4}$/).waitFor();
+    await screenshot(member, 'economy-canceled-until');
+    await member.goto(`/creator/${creatorId}`);
+    await member.getByText('Only my subscribers read this.').waitFor(); // paid for until then
+    await member.goto('/subscriptions');
+    await card.getByRole('button', { name: 'Resubscribe' }).click();
+    await member.getByText('Subscription resumed').waitFor();
+    await card.getByText(/^Renews on \d+ \w+ \d{4} at \$19\.99$/).waitFor();
+  });
+
   it('the creator schedules a post: only they see it until its time, then it is in the member’s feed', async () => {
     await creator.goto('/dashboard');
     await creator.getByRole('button', { name: 'Create New Post' }).click();
@@ -148,6 +171,21 @@ describeInBrowser('creator economy journey', () => {
     await creator.getByText('Post updated').waitFor();
     await member.reload();
     await member.getByText('Only my subscribers read this, now with notes.').waitFor();
+  });
+
+  it('the member claims the money-back guarantee and loses access', async () => {
+    await member.goto('/subscriptions');
+    const card = member.getByTestId('subscription-card');
+    await card.getByText(/^Money-back guarantee until \d+ \w+ \d{4}$/).waitFor();
+    await card.getByRole('button', { name: 'Money-back guarantee' }).click();
+    const confirm = member.getByRole('dialog', { name: 'Claim the money-back guarantee?' });
+    await confirm.getByRole('button', { name: 'Refund $19.99' }).click();
+    await member.getByText('Refund on its way').waitFor();
+    await card.getByText(/^Refunded: access ended on \d+ \w+ \d{4}$/).waitFor();
+    await screenshot(member, 'economy-refunded');
+    await member.goto(`/creator/${creatorId}`);
+    await member.getByTestId('locked-overlay').first().waitFor();
+    expect(await member.getByText('Only my subscribers read this', { exact: false }).count()).toBe(0);
   });
 
   it('all pages the journey opened pass axe (serious and critical findings)', () => {
