@@ -1,4 +1,4 @@
-import { PaymentDeclinedError } from './gateway';
+import { GatewayTimeoutError, PaymentDeclinedError } from './gateway';
 import { FIRST_CHARGE_KEY_PREFIX, SandboxGateway } from './sandbox-gateway';
 
 const gateway = new SandboxGateway();
@@ -108,5 +108,68 @@ describe('sandbox gateway journal', () => {
       failureReason: 'Refund exceeds the amount left on the charge',
     });
     expect(journal.standingCharges()).toEqual([expect.objectContaining({ amountCents: 199, refundedCents: 0 })]);
+  });
+});
+
+describe('sandbox gateway disputes and faults', () => {
+  it('disputes every charge of dev_tok_dispute… after the delay, for the whole charge with the fee', async () => {
+    let now = new Date('2026-03-01T00:00:00.000Z');
+    const sandbox = new SandboxGateway({ disputeDelayMs: 5_000, clock: () => now });
+    const card = await sandbox.createCustomer({
+      email: 'a@b.c',
+      name: 'A',
+      paymentToken: 'dev_tok_dispute_1',
+      idempotencyKey: 'd',
+    });
+    const charged = await sandbox.charge({
+      customerId: card.customerId,
+      amountCents: 999,
+      currency: 'USD',
+      description: 'x',
+      idempotencyKey: 'd1',
+    });
+    expect(charged).toMatchObject({ status: 'succeeded' });
+    expect(await sandbox.disputes()).toEqual([]);
+    now = new Date(now.getTime() + 5_000);
+    expect(await sandbox.disputes()).toEqual([
+      expect.objectContaining({ transactionId: charged.transactionId, amountCents: 999, feeCents: 1500 }),
+    ]);
+    const other = await sandbox.createCustomer({
+      email: 'a@b.c',
+      name: 'A',
+      paymentToken: 'dev_tok_fine',
+      idempotencyKey: 'e',
+    });
+    await sandbox.charge({
+      customerId: other.customerId,
+      amountCents: 100,
+      currency: 'USD',
+      description: 'x',
+      idempotencyKey: 'e1',
+    });
+    expect(await sandbox.disputes()).toHaveLength(1);
+  });
+
+  it('times out after refunding when told to, and the retry with the same key moves no money', async () => {
+    const sandbox = new SandboxGateway();
+    const card = await sandbox.createCustomer({
+      email: 'a@b.c',
+      name: 'A',
+      paymentToken: 'dev_tok_t',
+      idempotencyKey: 't',
+    });
+    const charged = await sandbox.charge({
+      customerId: card.customerId,
+      amountCents: 500,
+      currency: 'USD',
+      description: 'x',
+      idempotencyKey: 't1',
+    });
+    const refund = { transactionId: charged.transactionId, amountCents: 200, idempotencyKey: 'refund:t1:1' };
+    sandbox.timeoutAfterRefund(2);
+    await expect(sandbox.refund(refund)).rejects.toThrow(GatewayTimeoutError);
+    await expect(sandbox.refund(refund)).rejects.toThrow(GatewayTimeoutError);
+    expect(await sandbox.refund(refund)).toMatchObject({ status: 'succeeded' });
+    expect(sandbox.netChargedCents()).toBe(300);
   });
 });
