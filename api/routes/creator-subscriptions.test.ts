@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { userStream } from '../../domain/accounts/events';
+import type { BillingEntry } from '../../domain/contracts/billing';
 import type { MemberSubscription } from '../../domain/contracts/creator-subscriptions';
 import { SITE_PLAN_PRICE_CENTS } from '../../domain/contracts/money';
 import { SandboxGateway } from '../../domain/payments/sandbox-gateway';
@@ -59,6 +60,12 @@ const mine = (agent: Agent) =>
 
 const mineTo = async (agent: Agent, creatorId: string) =>
   (await mine(agent)).find((subscription) => subscription.creatorId === creatorId)!;
+
+const history = (agent: Agent) =>
+  agent
+    .get('/api/billing/history')
+    .expect(200)
+    .then((r) => r.body.entries as BillingEntry[]);
 
 /** Runs the clock-driven work at `at`, then waits for the read models. */
 async function tickAt(at: Date, times = 1) {
@@ -121,6 +128,16 @@ describe('creator subscriptions over time', () => {
       (events) => events.length === 2,
     );
     expect(new Set(credits.map((event) => (event.data as { reference: string }).reference)).size).toBe(2);
+
+    // The member's billing history shows the renewal as a charge of its own.
+    const tierRows = await eventually(
+      async () => (await history(member.agent)).filter((entry) => entry.kind === 'tier_subscription'),
+      (rows) => rows.length === 2,
+    );
+    expect(tierRows.map((entry) => entry.description)).toEqual([
+      expect.stringMatching(/monthly renewal$/),
+      expect.stringMatching(/1 month$/),
+    ]);
   });
 
   it('a declined renewal is retried on schedule with access through the grace period, then expires', async () => {
@@ -179,6 +196,15 @@ describe('creator subscriptions over time', () => {
       'CreatorSubscriptionRenewalDeclined',
       'CreatorSubscriptionExpired',
     ]);
+    // Every transition told the member.
+    const kinds = await eventually(
+      () =>
+        member.agent
+          .get('/api/notifications')
+          .then((r) => (r.body.items as Array<{ kind: string }>).map((n) => n.kind)),
+      (list) => list.includes('subscription_ended'),
+    );
+    expect(kinds.filter((kind) => kind === 'subscription_renewal_failed')).toHaveLength(4);
   });
 
   it('cancel keeps access until the period ends; resubscribing restores renewal without a charge', async () => {
@@ -234,6 +260,15 @@ describe('creator subscriptions over time', () => {
     const check = await member.agent.get(`/api/subscriptions/check/${creator.id}`).expect(200);
     expect(check.body.subscribed).toBe(false);
     await member.agent.post(`/api/subscriptions/${started.id}/refund`).send({}).expect(409);
+    const entries = await eventually(
+      () => history(member.agent),
+      (list) => list.some((entry) => entry.kind === 'refund'),
+    );
+    expect(entries.find((entry) => entry.kind === 'refund')).toMatchObject({
+      direction: 'credit',
+      amount: (prices[BASIC] / 100).toFixed(2),
+    });
+    expect(entries.find((entry) => entry.kind === 'tier_subscription')).toMatchObject({ status: 'refunded' });
 
     const late = await register('Lena');
     const lateStart = await subscribe(late.agent, creator.id);
