@@ -82,12 +82,9 @@ function pageHtml(shell: string, manifest: Manifest, page: Page, markup: string,
   const files = filesOf(manifest, page.tree === 'landing' ? 'src/landing-main.ts' : 'index.html');
   if (page.chunk) filesOf(manifest, page.chunk, files);
   const [entry, ...imports] = files;
-  // The landing page's own small script loads at once; the app's modules only after the first
-  // paint (web/public/app-boot.js), so a phone paints the page without waiting for them.
+  // The landing page's own small script loads at once; the app's after the first paint.
   const scripts =
-    page.tree === 'landing'
-      ? `<script type="module" crossorigin src="/${entry}"></script>`
-      : `<script defer src="/app-boot.js" data-entry="/${entry}" data-preload="${imports.map((file) => `/${file}`).join(' ')}"></script>`;
+    page.tree === 'landing' ? `<script type="module" crossorigin src="/${entry}"></script>` : appBoot(entry, imports);
   return shell
     .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
     .replace(/<script type="module"[^>]*><\/script>/, scripts)
@@ -96,6 +93,21 @@ function pageHtml(shell: string, manifest: Manifest, page: Page, markup: string,
       /<div id="root">[\s\S]*?<\/div>\s*<\/div>/, // index.html's loading bar gives way to the page
       `<div id="root" data-prerendered>${page.tree === 'app' ? inertControls(markup) : markup}</div>`,
     );
+}
+
+/**
+ * The app's modules, loaded by web/public/app-boot.js after the first paint (all at once, from
+ * this list), so a phone paints the page (or index.html's loading bar) without waiting for them.
+ */
+const appBoot = (entry: string, imports: string[]) =>
+  `<script defer src="/app-boot.js" data-entry="/${entry}" data-preload="${imports.map((file) => `/${file}`).join(' ')}"></script>`;
+
+/** index.html itself loading the app the same way (the signed-in app, and routes nothing was pre-rendered for). */
+function bootingShell(shell: string, manifest: Manifest): string {
+  const [entry, ...imports] = filesOf(manifest, 'index.html');
+  return shell
+    .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+    .replace(/<script type="module"[^>]*><\/script>/, appBoot(entry, imports));
 }
 
 /**
@@ -120,6 +132,7 @@ async function main(): Promise<void> {
       '/src/app/prerender-page.tsx',
     )) as typeof import('./src/app/prerender-page');
     mkdirSync(path.join(DIST, 'pages'), { recursive: true });
+    writeFileSync(path.join(DIST, 'index.html'), bootingShell(shell, manifest));
     for (const page of PAGES) {
       const { markup, style } = hoistStyles(await prerenderPage(page.tree, page.location));
       const html = pageHtml(shell, manifest, page, markup, style);
