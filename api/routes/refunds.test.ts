@@ -235,6 +235,11 @@ describe('POST /api/admin/payments/:id/refund', () => {
       (res) => res.body.entries.length === 2,
     );
     expect(history.body.entries[0]).toMatchObject({ kind: 'refund', amount: '19.99', direction: 'credit' });
+    // Given back by the guarantee already: finance staff cannot refund it again.
+    const admin = await person(stack, 'admin');
+    const again = await admin.agent.post(`/api/admin/payments/${subscriptionId}/refund`).send({ reason: 'x' });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe('Nothing is left to refund on this payment');
   });
 
   it('records a chargeback from the sandbox dispute token with its fee', async () => {

@@ -7,7 +7,7 @@ import { deterministicId } from '../shared/ids';
 import { flowOfCardPayment, flowReference } from '../shared/money-flows';
 import { GatewayTimeoutError, type GatewayDispute, type PaymentGateway } from './gateway';
 import { paymentStream, type CardChargeFacts, type ChargeRefundedData, type PaymentCapturedData } from './events';
-import { chargeRefundDecider, refundKey } from './refund-decider';
+import { chargeRefundDecider, refundKey, type RefundElsewhere } from './refund-decider';
 
 /**
  * Refunds and chargebacks of any card charge. A charge is named by its id:
@@ -43,20 +43,23 @@ async function capturedPayment(store: EventStore, chargeId: string): Promise<Car
   };
 }
 
-async function tierCharge(store: EventStore, locator: ChargeLocator): Promise<CardChargeFacts | null> {
+/** A charge and what was refunded of it outside its payment stream (the money-back guarantee). */
+interface LoadedCharge {
+  charge: CardChargeFacts;
+  refundedElsewhere: RefundElsewhere[];
+}
+
+async function tierCharge(store: EventStore, locator: ChargeLocator): Promise<LoadedCharge | null> {
   if (!locator.subscription) return null;
   const { subscriberId, creatorId } = locator.subscription;
   const streamId = creatorSubscriptionStream(subscriberId, creatorId);
-  for (const event of (await store.readStream(streamId)) as unknown as CreatorSubscriptionEvent[]) {
-    const facts = {
-      userId: subscriberId,
-      creatorId,
-      subscriptionStreamId: streamId,
-      flow: 'tier_subscription' as const,
-    };
+  const events = (await store.readStream(streamId)) as unknown as CreatorSubscriptionEvent[];
+  const facts = { userId: subscriberId, creatorId, subscriptionStreamId: streamId, flow: 'tier_subscription' as const };
+  let charge: CardChargeFacts | null = null;
+  for (const event of events) {
     if (event.type === 'CreatorSubscriptionStarted' && event.data.subscriptionId === locator.chargeId) {
       if (!event.data.transactionId || event.data.priceCents <= 0) return null; // a free trial charged nothing
-      return {
+      charge = {
         ...facts,
         chargeId: locator.chargeId,
         gatewayTransactionId: event.data.transactionId,
@@ -66,7 +69,7 @@ async function tierCharge(store: EventStore, locator: ChargeLocator): Promise<Ca
       };
     }
     if (event.type === 'CreatorSubscriptionRenewed' && event.data.renewalId === locator.chargeId)
-      return {
+      charge = {
         ...facts,
         chargeId: locator.chargeId,
         gatewayTransactionId: event.data.transactionId,
@@ -75,14 +78,21 @@ async function tierCharge(store: EventStore, locator: ChargeLocator): Promise<Ca
         chargedAt: event.data.renewedAt,
       };
   }
-  return null;
+  if (!charge) return null;
+  const refundedElsewhere = events.flatMap((event) =>
+    event.type === 'CreatorSubscriptionRefunded' && event.data.transactionId === charge.gatewayTransactionId
+      ? [{ gatewayRefundId: event.data.gatewayRefundId, amountCents: event.data.amountCents }]
+      : [],
+  );
+  return { charge, refundedElsewhere };
 }
 
 /** The charge a locator names, from its events; 404 when there is none. */
-export async function loadCardCharge(store: EventStore, locator: ChargeLocator): Promise<CardChargeFacts> {
-  const charge = (await capturedPayment(store, locator.chargeId)) ?? (await tierCharge(store, locator));
-  if (!charge) throw refuse.notFound('Payment not found');
-  return charge;
+async function loadCardCharge(store: EventStore, locator: ChargeLocator): Promise<LoadedCharge> {
+  const payment = await capturedPayment(store, locator.chargeId);
+  const loaded = payment ? { charge: payment, refundedElsewhere: [] } : await tierCharge(store, locator);
+  if (!loaded) throw refuse.notFound('Payment not found');
+  return loaded;
 }
 
 async function refundAtGateway(gateway: PaymentGateway, input: Parameters<PaymentGateway['refund']>[0]) {
@@ -107,7 +117,7 @@ export async function refundCharge(
   input: ChargeLocator & { amountCents: number | null; reason: string },
   context: CommandContext,
 ): Promise<ChargeRefundedData & { position: Position | null }> {
-  const charge = await loadCardCharge(store, input);
+  const { charge, refundedElsewhere } = await loadCardCharge(store, input);
   const streamId = paymentStream(charge.chargeId);
   const requested = await handleCommand(
     store,
@@ -116,6 +126,7 @@ export async function refundCharge(
     {
       type: 'RequestRefund',
       charge,
+      refundedElsewhere,
       amountCents: input.amountCents,
       reason: input.reason,
       staffId: context.actorId,
@@ -155,7 +166,7 @@ export async function recordDispute(
   dispute: GatewayDispute,
   context: CommandContext,
 ): Promise<void> {
-  const charge = await loadCardCharge(store, locator);
+  const { charge, refundedElsewhere } = await loadCardCharge(store, locator);
   await handleCommand(
     store,
     paymentStream(charge.chargeId),
@@ -163,6 +174,7 @@ export async function recordDispute(
     {
       type: 'RecordDispute',
       charge,
+      refundedElsewhere,
       disputeId: dispute.disputeId,
       amountCents: dispute.amountCents,
       feeCents: dispute.feeCents,

@@ -18,6 +18,7 @@ const charge: CardChargeFacts = {
 const request = (amountCents: number | null, reason = 'goodwill'): ChargeRefundCommand => ({
   type: 'RequestRefund',
   charge,
+  refundedElsewhere: [],
   amountCents,
   reason,
   staffId: 's1',
@@ -80,10 +81,24 @@ describe('charge refunds', () => {
     expect(again.data).toMatchObject({ sequence: 2, amountCents: 199 });
   });
 
+  it('counts a refund recorded elsewhere (the money-back guarantee) unless it is one of its own', () => {
+    const moneyBack = { gatewayRefundId: 're_mb', amountCents: 199 };
+    spec
+      .given([])
+      .when({ ...request(1), refundedElsewhere: [moneyBack] } as ChargeRefundCommand)
+      .thenThrows('Nothing is left to refund on this payment');
+    const own = { gatewayRefundId: 're_1', amountCents: 50 };
+    const [requested] = spec
+      .on(after(request(50), answer(1)))
+      .when({ ...request(null), refundedElsewhere: [own] } as ChargeRefundCommand).events;
+    expect(requested.data).toMatchObject({ amountCents: 149 });
+  });
+
   it('records a chargeback once, for what is left of the charge, and nothing is refundable after it', () => {
     const dispute: ChargeRefundCommand = {
       type: 'RecordDispute',
       charge,
+      refundedElsewhere: [],
       disputeId: 'dp_1',
       amountCents: 199,
       feeCents: 1500,

@@ -26,6 +26,14 @@ export interface ChargeRefundState {
   sequence: number;
   pending: PendingRefund | null;
   disputes: string[];
+  /** The gateway refund ids recorded here. */
+  refundIds: string[];
+}
+
+/** A refund of the charge recorded elsewhere (the money-back guarantee, on the subscription's stream). */
+export interface RefundElsewhere {
+  gatewayRefundId: string;
+  amountCents: number;
 }
 
 export const refundKey = (chargeId: string, sequence: number) => `refund:${chargeId}:${sequence}`;
@@ -34,6 +42,7 @@ export type ChargeRefundCommand =
   | {
       type: 'RequestRefund';
       charge: CardChargeFacts;
+      refundedElsewhere: RefundElsewhere[];
       /** null: everything that is left. */
       amountCents: number | null;
       reason: string;
@@ -44,6 +53,7 @@ export type ChargeRefundCommand =
   | {
       type: 'RecordDispute';
       charge: CardChargeFacts;
+      refundedElsewhere: RefundElsewhere[];
       disputeId: string;
       amountCents: number;
       feeCents: number;
@@ -51,9 +61,18 @@ export type ChargeRefundCommand =
       now: Date;
     };
 
+/** Given back here, and elsewhere by refunds this stream did not record itself. */
+const givenBack = (state: ChargeRefundState, elsewhere: RefundElsewhere[]) =>
+  elsewhere
+    .filter((refund) => !state.refundIds.includes(refund.gatewayRefundId))
+    .reduce((sum, refund) => sum + refund.amountCents, state.givenBackCents);
+
 /** What may still be refunded: the charge less what was given back and what a refund in flight holds. */
-export const refundableCents = (charge: CardChargeFacts, state: ChargeRefundState): number =>
-  Math.max(0, charge.amountCents - state.givenBackCents - (state.pending?.amountCents ?? 0));
+export const refundableCents = (
+  charge: CardChargeFacts,
+  state: ChargeRefundState,
+  elsewhere: RefundElsewhere[] = [],
+): number => Math.max(0, charge.amountCents - givenBack(state, elsewhere) - (state.pending?.amountCents ?? 0));
 
 type Event = ChargeAdjustmentEvent | { type: 'PaymentRefunded'; data: PaymentRefundedData };
 
@@ -66,7 +85,12 @@ function evolve(state: ChargeRefundState, event: Event): ChargeRefundState {
       return { ...state, sequence, pending: { sequence, amountCents, reason, staffId } };
     }
     case 'ChargeRefunded':
-      return { ...state, pending: null, givenBackCents: state.givenBackCents + event.data.amountCents };
+      return {
+        ...state,
+        pending: null,
+        givenBackCents: state.givenBackCents + event.data.amountCents,
+        refundIds: [...state.refundIds, event.data.gatewayRefundId],
+      };
     case 'RefundDeclined':
       return { ...state, pending: null };
     case 'ChargeDisputed':
@@ -91,7 +115,7 @@ function requestRefund(
       `A refund of $${formatCents(state.pending.amountCents)} on this payment is still in progress; retry it first`,
     );
   }
-  const left = refundableCents(command.charge, state);
+  const left = refundableCents(command.charge, state, command.refundedElsewhere);
   if (left === 0) throw refuse.conflict('Nothing is left to refund on this payment');
   const amountCents = command.amountCents ?? left;
   if (!Number.isSafeInteger(amountCents) || amountCents <= 0)
@@ -152,7 +176,10 @@ function decide(command: ChargeRefundCommand, state: ChargeRefundState): Event[]
     case 'RecordDispute': {
       if (state.disputes.includes(command.disputeId)) return [];
       // The bank takes back what is left of the charge (a refund in flight is given back by the dispute).
-      const amountCents = Math.min(command.amountCents, command.charge.amountCents - state.givenBackCents);
+      const amountCents = Math.min(
+        command.amountCents,
+        command.charge.amountCents - givenBack(state, command.refundedElsewhere),
+      );
       return [
         {
           type: 'ChargeDisputed',
@@ -171,7 +198,7 @@ function decide(command: ChargeRefundCommand, state: ChargeRefundState): Event[]
 }
 
 export const chargeRefundDecider: Decider<ChargeRefundCommand, ChargeRefundState, Event> = {
-  initialState: { givenBackCents: 0, sequence: 0, pending: null, disputes: [] },
+  initialState: { givenBackCents: 0, sequence: 0, pending: null, disputes: [], refundIds: [] },
   evolve,
   decide,
 };
