@@ -1,4 +1,6 @@
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import { hashPassword } from '../../domain/accounts/passwords';
+import { ensureStaffAccount } from '../../domain/payouts/staff-role';
 import type { TestStack } from '../../ops/testing/harness';
 import { verifyCreatorIdentity } from './identity';
 import { describeInBrowser, launchBrowser, newPage, screenshot, seriousAxeViolations, startE2EStack } from './support';
@@ -21,6 +23,8 @@ describeInBrowser('creator economy journey', () => {
   let creator: Page;
   let member: Page;
   let creatorId: string;
+  let memberId: string;
+  let memberEmail: string;
   /** The server's clock runs this far ahead of the real one (scheduled posts come out). */
   let clockOffsetMs = 0;
   const axeFindings: string[] = [];
@@ -31,10 +35,12 @@ describeInBrowser('creator economy journey', () => {
     request.post(url, { headers: { Origin: stack.url }, data });
 
   async function signUp(context: BrowserContext, firstName: string, lastName: string): Promise<string> {
+    const email = `${firstName.toLowerCase()}-${Date.now()}@example.com`;
+    if (firstName === 'Milo') memberEmail = email;
     const res = await post(context.request, '/api/auth/register', {
       firstName,
       lastName,
-      email: `${firstName.toLowerCase()}-${Date.now()}@example.com`,
+      email,
       password: PASSWORD,
       confirmPassword: PASSWORD,
       paymentToken: `dev_tok_${firstName}${Date.now()}`,
@@ -62,7 +68,7 @@ describeInBrowser('creator economy journey', () => {
     creator = await newPage(creatorContext);
     member = await newPage(memberContext);
     creatorId = await signUp(creatorContext, 'Carla', 'Creator');
-    await signUp(memberContext, 'Milo', 'Member');
+    memberId = await signUp(memberContext, 'Milo', 'Member');
     expect((await post(creatorContext.request, '/api/creators/register', { bio: 'Studio diaries' })).status()).toBe(
       201,
     );
@@ -186,6 +192,54 @@ describeInBrowser('creator economy journey', () => {
     await member.goto(`/creator/${creatorId}`);
     await member.getByTestId('locked-overlay').first().waitFor();
     expect(await member.getByText('Only my subscribers read this', { exact: false }).count()).toBe(0);
+  });
+
+  it('finance staff refund part of the member’s site-plan charge; the member’s billing history shows it', async () => {
+    const staffContext = await browser.newContext({
+      baseURL: stack.url,
+      colorScheme: 'light',
+      viewport: { width: 1440, height: 1000 },
+    });
+    const staff = await newPage(staffContext);
+    const staffEmail = `finance-${Date.now()}@example.com`;
+    await ensureStaffAccount(
+      stack.store,
+      { email: staffEmail, passwordHash: () => hashPassword(PASSWORD) },
+      { actorId: null, now: new Date() },
+    );
+    for (let i = 0; i < 100; i++) {
+      const login = await post(staffContext.request, '/api/auth/login', { email: staffEmail, password: PASSWORD });
+      const me = login.status() === 200 ? await (await staffContext.request.get('/api/auth/user')).json() : null;
+      if (me?.role === 'admin') break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    await staff.goto(`/admin/payments?userId=${memberId}`);
+    await staff.getByRole('heading', { name: 'Finance Console' }).waitFor();
+    const signUpCharge = staff.getByRole('grid').getByRole('row').filter({ hasText: 'membership_signup' });
+    await signUpCharge.getByText(memberEmail).click();
+    const drawer = staff.getByRole('region', { name: 'Record details' });
+    await drawer.getByRole('button', { name: 'Refund' }).click();
+    const dialog = staff.getByRole('dialog', { name: 'Refund payment' });
+    await dialog.getByLabel('Amount').fill('1.00');
+    await dialog.getByLabel('Reason').fill('Goodwill: the site was down for a day');
+    await axe(staff, 'refund dialog');
+    await screenshot(staff, 'economy-refund-dialog');
+    await dialog.getByRole('button', { name: 'Refund $1.00' }).click();
+    await staff.getByText('Refund issued').waitFor();
+    await drawer.getByText(/Refunded \$1\.00/).waitFor();
+    await staffContext.close();
+
+    await member.goto('/billing');
+    const entries = member.getByTestId('billing-entry');
+    const refund = entries.filter({ hasText: 'Refund: Lively site plan, 1 month' });
+    await refund.getByText('+$1.00').waitFor();
+    await entries
+      .filter({ hasText: /^\d+ \w+ \d{4}Lively site plan/ })
+      .getByText('Partially refunded')
+      .waitFor();
+    await entries.filter({ hasText: 'Refund: Subscription to Carla Creator' }).getByText('+$19.99').waitFor();
+    await axe(member, 'billing history');
+    await screenshot(member, 'economy-billing-refund');
   });
 
   it('all pages the journey opened pass axe (serious and critical findings)', () => {
