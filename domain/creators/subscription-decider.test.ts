@@ -213,6 +213,33 @@ describe('creator subscription decider', () => {
     ).toThrow('nothing to refund');
   });
 
+  it('canceling while past due ends access at once (the unpaid renewal bought no time)', () => {
+    const { state } = run([start()]);
+    const end = state.periodEnd!;
+    const canceled = run(
+      [renewal(end, 1, new Date(end), false), { type: 'CancelCreatorSubscription', at: day(2, end) }],
+      state,
+    );
+    expect(canceled.state).toMatchObject({ status: 'canceled', activeUntil: day(2, end) });
+    expect(run([renewal(end, 2, day(2, end), true)], canceled.state).events).toEqual([]);
+  });
+
+  it('a member who was refunded may subscribe again, as a new subscription', () => {
+    const refunded = run([
+      start(),
+      {
+        type: 'RecordCreatorSubscriptionRefund',
+        transactionId: 'txn-1',
+        gatewayRefundId: 'r',
+        reason: 'r',
+        at: day(1),
+      },
+    ]).state;
+    const again = run([start({ subscriptionId: 'sub-2', transactionId: 'txn-2', at: day(2) })], refunded);
+    expect(again.events.map((e) => e.type)).toEqual(['CreatorSubscriptionStarted']);
+    expect(again.state).toMatchObject({ status: 'active', subscriptionId: 'sub-2' });
+  });
+
   it('a new subscription after a lapsed one closes the old one first', () => {
     const canceled = run([start(), { type: 'CancelCreatorSubscription', at: day(3) }]).state;
     const again = run([start({ subscriptionId: 'sub-2', at: day(40) })], canceled);
