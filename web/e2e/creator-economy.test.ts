@@ -6,11 +6,14 @@ import { verifyCreatorIdentity } from './identity';
 import { describeInBrowser, launchBrowser, newPage, screenshot, seriousAxeViolations, startE2EStack } from './support';
 
 /**
- * Issue 21's journey, in Chromium on the built client: a member subscribes to a tier, cancels
- * and sees "until <date>", resubscribes, then claims the money-back guarantee and loses access;
- * a creator schedules a post that appears at its time (the stack's clock moved past it, the
- * publishing tick run) and edits a post from its menu; the member deletes their comment. Each
- * page the journey opens is checked with axe.
+ * Issue 21's journey, in Chromium on the built client: a member subscribes to a tier, tips a
+ * post, cancels and sees "until <date>", resubscribes, then claims the money-back guarantee and
+ * loses access; a creator schedules a post that appears at its time (the stack's clock moved
+ * past it, the publishing tick run), edits a post from its menu, sends a pay-per-view mass
+ * message that the subscriber unlocks, and sees the tip and the unlock in analytics; finance
+ * staff refund part of a site-plan charge and the member's billing history shows it. The tip
+ * and the mass message are sent through the member's and the creator's sessions (their buttons
+ * are not on the web yet); every other step is done on the page. Each page is checked with axe.
  */
 const PASSWORD = 'Secret123';
 const MINUTE = 60_000;
@@ -119,6 +122,22 @@ describeInBrowser('creator economy journey', () => {
     await card.getByText(/^Renews on \d+ \w+ \d{4} at \$19\.99$/).waitFor();
   });
 
+  it('the member tips the post ($5.00 on the card; sent through the member’s session, no tip button yet)', async () => {
+    await member.goto(`/creator/${creatorId}`);
+    const postId = await member
+      .getByTestId('post-card')
+      .filter({ hasText: 'Behind the scenes' })
+      .getAttribute('data-post-id');
+    const tip = await post(memberContext.request, '/api/tips', {
+      creatorId,
+      amountCents: 500,
+      postId,
+      message: 'Loved the behind the scenes',
+    });
+    expect(tip.status()).toBe(201);
+    expect(await tip.json()).toMatchObject({ amount: '5.00', postId, source: 'card' });
+  });
+
   it('the creator schedules a post: only they see it until its time, then it is in the member’s feed', async () => {
     await creator.goto('/dashboard');
     await creator.getByRole('button', { name: 'Create New Post' }).click();
@@ -177,6 +196,58 @@ describeInBrowser('creator economy journey', () => {
     await creator.getByText('Post updated').waitFor();
     await member.reload();
     await member.getByText('Only my subscribers read this, now with notes.').waitFor();
+  });
+
+  it('the creator sends a pay-per-view mass message (through the creator’s session, no composer yet); the subscriber unlocks it', async () => {
+    const sent = await post(creatorContext.request, '/api/mass-messages', {
+      content: 'Ten unseen frames, for subscribers',
+      price: '3.50',
+      segment: 'active',
+    });
+    expect(sent.status()).toBe(201);
+    // The member pays the unlock from a USD balance, which a crypto conversion fills.
+    const convert = await post(memberContext.request, '/api/crypto/convert', {
+      cryptoAmount: '20',
+      cryptoType: 'USDC',
+      walletAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+    });
+    expect(convert.status()).toBeLessThan(300);
+    for (let i = 0; i < 200; i++) {
+      const balance = await (await memberContext.request.get('/api/crypto/balance')).json();
+      if (Number(balance.totalUsd) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(await stack.settle()).toBe(true); // the mass message delivered to every recipient
+    await member.goto('/messages');
+    await member.getByText('Paid message', { exact: true }).waitFor();
+    await member.getByText('Carla Creator').first().click();
+    const unlock = member.getByRole('button', { name: 'Unlock for $3.50' });
+    await unlock.waitFor();
+    expect(await member.getByText('Ten unseen frames').count()).toBe(0);
+    await unlock.click();
+    await member.getByText('Message unlocked!').waitFor();
+    await member.getByTestId('message-content').getByText('Ten unseen frames, for subscribers').waitFor();
+    await axe(member, 'messages with an unlocked mass message');
+  });
+
+  it('the creator sees the tip and the unlock in analytics', async () => {
+    expect(await stack.settle()).toBe(true); // earnings credited by the process managers
+    await creator.goto('/dashboard/analytics');
+    await creator.getByTestId('total-tips').getByText('$5.00').waitFor();
+    await creator
+      .getByTestId('total-tips')
+      .getByText(/from 1 tip$/)
+      .waitFor();
+    await creator.getByTestId('total-unlocks').getByText('$3.50').waitFor();
+    await creator
+      .getByTestId('total-unlocks')
+      .getByText(/from 1 unlock$/)
+      .waitFor();
+    const perDay = creator.getByRole('table', { name: 'Tips and unlocks per day' });
+    await perDay.getByText('1 · $5.00').waitFor();
+    await perDay.getByText('1 · $3.50').waitFor();
+    await axe(creator, 'analytics');
+    await screenshot(creator, 'economy-analytics');
   });
 
   it('the member claims the money-back guarantee and loses access', async () => {
