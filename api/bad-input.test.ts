@@ -191,6 +191,7 @@ const SAMPLES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/messages/:id/unlock': () => ({}),
   'POST /api/notifications/read': () => ({ ids: [randomUUID()] }),
   'POST /api/admin/payouts/:id/:action': () => ({ reason: 'Sweep' }),
+  'POST /api/admin/payments/:id/refund': () => ({ amountCents: 100, reason: 'Sweep' }),
   'POST /api/system/rebuild': () => ({ projection: 'no-such-projection' }),
 };
 

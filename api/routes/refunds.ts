@@ -15,13 +15,17 @@ import type { Api } from '../kit';
  * `:id` is the charge's row in the payments table: a site-plan payment's id, or a creator-tier
  * charge's subscription id (first period) or renewal id. No amount: all that is left.
  */
+/** Payment, subscription and renewal ids: anything else names no charge. */
+const CHARGE_ID = /^[A-Za-z0-9_:-]{1,100}$/;
+
 export function refundRoutes(api: Api): Router {
   const router = Router();
   const { db, store } = api.deps;
 
   router.post('/admin/payments/:id/refund', requireRole(db, 'admin'), idempotency(db), async (req, res) => {
     const { amountCents, reason } = parseWith(refundRequestSchema, req.body);
-    const location = await chargeLocation(db, String(req.params.id));
+    const id = String(req.params.id);
+    const location = CHARGE_ID.test(id) ? await chargeLocation(db, id) : null;
     if (!location) throw refuse.notFound('Payment not found');
     const gateway = api.deps.ports.paymentGateway as PaymentGateway;
     const context = api.context(req);
