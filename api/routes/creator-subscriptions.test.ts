@@ -4,6 +4,7 @@ import type { BillingEntry } from '../../domain/contracts/billing';
 import type { MemberSubscription } from '../../domain/contracts/creator-subscriptions';
 import { SITE_PLAN_PRICE_CENTS } from '../../domain/contracts/money';
 import { SandboxGateway } from '../../domain/payments/sandbox-gateway';
+import { changeStanding } from '../../domain/safety/commands';
 import { reconcile } from '../../ops/commands/reconcile';
 import { eventually } from '../../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
@@ -277,6 +278,23 @@ describe('creator subscriptions over time', () => {
     expect(refused.body.error).toMatch(/money-back guarantee lasts 7 days/);
     // Someone else's subscription is not found.
     await member.agent.post(`/api/subscriptions/${lateStart.id}/refund`).send({}).expect(404);
+  });
+
+  it("a banned creator's subscribers are not charged again: the renewal fails and runs out", async () => {
+    const member = await register('Bea');
+    const other = await register('Olga');
+    await other.agent.post('/api/creators/register').send({ bio: 'Soon banned' }).expect(201);
+    const started = await subscribe(member.agent, other.id);
+    const charged = tierCharged(member.customerId);
+    await changeStanding(
+      stack.store,
+      { type: 'BanUser', userId: other.id, staffId: creator.id, reason: 'test', reportId: null, now },
+      { actorId: creator.id, now },
+    );
+    await tickAt(new Date(new Date(started.endDate).getTime() + 60_000));
+    const pastDue = (await mine(member.agent)).find((subscription) => subscription.creatorId === other.id);
+    expect(pastDue).toMatchObject({ status: 'past_due' });
+    expect(tierCharged(member.customerId)).toBe(charged);
   });
 
   it('the ledger reconciles: renewals, declines and refunds leave no problem', async () => {

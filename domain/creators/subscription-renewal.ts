@@ -2,6 +2,7 @@ import type { EventStore } from '../event-store/port';
 import { loadCardOnFile } from '../membership/card-on-file';
 import type { ChargeResult, PaymentGateway } from '../payments/gateway';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
+import { accountStanding } from '../safety/commands';
 import { deterministicId } from '../shared/ids';
 import { creatorDecider, offeredTiers } from './decider';
 import { creatorStream, creatorSubscriptionStream } from './events';
@@ -59,7 +60,11 @@ export async function runCreatorRenewal(
   const chargeKey = `creatorRenewal:${state.subscriptionId}:${periodEnd}:${attempt}`;
   const renewalContext: CommandContext = { ...context, correlationId: renewalId };
   const tier = await renewalTier(deps.store, state);
-  const result = await chargeCard(deps, state.subscriberId!, tier, chargeKey);
+  // A banned creator's subscribers are not charged again: it fails like a decline and runs out.
+  const banned = (await accountStanding(deps.store, state.creatorId!, now)).status === 'banned';
+  const result = banned
+    ? notCharged('This creator’s account is closed')
+    : await chargeCard(deps, state.subscriberId!, tier, chargeKey);
   const outcome =
     result.status === 'succeeded'
       ? ({ paid: true, transactionId: result.transactionId } as const)
@@ -100,8 +105,7 @@ async function chargeCard(
   idempotencyKey: string,
 ): Promise<ChargeResult> {
   const { state: card } = await loadCardOnFile(deps.store, subscriberId);
-  if (!card.customerId)
-    return { status: 'declined', transactionId: '', cardLast4: '0000', failureReason: 'No card on file', raw: {} };
+  if (!card.customerId) return notCharged('No card on file');
   return deps.gateway.charge({
     customerId: card.customerId,
     amountCents: tier.priceCents,
@@ -110,6 +114,14 @@ async function chargeCard(
     idempotencyKey,
   });
 }
+
+const notCharged = (failureReason: string): ChargeResult => ({
+  status: 'declined',
+  transactionId: '',
+  cardLast4: '0000',
+  failureReason,
+  raw: {},
+});
 
 const chargeTookEffect = (state: CreatorSubscriptionState, transactionId: string) =>
   state.lastCharge?.transactionId === transactionId;
