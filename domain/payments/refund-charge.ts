@@ -49,7 +49,8 @@ interface LoadedCharge {
   refundedElsewhere: RefundElsewhere[];
 }
 
-async function tierCharge(store: EventStore, locator: ChargeLocator): Promise<LoadedCharge | null> {
+/** A tier charge (first period or renewal) from its subscription's events; null when nothing was charged. */
+export async function tierCharge(store: EventStore, locator: ChargeLocator): Promise<LoadedCharge | null> {
   if (!locator.subscription) return null;
   const { subscriberId, creatorId } = locator.subscription;
   const streamId = creatorSubscriptionStream(subscriberId, creatorId);

@@ -1,5 +1,8 @@
 import type { CreatorSubscriptionRefunded } from '../creators/events';
+import type { EventStore } from '../event-store/port';
 import type { ChargeDisputedData, ChargeRefundedData } from '../payments/events';
+import { tierCharge } from '../payments/refund-charge';
+import { flowOfReference } from '../shared/money-flows';
 import type { ProcessManager } from '../shared/process-manager';
 import { creditEarnings, reverseCreatorShare } from './credit-earnings';
 import type { ShareReversalCause } from './events';
@@ -40,28 +43,37 @@ function reversalOf(event: { type: string; data: unknown }): Reversal | null {
         sale: { grossCents: charge.amountCents, payerId: charge.userId, occurredAt: charge.chargedAt },
       };
     }
-    case 'CreatorSubscriptionRefunded': {
-      const d = event.data as CreatorSubscriptionRefunded['data'];
-      return {
-        creatorId: d.creatorId,
-        reference: d.saleReference,
-        reversalId: `refund:${d.gatewayRefundId}`,
-        cause: 'money_back',
-        grossCents: d.amountCents,
-        reason: d.reason,
-        sale: null,
-      };
-    }
     default:
       return null;
   }
+}
+
+/** The money-back guarantee names its sale by reference: the sale's facts are on the subscription's stream. */
+async function moneyBackReversal(store: EventStore, d: CreatorSubscriptionRefunded['data']): Promise<Reversal | null> {
+  const chargeId = flowOfReference(d.saleReference)?.id;
+  const subscription = { subscriberId: d.subscriberId, creatorId: d.creatorId };
+  const sale = chargeId ? await tierCharge(store, { chargeId, subscription }) : null;
+  if (!sale) return null; // nothing was charged for it: nothing to take back
+  const { charge } = sale;
+  return {
+    creatorId: d.creatorId,
+    reference: d.saleReference,
+    reversalId: `refund:${d.gatewayRefundId}`,
+    cause: 'money_back',
+    grossCents: d.amountCents,
+    reason: d.reason,
+    sale: { grossCents: charge.amountCents, payerId: charge.userId, occurredAt: charge.chargedAt },
+  };
 }
 
 export const creatorShareReversalProcess: ProcessManager = {
   name: 'creator-share-reversal',
   eventTypes: ['ChargeRefunded', 'ChargeDisputed', 'CreatorSubscriptionRefunded'],
   async handle(event, { store, now }) {
-    const reversal = reversalOf(event);
+    const reversal =
+      event.type === 'CreatorSubscriptionRefunded'
+        ? await moneyBackReversal(store, event.data as CreatorSubscriptionRefunded['data'])
+        : reversalOf(event);
     if (!reversal) return;
     const context = {
       actorId: event.metadata.actorId ?? null,
