@@ -137,6 +137,10 @@ export const memberRoutes: MemberRoute[] = [
     path: '/dashboard/analytics',
     element: lazyPage(() => import('@/features/dashboard/analytics-page'), 'AnalyticsPage'),
   },
+  {
+    path: '/dashboard/mass-messages',
+    element: lazyPage(() => import('@/features/dashboard/mass-messages-page'), 'MassMessagesPage'),
+  },
   { path: '/messages', element: lazyPage(() => import('@/features/messaging/messages-page'), 'MessagesPage') },
   { path: '/vault', element: lazyPage(() => import('@/features/media/vault-page'), 'VaultPage') },
   { path: '/search', element: lazyPage(() => import('@/features/search/search-page'), 'SearchPage') },

@@ -21,6 +21,7 @@ import { MediaGallery } from './media-gallery';
 import { PostComments } from './post-comments';
 import { PostOwnerMenu } from './post-owner-menu';
 import { SafetyMenu } from './safety-menu';
+import { TipButton } from './tip-dialog';
 import { useCurrentUser } from '@/lib/current-user';
 import { refusalText } from '@/lib/safety-api';
 import { formatDate } from '@/lib/format';
@@ -200,6 +201,9 @@ export function PostCard({
           >
             {post.commentCount} {post.commentCount === 1 ? 'comment' : 'comments'}
           </Button>
+          {user && user.id !== post.creatorId && (
+            <TipButton creatorId={post.creatorId} creatorName={post.creator.name} postId={post.id} />
+          )}
         </Stack>
         {showComments && !post.locked && <PostComments postId={post.id} creatorId={post.creatorId} />}
       </CardContent>

@@ -21,6 +21,7 @@ import { useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from
 import { PostCard } from '@/components/post-card';
 import { SafetyMenu } from '@/components/safety-menu';
 import { SubscribeDialog } from '@/components/subscribe-dialog';
+import { TipButton } from '@/components/tip-dialog';
 import { SubscriptionCard } from '@/components/subscription-card';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { useDocumentTitle } from '@/lib/use-document-title';
@@ -127,6 +128,7 @@ export function CreatorProfilePage() {
                 Subscribe
               </Button>
             )}
+            {!isOwner && <TipButton variant="outlined" creatorId={profile.id} creatorName={profile.name} />}
             {isOwner ? (
               <Button component={RouterLink} to="/profile#blocked-users" startIcon={<Block />}>
                 Blocked users

@@ -3,6 +3,7 @@ import Add from '@mui/icons-material/Add';
 import AttachMoney from '@mui/icons-material/AttachMoney';
 import BarChart from '@mui/icons-material/BarChart';
 import Article from '@mui/icons-material/Article';
+import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import Group from '@mui/icons-material/Group';
 import People from '@mui/icons-material/People';
 import PhotoLibraryOutlined from '@mui/icons-material/PhotoLibraryOutlined';
@@ -168,6 +169,14 @@ function CreatorDashboard({ user }: { user: CurrentUser }) {
                 </Button>
                 <Button variant="outlined" startIcon={<BarChart />} component={RouterLink} to="/dashboard/analytics">
                   View Analytics
+                </Button>
+                <Button
+                  variant="outlined"
+                  startIcon={<ForumOutlined />}
+                  component={RouterLink}
+                  to="/dashboard/mass-messages"
+                >
+                  Mass Messages
                 </Button>
                 <Button variant="outlined" startIcon={<PhotoLibraryOutlined />} component={RouterLink} to="/vault">
                   Media Vault

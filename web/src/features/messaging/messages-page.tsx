@@ -39,6 +39,7 @@ import {
 } from './messaging-api';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { ThreadSafetyMenu } from './thread-safety-menu';
+import { TipButton } from '@/components/tip-dialog';
 import { IdentityRequiredAlert } from '@/components/identity-required-alert';
 import { identityRequiredText } from '@/lib/verification-api';
 import { refusalText } from '@/lib/safety-api';
@@ -137,10 +138,13 @@ function Bubble({ message, mine, otherUserId }: { message: Message; mine: boolea
 function Thread({
   otherUserId,
   otherName,
+  otherIsCreator,
   onBack,
 }: {
   otherUserId: string;
   otherName: string;
+  /** A creator can be tipped from the thread (issue 21). */
+  otherIsCreator: boolean;
   /** Phones show one pane at a time: the way back to the list. */
   onBack?: () => void;
 }) {
@@ -195,6 +199,7 @@ function Thread({
         <Typography variant="h6" noWrap>
           {otherName}
         </Typography>
+        {otherIsCreator && <TipButton creatorId={otherUserId} creatorName={otherName} />}
         <ThreadSafetyMenu otherUserId={otherUserId} otherName={otherName} />
       </Stack>
       <Stack spacing={1} sx={{ flex: 1, overflowY: 'auto', p: 2 }}>
@@ -361,6 +366,7 @@ export function MessagesPage() {
                 key={selected}
                 otherUserId={selected}
                 otherName={otherName}
+                otherIsCreator={(known?.user ?? other.data?.user)?.isCreator ?? false}
                 onBack={phone ? () => setParams({}) : undefined}
               />
             ) : (
