@@ -132,12 +132,9 @@ export const oneMonthAfter = (start: Date): Date => addMonths(start, 1);
 
 const afterDays = (iso: string, days: number) => new Date(new Date(iso).getTime() + days * DAY_MS).toISOString();
 
-/** The access end a status gives: the paid period, the grace period, or none left. */
-function accessEnd(state: CreatorSubscriptionState): Date | null {
-  if (state.status === 'past_due') return new Date(state.graceEndsAt!);
-  if (state.status === 'active' || state.status === 'canceled') return new Date(state.periodEnd!);
-  return state.activeUntil;
-}
+/** Until when a running subscription gives access: its paid period, or the grace period when past due. */
+const runningAccessEnd = (state: CreatorSubscriptionState): Date =>
+  new Date(state.status === 'past_due' ? state.graceEndsAt! : state.periodEnd!);
 
 /** The end of the grace period after the paid period: no renewal is charged later than this. */
 const graceEnd = (state: CreatorSubscriptionState) => new Date(afterDays(state.periodEnd!, RENEWAL_GRACE_DAYS));
@@ -211,86 +208,91 @@ export const initialCreatorSubscriptionState: CreatorSubscriptionState = {
   activeUntil: null,
 };
 
-function evolve(state: CreatorSubscriptionState, event: CreatorSubscriptionEvent): CreatorSubscriptionState {
-  const next = ((): CreatorSubscriptionState => {
-    switch (event.type) {
-      case 'CreatorSubscriptionStarted': {
-        const d = event.data;
-        const tier = { tierId: d.tierId, tierName: d.tierName, priceCents: d.tierPriceCents ?? d.priceCents };
-        const charge = d.transactionId
-          ? {
-              transactionId: d.transactionId,
-              amountCents: d.priceCents,
-              at: d.startDate,
-              saleReference: flowReference('tier_subscription', d.subscriptionId),
-            }
-          : null;
-        return {
-          ...initialCreatorSubscriptionState,
-          status: 'active',
-          subscriptionId: d.subscriptionId,
-          subscriberId: d.subscriberId,
-          creatorId: d.creatorId,
-          tier,
-          periodStart: d.startDate,
-          periodEnd: d.endDate,
-          lastCharge: charge,
-        };
-      }
-      case 'CreatorSubscriptionRenewed': {
-        const d = event.data;
-        return {
-          ...state,
-          status: 'active',
-          tier: { tierId: d.tierId, tierName: d.tierName, priceCents: d.priceCents },
-          nextTier: null,
-          periodStart: d.periodStart,
-          periodEnd: d.periodEnd,
-          failedAttempts: 0,
-          nextAttemptAt: null,
-          graceEndsAt: null,
-          lastCharge: {
+/** What one event changes, access aside. */
+function applyFact(state: CreatorSubscriptionState, event: CreatorSubscriptionEvent): CreatorSubscriptionState {
+  switch (event.type) {
+    case 'CreatorSubscriptionStarted': {
+      const d = event.data;
+      const tier = { tierId: d.tierId, tierName: d.tierName, priceCents: d.tierPriceCents ?? d.priceCents };
+      const charge = d.transactionId
+        ? {
             transactionId: d.transactionId,
             amountCents: d.priceCents,
-            at: d.renewedAt,
-            saleReference: flowReference('tier_subscription', d.renewalId),
-          },
-        };
-      }
-      case 'CreatorSubscriptionRenewalDeclined':
-        return {
-          ...state,
-          status: 'past_due',
-          failedAttempts: event.data.attempt,
-          nextAttemptAt: event.data.nextAttemptAt,
-          graceEndsAt: event.data.graceEndsAt,
-        };
-      case 'CreatorSubscriptionCanceled':
-        return { ...state, status: 'canceled', nextTier: null, activeUntil: new Date(event.data.accessUntil) };
-      case 'CreatorSubscriptionResumed':
-        return { ...state, status: 'active' };
-      case 'CreatorSubscriptionTierChanged': {
-        const d = event.data;
-        const back = d.tierId === state.tier?.tierId;
-        return {
-          ...state,
-          nextTier: back ? null : { tierId: d.tierId, tierName: d.tierName, priceCents: d.priceCents },
-        };
-      }
-      case 'CreatorSubscriptionExpired':
-        return { ...state, status: 'expired', nextAttemptAt: null, activeUntil: new Date(event.data.expiredAt) };
-      case 'CreatorSubscriptionRefunded':
-        return { ...state, status: 'refunded', nextAttemptAt: null, lastCharge: null };
+            at: d.startDate,
+            saleReference: flowReference('tier_subscription', d.subscriptionId),
+          }
+        : null;
+      return {
+        ...initialCreatorSubscriptionState,
+        status: 'active',
+        subscriptionId: d.subscriptionId,
+        subscriberId: d.subscriberId,
+        creatorId: d.creatorId,
+        tier,
+        periodStart: d.startDate,
+        periodEnd: d.endDate,
+        lastCharge: charge,
+      };
     }
-  })();
-  // A canceled period keeps the access end its cancellation set; every other status derives it.
-  const activeUntil =
-    next.status === 'canceled' || next.status === 'expired'
-      ? next.activeUntil
-      : next.status === 'refunded'
-        ? new Date((event.data as { at: string }).at)
-        : accessEnd(next);
-  return { ...next, activeUntil };
+    case 'CreatorSubscriptionRenewed': {
+      const d = event.data;
+      return {
+        ...state,
+        status: 'active',
+        tier: { tierId: d.tierId, tierName: d.tierName, priceCents: d.priceCents },
+        nextTier: null,
+        periodStart: d.periodStart,
+        periodEnd: d.periodEnd,
+        failedAttempts: 0,
+        nextAttemptAt: null,
+        graceEndsAt: null,
+        lastCharge: {
+          transactionId: d.transactionId,
+          amountCents: d.priceCents,
+          at: d.renewedAt,
+          saleReference: flowReference('tier_subscription', d.renewalId),
+        },
+      };
+    }
+    case 'CreatorSubscriptionRenewalDeclined':
+      return {
+        ...state,
+        status: 'past_due',
+        failedAttempts: event.data.attempt,
+        nextAttemptAt: event.data.nextAttemptAt,
+        graceEndsAt: event.data.graceEndsAt,
+      };
+    case 'CreatorSubscriptionCanceled':
+      return { ...state, status: 'canceled', nextTier: null, activeUntil: new Date(event.data.accessUntil) };
+    case 'CreatorSubscriptionResumed':
+      return { ...state, status: 'active' };
+    case 'CreatorSubscriptionTierChanged': {
+      const d = event.data;
+      const back = d.tierId === state.tier?.tierId;
+      return {
+        ...state,
+        nextTier: back ? null : { tierId: d.tierId, tierName: d.tierName, priceCents: d.priceCents },
+      };
+    }
+    case 'CreatorSubscriptionExpired':
+      return { ...state, status: 'expired', nextAttemptAt: null, activeUntil: new Date(event.data.expiredAt) };
+    case 'CreatorSubscriptionRefunded':
+      return {
+        ...state,
+        status: 'refunded',
+        nextAttemptAt: null,
+        lastCharge: null,
+        activeUntil: new Date(event.data.at),
+      };
+  }
+}
+
+function evolve(state: CreatorSubscriptionState, event: CreatorSubscriptionEvent): CreatorSubscriptionState {
+  const next = applyFact(state, event);
+  // A running period's access follows from it; a cancellation, expiry or refund sets it in its event.
+  return next.status === 'active' || next.status === 'past_due'
+    ? { ...next, activeUntil: runningAccessEnd(next) }
+    : next;
 }
 
 function decide(command: CreatorSubscriptionCommand, state: CreatorSubscriptionState): CreatorSubscriptionEvent[] {
