@@ -11,9 +11,8 @@ import { describeInBrowser, launchBrowser, newPage, screenshot, seriousAxeViolat
  * loses access; a creator schedules a post that appears at its time (the stack's clock moved
  * past it, the publishing tick run), edits a post from its menu, sends a pay-per-view mass
  * message that the subscriber unlocks, and sees the tip and the unlock in analytics; finance
- * staff refund part of a site-plan charge and the member's billing history shows it. The tip
- * and the mass message are sent through the member's and the creator's sessions (their buttons
- * are not on the web yet); every other step is done on the page. Each page is checked with axe.
+ * staff refund part of a site-plan charge and the member's billing history shows it. Every step
+ * is done on the page; each page is checked with axe.
  */
 const PASSWORD = 'Secret123';
 const MINUTE = 60_000;
@@ -122,20 +121,16 @@ describeInBrowser('creator economy journey', () => {
     await card.getByText(/^Renews on \d+ \w+ \d{4} at \$19\.99$/).waitFor();
   });
 
-  it('the member tips the post ($5.00 on the card; sent through the member’s session, no tip button yet)', async () => {
+  it('the member tips the post $5 on their card', async () => {
     await member.goto(`/creator/${creatorId}`);
-    const postId = await member
-      .getByTestId('post-card')
-      .filter({ hasText: 'Behind the scenes' })
-      .getAttribute('data-post-id');
-    const tip = await post(memberContext.request, '/api/tips', {
-      creatorId,
-      amountCents: 500,
-      postId,
-      message: 'Loved the behind the scenes',
-    });
-    expect(tip.status()).toBe(201);
-    expect(await tip.json()).toMatchObject({ amount: '5.00', postId, source: 'card' });
+    const card = member.getByTestId('post-card').filter({ hasText: 'Behind the scenes' });
+    await card.getByRole('button', { name: 'Tip', exact: true }).click();
+    const dialog = member.getByRole('dialog', { name: 'Tip Carla Creator' });
+    await dialog.getByRole('button', { name: '$5', exact: true }).click();
+    await dialog.getByLabel('Message (optional)').fill('Loved the behind the scenes');
+    await axe(member, 'tip dialog');
+    await dialog.getByRole('button', { name: 'Tip $5.00' }).click();
+    await member.getByText('You tipped Carla Creator $5.00.').waitFor();
   });
 
   it('the creator schedules a post: only they see it until its time, then it is in the member’s feed', async () => {
@@ -198,13 +193,21 @@ describeInBrowser('creator economy journey', () => {
     await member.getByText('Only my subscribers read this, now with notes.').waitFor();
   });
 
-  it('the creator sends a pay-per-view mass message (through the creator’s session, no composer yet); the subscriber unlocks it', async () => {
-    const sent = await post(creatorContext.request, '/api/mass-messages', {
-      content: 'Ten unseen frames, for subscribers',
-      price: '3.50',
-      segment: 'active',
-    });
-    expect(sent.status()).toBe(201);
+  it('the creator sends a pay-per-view mass message to active subscribers; the subscriber unlocks it', async () => {
+    await creator.goto('/dashboard');
+    await creator.getByRole('link', { name: 'Mass Messages' }).click();
+    const form = creator.getByRole('form', { name: 'New mass message' });
+    await form.getByLabel('Message').fill('Ten unseen frames, for subscribers');
+    await form.getByLabel('Price (optional, pay-per-view)').fill('3.50');
+    await form.getByRole('button', { name: 'Send' }).click();
+    await creator.getByText('On its way to 1 subscriber.').waitFor();
+    const sent = creator.getByTestId('mass-message').filter({ hasText: 'Ten unseen frames' });
+    await sent.getByText('$3.50 pay-per-view').waitFor();
+    await sent
+      .getByTestId('mass-stats')
+      .getByText(/^Sent 1$/)
+      .waitFor();
+    await axe(creator, 'mass messages');
     // The member pays the unlock from a USD balance, which a crypto conversion fills.
     const convert = await post(memberContext.request, '/api/crypto/convert', {
       cryptoAmount: '20',
@@ -228,6 +231,16 @@ describeInBrowser('creator economy journey', () => {
     await member.getByText('Message unlocked!').waitFor();
     await member.getByTestId('message-content').getByText('Ten unseen frames, for subscribers').waitFor();
     await axe(member, 'messages with an unlocked mass message');
+    await creator.reload();
+    await sent
+      .getByTestId('mass-stats')
+      .getByText(/^Unlocked 1$/)
+      .waitFor();
+    await sent
+      .getByTestId('mass-stats')
+      .getByText(/^Revenue \$3\.50$/)
+      .waitFor();
+    await screenshot(creator, 'economy-mass-message');
   });
 
   it('the creator sees the tip and the unlock in analytics', async () => {
