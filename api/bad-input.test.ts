@@ -193,6 +193,13 @@ const SAMPLES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/admin/payouts/:id/:action': () => ({ reason: 'Sweep' }),
   'POST /api/admin/payments/:id/refund': () => ({ amountCents: 100, reason: 'Sweep' }),
   'POST /api/system/rebuild': () => ({ projection: 'no-such-projection' }),
+  'POST /api/tips': (f) => ({
+    creatorId: f.staffId,
+    amountCents: 500,
+    message: 'Thanks from the sweep',
+    source: 'balance',
+  }),
+  'POST /api/mass-messages': () => ({ segment: 'active', content: 'Hello from the sweep' }),
 };
 
 /** Query parameters a GET route reads: each is spoiled in turn. */
