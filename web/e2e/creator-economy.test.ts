@@ -154,7 +154,7 @@ describeInBrowser('creator economy journey', () => {
 
     // Before its time the member sees nothing of it, in the feed or on the creator's page.
     await member.goto('/');
-    await member.getByText('Behind the scenes').waitFor();
+    await member.getByText('Behind the scenes').waitFor({ timeout: 30_000 }); // the feed, on a loaded machine
     expect(await member.getByText('Premiere night').count()).toBe(0);
     await member.goto(`/creator/${creatorId}`);
     await member.getByText('Behind the scenes').waitFor();
@@ -324,6 +324,30 @@ describeInBrowser('creator economy journey', () => {
     await entries.filter({ hasText: 'Refund: Subscription to Carla Creator' }).getByText('+$19.99').waitFor();
     await axe(member, 'billing history');
     await screenshot(member, 'economy-billing-refund');
+  });
+
+  it('at 390 px wide, the journey’s pages do not scroll sideways', async () => {
+    const pages: Array<[Page, string]> = [
+      [creator, '/dashboard'],
+      [creator, '/dashboard/mass-messages'],
+      [creator, '/dashboard/analytics'],
+      [creator, `/creator/${creatorId}`],
+      [member, '/subscriptions'],
+      [member, '/billing'],
+      [member, '/messages'],
+    ];
+    for (const [page, path] of pages) {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      await page.getByRole('button', { name: 'User menu' }).waitFor(); // the app, not its loading bar
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+      }));
+      expect(`${path}: ${scrollWidth}`).toBe(`${path}: ${innerWidth}`);
+    }
+    await screenshot(creator, 'economy-phone-creator-page');
   });
 
   it('all pages the journey opened pass axe (serious and critical findings)', () => {
