@@ -236,8 +236,9 @@ export async function creatorStats(db: Knex, now: Date, creatorId: string): Prom
   const [sales, posts, subscribers] = await Promise.all([
     db.raw(
       `SELECT price_cents FROM creator_subscriptions WHERE creator_id = ?
-       UNION ALL SELECT price_cents FROM messages WHERE sender_id = ? AND is_paid AND is_unlocked AND receiver_id <> sender_id`,
-      [creatorId, creatorId],
+       UNION ALL SELECT price_cents FROM messages WHERE sender_id = ? AND is_paid AND is_unlocked AND receiver_id <> sender_id
+       UNION ALL SELECT amount_cents FROM billing_history WHERE creator_id = ? AND kind = 'tip'`,
+      [creatorId, creatorId, creatorId],
     ),
     db('posts')
       .where({ creator_id: creatorId })

@@ -161,6 +161,12 @@ describe('POST /api/tips', () => {
       (body) => JSON.stringify(body).includes('"tip"'),
     );
     expect(JSON.stringify(history)).toContain('Tip to Cora Tips');
+    // The creator's total earnings count their 90% of each tip: $5.00, $3.00 and $500.00.
+    const stats = await eventually(
+      () => creator.agent.get(`/api/creators/${creator.id}/stats`).then((r) => r.body),
+      (body) => body.totalEarnings === '457.20',
+    );
+    expect(stats.totalEarnings).toBe('457.20');
     expect(await stack.settle()).toBe(true);
     const report = await reconcile({ store: stack.store, db: stack.db }, new Date(Date.now() + 10 * 60_000));
     expect(report.problems).toEqual([]);
