@@ -261,12 +261,13 @@ describeInBrowser('phone layout on every route in every access state', () => {
       '/no-such-page',
       '/wallet',
       '/billing',
+      '/subscriptions',
       '/security',
       ...POLICIES,
       ['/landing', '/subscribe'],
     ]);
     await checkTopBar(page, 'lapsed');
-    await checkUserMenu(page, 'lapsed', ['Profile', 'Crypto Wallet', 'Billing', 'Security']);
+    await checkUserMenu(page, 'lapsed', ['Profile', 'Crypto Wallet', 'My subscriptions', 'Billing', 'Security']);
   });
 
   it('a subscribed member: every route fits; messages show one pane at a time on phones', async () => {
@@ -291,6 +292,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
       '/payouts',
       '/wallet',
       '/billing',
+      '/subscriptions',
       '/profile',
       '/security',
       '/subscribe',
@@ -339,7 +341,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
     await shot(page, 'member-390-subscribe-dialog', true);
     await page.keyboard.press('Escape');
 
-    await checkUserMenu(page, 'member', ['Profile', 'Crypto Wallet', 'Billing', 'Security']);
+    await checkUserMenu(page, 'member', ['Profile', 'Crypto Wallet', 'My subscriptions', 'Billing', 'Security']);
   });
 
   async function me(context: BrowserContext) {
@@ -357,6 +359,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
       '/vault',
       '/dashboard/subscribers',
       '/dashboard/analytics',
+      '/dashboard/mass-messages',
       '/wallet',
       '/billing',
       '/subscribe',
@@ -388,6 +391,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
     await checkUserMenu(page, 'creator', [
       'Profile',
       'Crypto Wallet',
+      'My subscriptions',
       'Billing',
       'Security',
       'Dashboard',
@@ -428,6 +432,14 @@ describeInBrowser('phone layout on every route in every access state', () => {
     const grid = await page.getByTestId('admin-table').boundingBox();
     expect(grid && grid.x >= 0 && grid.x + grid.width <= PHONE.width).toBe(true);
     await page.screenshot({ path: path.join(SHOTS, 'phone-staff-390-ledger-full.png'), fullPage: true });
-    await checkUserMenu(page, 'staff', ['Profile', 'Crypto Wallet', 'Billing', 'Security', 'Admin', 'System']);
+    await checkUserMenu(page, 'staff', [
+      'Profile',
+      'Crypto Wallet',
+      'My subscriptions',
+      'Billing',
+      'Security',
+      'Admin',
+      'System',
+    ]);
   });
 });
