@@ -125,8 +125,8 @@ class Tally {
     this.changedSpells.set(key, next);
   }
 
-  /** A refunded subscription (money-back guarantee) is lost on the refund's day, not at its paid period's end. */
-  refund(d: CreatorSubscriptionRefunded['data']) {
+  /** A refunded or charged-back subscription is lost on that day, not at its paid period's end. */
+  refund(d: Pick<CreatorSubscriptionRefunded['data'], 'creatorId' | 'subscriberId' | 'at'>) {
     const key = `${d.creatorId}|${d.subscriberId}`;
     const spell = this.spells.get(key);
     const at = new Date(d.at);
@@ -156,6 +156,7 @@ class Tally {
         return this.subscription({ ...d, startDate: d.periodStart, endDate: d.periodEnd });
       }
       case 'CreatorSubscriptionRefunded':
+      case 'CreatorSubscriptionChargeGivenBack':
         return this.refund(event.data as CreatorSubscriptionRefunded['data']);
       case 'EarningsCredited': {
         const d = event.data as EarningsCreditedData;
@@ -180,7 +181,12 @@ class Tally {
 }
 
 /** The subscription events that start, continue or cut a subscriber's spell. */
-const SUBSCRIPTION_EVENTS = ['CreatorSubscriptionStarted', 'CreatorSubscriptionRenewed', 'CreatorSubscriptionRefunded'];
+const SUBSCRIPTION_EVENTS = [
+  'CreatorSubscriptionStarted',
+  'CreatorSubscriptionRenewed',
+  'CreatorSubscriptionRefunded',
+  'CreatorSubscriptionChargeGivenBack',
+];
 
 async function spellsOf({ trx, ref }: ProjectionContext, events: RecordedEvent[]): Promise<Map<string, Spell>> {
   const pairs = events

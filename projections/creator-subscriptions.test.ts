@@ -73,6 +73,7 @@ beforeAll(async () => {
       type: 'RecordCreatorSubscriptionRefund',
       transactionId: `tx-${refunded.slice(0, 1)}`,
       gatewayRefundId: 'rf-1',
+      amountCents: 499,
       reason: 'money-back guarantee',
       at: day(2),
     },

@@ -71,7 +71,8 @@ function changesOf(event: CreatorSubscriptionEvent): Record<string, unknown> | n
     case 'CreatorSubscriptionExpired':
       return { status: 'expired', renews_at: null };
     case 'CreatorSubscriptionRefunded':
-      return { status: 'refunded', end_date: event.data.at, renews_at: null, last_charge_at: null };
+    case 'CreatorSubscriptionChargeGivenBack':
+      return { status: 'refunded', end_date: event.data.at, renews_at: null, last_charge_at: null, ...noNextTier };
   }
 }
 
@@ -97,6 +98,7 @@ const EVENT_TYPES: CreatorSubscriptionEvent['type'][] = [
   'CreatorSubscriptionTierChanged',
   'CreatorSubscriptionExpired',
   'CreatorSubscriptionRefunded',
+  'CreatorSubscriptionChargeGivenBack',
 ];
 
 /** Members' subscriptions to creators: who may read whose locked posts, the feed's sources, renewals due. */

@@ -3,6 +3,7 @@ import type { NotificationItem, NotificationKind, NotificationsPage } from '../d
 import { formatCents } from '../domain/contracts/money';
 import type {
   CreatorSubscriptionCanceled,
+  CreatorSubscriptionChargeGivenBack,
   CreatorSubscriptionExpired,
   CreatorSubscriptionRefunded,
   CreatorSubscriptionRenewalDeclined,
@@ -175,6 +176,13 @@ const NOTIFICATION_SOURCES = {
       'subscription_ended',
       'Subscription refunded',
       `$${formatCents(d.amountCents)} for ${ACTOR} is on its way back to your card; access has ended`,
+    ),
+  CreatorSubscriptionChargeGivenBack: (d: CreatorSubscriptionChargeGivenBack['data']): Notice =>
+    subscriptionNotice(
+      d,
+      'subscription_ended',
+      'Subscription ended',
+      `Your subscription to ${ACTOR} has ended: its payment was ${d.cause === 'refund' ? 'refunded' : 'charged back'}`,
     ),
 } satisfies Record<string, (data: never) => Notice>;
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { creatorSubscriptionStream } from '../../domain/creators/events';
 import { paymentDecider } from '../../domain/payments/decider';
 import { paymentStream } from '../../domain/payments/events';
+import { creatorAccountStream } from '../../domain/payouts/events';
 import { SandboxGateway } from '../../domain/payments/sandbox-gateway';
 import { handleCommand } from '../../domain/shared/command-handler';
 import { reconcile } from '../../ops/commands/reconcile';
@@ -59,7 +60,13 @@ async function sitePlanCharge(userId: string, token = 'dev_tok_refunds') {
 }
 
 /** A creator-tier charge (a creator sale), as a subscription records it. */
-async function tierCharge(subscriberId: string, creatorId: string, priceCents: number, token = 'dev_tok_tier') {
+async function tierCharge(
+  subscriberId: string,
+  creatorId: string,
+  priceCents: number,
+  token = 'dev_tok_tier',
+  start = new Date(),
+) {
   const card = await gateway.createCustomer({ email: 's@x.y', name: 'S', paymentToken: token, idempotencyKey: token });
   const subscriptionId = randomUUID();
   const charge = await gateway.charge({
@@ -69,7 +76,6 @@ async function tierCharge(subscriberId: string, creatorId: string, priceCents: n
     description: 'Creator subscription',
     idempotencyKey: `test:${subscriptionId}`,
   });
-  const start = new Date();
   await stack.store.append(
     creatorSubscriptionStream(subscriberId, creatorId),
     [
@@ -190,12 +196,103 @@ describe('POST /api/admin/payments/:id/refund', () => {
     expect(full.body).toMatchObject({ amount: '6.00', full: true });
     await eventually(dashboard, (res) => res.body.pendingBalance === '0.00');
     expect((await dashboard()).body.totalEarnings).toBe('0.00');
-    // Refunded in full within its 7 days: the subscription ends as a money-back claim ends it, once.
+    // Refunded in full: the subscription ends, naming the refund (the money is counted on the payment stream).
     const ended = await eventually(
       () => stack.store.readStream(creatorSubscriptionStream(member.userId, creator.userId)),
-      (events) => events.some((e) => e.type === 'CreatorSubscriptionRefunded'),
+      (events) => events.some((e) => e.type === 'CreatorSubscriptionChargeGivenBack'),
     );
-    expect(ended.at(-1)!.data).toMatchObject({ gatewayRefundId: full.body.gatewayRefundId, amountCents: 1000 });
+    expect(ended.at(-1)!.data).toMatchObject({ givenBackId: `refund:${full.body.gatewayRefundId}`, cause: 'refund' });
+  });
+
+  it('the money-back guarantee after a partial staff refund gives back only what remains, once', async () => {
+    const admin = await person(stack, 'admin');
+    const member = await person(stack, 'member');
+    const creator = await person(stack, 'creator');
+    const { subscriptionId, customerId } = await tierCharge(member.userId, creator.userId, 1000, 'dev_tok_mb_rest');
+    const dashboard = () => creator.agent.get(`/api/payouts/${creator.userId}/dashboard`);
+    await eventually(dashboard, (res) => res.body.pendingBalance === '9.00');
+    await admin.agent
+      .post(`/api/admin/payments/${subscriptionId}/refund`)
+      .send({ amountCents: 300, reason: 'goodwill' })
+      .expect(200);
+    await eventually(
+      () => member.agent.get('/api/subscriptions').expect(200),
+      (res) => res.body.subscriptions.some((s: { id: string }) => s.id === subscriptionId),
+    );
+
+    const claim = await member.agent.post(`/api/subscriptions/${subscriptionId}/refund`).send({}).expect(200);
+    expect(claim.body).toMatchObject({ id: subscriptionId, status: 'refunded' });
+    expect(gateway.netChargedCents(customerId)).toBe(0);
+    const events = await stack.store.readStream(creatorSubscriptionStream(member.userId, creator.userId));
+    expect(events.filter((e) => e.type === 'CreatorSubscriptionRefunded').map((e) => e.data)).toEqual([
+      expect.objectContaining({ amountCents: 700, reason: 'money-back guarantee' }),
+    ]);
+    // The same refund on the charge's payment stream, sent to the gateway under its key.
+    const payment = await stack.store.readStream(paymentStream(subscriptionId));
+    expect(payment.filter((e) => e.type === 'ChargeRefunded').map((e) => e.data)).toEqual([
+      expect.objectContaining({ amountCents: 300, full: false }),
+      expect.objectContaining({ amountCents: 700, refundedTotalCents: 1000, full: true, staffId: null }),
+    ]);
+    expect(await paymentRow(admin, subscriptionId)).toMatchObject({ status: 'refunded', refundable: '0.00' });
+
+    // The creator's $9.00 share taken back once: $2.70 for the staff refund, $6.30 for the claim.
+    await eventually(dashboard, (res) => res.body.pendingBalance === '0.00' && res.body.totalEarnings === '0.00');
+    await stack.settle();
+    const reversals = await eventually(
+      () => stack.store.readStream(creatorAccountStream(creator.userId)).catch(() => []),
+      (list) => list.filter((e) => e.type === 'CreatorShareReversed').length >= 2,
+    );
+    expect(
+      reversals
+        .filter((e) => e.type === 'CreatorShareReversed')
+        .map((e) => (e.data as { creatorShareCents: number }).creatorShareCents),
+    ).toEqual([270, 630]);
+    const history = await eventually(
+      () => member.agent.get('/api/billing/history').expect(200),
+      (res) => res.body.entries.length === 3,
+    );
+    expect(history.body.entries).toEqual([
+      expect.objectContaining({ kind: 'refund', amount: '7.00', direction: 'credit' }),
+      expect.objectContaining({ kind: 'refund', amount: '3.00', direction: 'credit' }),
+      expect.objectContaining({ kind: 'tier_subscription', amount: '10.00', status: 'refunded' }),
+    ]);
+    // Nothing remains: the guarantee and finance staff are both refused.
+    const again = await member.agent.post(`/api/subscriptions/${subscriptionId}/refund`).send({});
+    expect(again.status).toBe(409);
+    const staff = await admin.agent.post(`/api/admin/payments/${subscriptionId}/refund`).send({ reason: 'x' });
+    expect(staff.status).toBe(409);
+    expect(staff.body.error).toBe('Nothing is left to refund on this payment');
+  });
+
+  it('a tier charge refunded in full after the 7-day guarantee still ends the subscription; the share is reversed once', async () => {
+    const admin = await person(stack, 'admin');
+    const member = await person(stack, 'member');
+    const creator = await person(stack, 'creator');
+    const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000);
+    const { subscriptionId } = await tierCharge(member.userId, creator.userId, 1000, 'dev_tok_late_refund', tenDaysAgo);
+    const dashboard = () => creator.agent.get(`/api/payouts/${creator.userId}/dashboard`);
+    await eventually(dashboard, (res) => res.body.totalEarnings === '9.00');
+    const mine = () => member.agent.get('/api/subscriptions').expect(200);
+    await eventually(mine, (res) => res.body.subscriptions[0]?.status === 'active');
+    // Past its 7 days the member's own claim is refused; finance staff can still refund it.
+    await member.agent.post(`/api/subscriptions/${subscriptionId}/refund`).send({}).expect(409);
+
+    await admin.agent
+      .post(`/api/admin/payments/${subscriptionId}/refund`)
+      .send({ reason: 'service outage' })
+      .expect(200);
+    const listed = await eventually(mine, (res) => res.body.subscriptions[0]?.status === 'refunded');
+    expect(listed.body.subscriptions[0]).toMatchObject({ id: subscriptionId, renewsAt: null });
+    expect(new Date(listed.body.subscriptions[0].endsAt).getTime()).toBeLessThanOrEqual(Date.now());
+    await eventually(
+      () => member.agent.get('/api/notifications').expect(200),
+      (res) => JSON.stringify(res.body).includes('its payment was refunded'),
+    );
+    await eventually(dashboard, (res) => res.body.totalEarnings === '0.00');
+    await stack.settle();
+    const earnings = await stack.store.readStream(creatorAccountStream(creator.userId)).catch(() => []);
+    expect(earnings.filter((e) => e.type === 'CreatorShareReversed')).toHaveLength(1);
+    expect((await dashboard()).body).toMatchObject({ pendingBalance: '0.00', availableBalance: '0.00' });
   });
 
   it("reverses the creator's share on the money-back guarantee (CreatorSubscriptionRefunded)", async () => {
@@ -257,6 +354,14 @@ describe('POST /api/admin/payments/:id/refund', () => {
       () => creator.agent.get(`/api/payouts/${creator.userId}/dashboard`),
       (res) => res.body.totalEarnings === '0.00' && res.body.pendingBalance === '0.00',
     );
+    // Charged back: the subscription ends at once and will not renew.
+    const listed = await eventually(
+      () => member.agent.get('/api/subscriptions').expect(200),
+      (res) => res.body.subscriptions[0]?.status === 'refunded',
+    );
+    expect(listed.body.subscriptions[0]).toMatchObject({ id: subscriptionId, renewsAt: null });
+    const events = await stack.store.readStream(creatorSubscriptionStream(member.userId, creator.userId));
+    expect(events.at(-1)).toMatchObject({ type: 'CreatorSubscriptionChargeGivenBack', data: { cause: 'chargeback' } });
 
     const history = await eventually(
       () => member.agent.get('/api/billing/history').expect(200),

@@ -135,6 +135,22 @@ export interface CreatorSubscriptionRefunded {
   };
 }
 
+/**
+ * A charge of this subscription was given back outside the money-back guarantee (finance staff
+ * refunded it in full, or the bank charged it back): access ends at `at` and renewal stops.
+ * The money itself is recorded on the charge's `payment-<chargeId>` stream (`givenBackId`:
+ * `refund:<gatewayRefundId>` or `dispute:<disputeId>`), so this event moves none.
+ */
+export interface CreatorSubscriptionChargeGivenBack {
+  type: 'CreatorSubscriptionChargeGivenBack';
+  data: SubscriptionFact & {
+    transactionId: string;
+    givenBackId: string;
+    cause: 'refund' | 'chargeback';
+    at: string;
+  };
+}
+
 export type CreatorSubscriptionEvent =
   | CreatorSubscriptionStarted
   | CreatorSubscriptionRenewed
@@ -143,7 +159,8 @@ export type CreatorSubscriptionEvent =
   | CreatorSubscriptionResumed
   | CreatorSubscriptionTierChanged
   | CreatorSubscriptionExpired
-  | CreatorSubscriptionRefunded;
+  | CreatorSubscriptionRefunded
+  | CreatorSubscriptionChargeGivenBack;
 
 export const creatorStream = (userId: string) => `creator-${userId}`;
 export const creatorSubscriptionStream = (subscriberId: string, creatorId: string) =>

@@ -175,6 +175,7 @@ describe('creator subscription decider', () => {
         type: 'RecordCreatorSubscriptionRefund',
         transactionId: 'txn-1',
         gatewayRefundId: 'rf-1',
+        amountCents: 499,
         reason: 'money-back guarantee',
         at,
       }) as const;
@@ -189,8 +190,71 @@ describe('creator subscription decider', () => {
       },
     });
     expect(refunded.state).toMatchObject({ status: 'refunded', activeUntil: day(6) });
-    expect(() => run([refund(day(6.5))], refunded.state)).toThrow('no running period');
+    // The same refund recorded again changes nothing; another one is refused.
+    expect(run([refund(day(6.5))], refunded.state).events).toEqual([]);
+    expect(() => run([{ ...refund(day(6.5)), gatewayRefundId: 'rf-2' }], refunded.state)).toThrow('no running period');
     expect(() => run([refund(day(7))], state)).toThrow('money-back guarantee lasts 7 days');
+  });
+
+  it('records what remained of the charge when staff refunded part of it first; once per refund', () => {
+    const { state } = run([start()]);
+    const claim = {
+      type: 'RecordCreatorSubscriptionRefund',
+      transactionId: 'txn-1',
+      gatewayRefundId: 'rf-rest',
+      amountCents: 299,
+      reason: 'money-back guarantee',
+      at: day(2),
+    } as const;
+    const refunded = run([claim], state);
+    expect(refunded.events[0].data).toMatchObject({ amountCents: 299, gatewayRefundId: 'rf-rest' });
+    // Its payment stream's process ended it with the same refund first: the claim records nothing more.
+    const ended = run(
+      [
+        {
+          type: 'EndCreatorSubscriptionGivenBack',
+          transactionId: 'txn-1',
+          givenBackId: 'refund:rf-rest',
+          cause: 'refund',
+          at: day(2),
+        },
+      ],
+      state,
+    );
+    expect(run([claim], ended.state).events).toEqual([]);
+  });
+
+  it('a charge given back outside the guarantee ends access at once, whatever its age; once, and only its own', () => {
+    const { state } = run([start()]);
+    const end = state.periodEnd!;
+    const renewed = run([renewal(end, 1, new Date(end), true)], state).state;
+    const givenBack = (transactionId: string, givenBackId: string, at: Date) =>
+      ({ type: 'EndCreatorSubscriptionGivenBack', transactionId, givenBackId, cause: 'chargeback', at }) as const;
+    // The first period's charge, charged back 40 days on (the guarantee long over).
+    const ended = run([givenBack('txn-1', 'dispute:dp-1', day(40))], renewed);
+    expect(ended.events).toEqual([
+      {
+        type: 'CreatorSubscriptionChargeGivenBack',
+        data: {
+          subscriptionId: 'sub-1',
+          subscriberId: MEMBER,
+          creatorId: CREATOR,
+          transactionId: 'txn-1',
+          givenBackId: 'dispute:dp-1',
+          cause: 'chargeback',
+          at: day(40).toISOString(),
+        },
+      },
+    ]);
+    expect(ended.state).toMatchObject({ status: 'refunded', activeUntil: day(40), nextAttemptAt: null });
+    // No renewal is charged afterwards, and the same or another refund ends nothing more.
+    expect(run([renewal(ended.state.periodEnd!, 1, day(70), true)], ended.state).events).toEqual([]);
+    expect(run([givenBack('txn-1', 'dispute:dp-1', day(41))], ended.state).events).toEqual([]);
+    // A charge this subscription never made (another subscription's) ends nothing.
+    expect(run([givenBack('txn-other', 'refund:r', day(40))], renewed).events).toEqual([]);
+    // A later subscription is not ended by its predecessor's charge.
+    const again = run([start({ subscriptionId: 'sub-2', transactionId: 'txn-2', at: day(41) })], ended.state).state;
+    expect(run([givenBack('txn-1', 'dispute:dp-2', day(42))], again).events).toEqual([]);
   });
 
   it('a trial has nothing to refund', () => {
@@ -204,6 +268,7 @@ describe('creator subscription decider', () => {
             type: 'RecordCreatorSubscriptionRefund',
             transactionId: 'x',
             gatewayRefundId: 'r',
+            amountCents: 499,
             reason: 'r',
             at: day(1),
           },
@@ -231,6 +296,7 @@ describe('creator subscription decider', () => {
         type: 'RecordCreatorSubscriptionRefund',
         transactionId: 'txn-1',
         gatewayRefundId: 'r',
+        amountCents: 499,
         reason: 'r',
         at: day(1),
       },

@@ -46,6 +46,10 @@ export interface CreatorSubscriptionState {
   nextAttemptAt: string | null;
   graceEndsAt: string | null;
   lastCharge: SubscriptionCharge | null;
+  /** The gateway transactions that paid the current subscription (its first period and renewals). */
+  chargedTransactions: string[];
+  /** What ended it when money was given back: `refund:<gatewayRefundId>` or `dispute:<disputeId>`. */
+  endedBy: string | null;
   /** Until when the member may read the creator's locked posts (null: never subscribed). */
   activeUntil: Date | null;
 }
@@ -101,12 +105,27 @@ export interface ChangeCreatorSubscriptionTier {
   tier: TierTerms;
   at: Date;
 }
-/** The gateway refunded `transactionId` (checked refundable with `assertRefundable` before). */
+/**
+ * The gateway refunded `amountCents` of `transactionId` (checked refundable with
+ * `assertRefundable` before): what remained of the charge.
+ */
 export interface RecordCreatorSubscriptionRefund {
   type: 'RecordCreatorSubscriptionRefund';
   transactionId: string;
   gatewayRefundId: string;
+  amountCents: number;
   reason: string;
+  at: Date;
+}
+/**
+ * A charge of the subscription was given back outside the guarantee (a staff refund in full, a
+ * chargeback; `givenBackId` names it): access ends now, whatever the charge's age.
+ */
+export interface EndCreatorSubscriptionGivenBack {
+  type: 'EndCreatorSubscriptionGivenBack';
+  transactionId: string;
+  givenBackId: string;
+  cause: 'refund' | 'chargeback';
   at: Date;
 }
 
@@ -117,7 +136,8 @@ export type CreatorSubscriptionCommand =
   | CancelCreatorSubscription
   | ResumeCreatorSubscription
   | ChangeCreatorSubscriptionTier
-  | RecordCreatorSubscriptionRefund;
+  | RecordCreatorSubscriptionRefund
+  | EndCreatorSubscriptionGivenBack;
 
 /** Days after the period end at which a declined renewal is tried again (attempts 2, 3, 4). */
 export const RENEWAL_RETRY_DAYS = [1, 3, 5];
@@ -205,6 +225,8 @@ export const initialCreatorSubscriptionState: CreatorSubscriptionState = {
   nextAttemptAt: null,
   graceEndsAt: null,
   lastCharge: null,
+  chargedTransactions: [],
+  endedBy: null,
   activeUntil: null,
 };
 
@@ -232,6 +254,7 @@ function applyFact(state: CreatorSubscriptionState, event: CreatorSubscriptionEv
         periodStart: d.startDate,
         periodEnd: d.endDate,
         lastCharge: charge,
+        chargedTransactions: d.transactionId ? [d.transactionId] : [],
       };
     }
     case 'CreatorSubscriptionRenewed': {
@@ -252,6 +275,7 @@ function applyFact(state: CreatorSubscriptionState, event: CreatorSubscriptionEv
           at: d.renewedAt,
           saleReference: flowReference('tier_subscription', d.renewalId),
         },
+        chargedTransactions: [...state.chargedTransactions, d.transactionId],
       };
     }
     case 'CreatorSubscriptionRenewalDeclined':
@@ -277,13 +301,18 @@ function applyFact(state: CreatorSubscriptionState, event: CreatorSubscriptionEv
     case 'CreatorSubscriptionExpired':
       return { ...state, status: 'expired', nextAttemptAt: null, activeUntil: new Date(event.data.expiredAt) };
     case 'CreatorSubscriptionRefunded':
+    case 'CreatorSubscriptionChargeGivenBack': {
+      const d = event.data;
       return {
         ...state,
         status: 'refunded',
+        nextTier: null,
         nextAttemptAt: null,
         lastCharge: null,
-        activeUntil: new Date(event.data.at),
+        endedBy: 'givenBackId' in d ? d.givenBackId : `refund:${d.gatewayRefundId}`,
+        activeUntil: new Date(d.at),
       };
+    }
   }
 }
 
@@ -419,6 +448,8 @@ function decide(command: CreatorSubscriptionCommand, state: CreatorSubscriptionS
       ];
     }
     case 'RecordCreatorSubscriptionRefund': {
+      // Ended by this very refund already (its payment stream's process got there first).
+      if (state.endedBy === `refund:${command.gatewayRefundId}`) return [];
       const charge = assertRefundable(state, command.at);
       if (charge.transactionId !== command.transactionId) return [];
       return [
@@ -428,10 +459,27 @@ function decide(command: CreatorSubscriptionCommand, state: CreatorSubscriptionS
             ...fact(),
             transactionId: charge.transactionId,
             gatewayRefundId: command.gatewayRefundId,
-            amountCents: charge.amountCents,
+            amountCents: command.amountCents,
             reason: command.reason,
             at,
             saleReference: charge.saleReference,
+          },
+        },
+      ];
+    }
+    case 'EndCreatorSubscriptionGivenBack': {
+      // Only a charge of the current subscription, while it still gives access; once.
+      const running = state.activeUntil !== null && state.activeUntil > command.at && state.status !== 'refunded';
+      if (!running || !state.chargedTransactions.includes(command.transactionId)) return [];
+      return [
+        {
+          type: 'CreatorSubscriptionChargeGivenBack',
+          data: {
+            ...fact(),
+            transactionId: command.transactionId,
+            givenBackId: command.givenBackId,
+            cause: command.cause,
+            at,
           },
         },
       ];

@@ -1,7 +1,9 @@
 import type { EventStore } from '../event-store/port';
 import type { PaymentGateway } from '../payments/gateway';
+import { refundCharge, remainingOfCharge } from '../payments/refund-charge';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
+import { flowOfReference } from '../shared/money-flows';
 import { creatorSubscriptionStream } from './events';
 import { offeredTier } from './subscribe';
 import { assertRefundable, creatorSubscriptionDecider, type CreatorSubscriptionCommand } from './subscription-decider';
@@ -54,8 +56,9 @@ export const MONEY_BACK_REASON = 'money-back guarantee';
 
 /**
  * The money-back guarantee: the last tier charge, if less than 7 days old, is refunded through
- * the gateway (its idempotency key names the charge, so a retried claim refunds once), then the
- * refund is recorded: access ends at once and renewal stops.
+ * the gateway as a refund of its payment stream (`payment-<chargeId>`), for what remains of it
+ * (finance staff may have refunded part already; a retried claim resumes its own refund, never
+ * a second one), then recorded: access ends at once and renewal stops.
  */
 export async function claimMoneyBack(
   store: EventStore,
@@ -65,12 +68,21 @@ export async function claimMoneyBack(
 ) {
   const { streamId, state } = await onCurrent(store, ref);
   const charge = assertRefundable(state, context.now);
-  const refund = await gateway.refund({
-    transactionId: charge.transactionId,
-    amountCents: charge.amountCents,
-    idempotencyKey: `moneyBack:${charge.transactionId}`,
-  });
-  if (refund.status !== 'succeeded') throw refuse.declined(refund.failureReason);
+  const locator = {
+    chargeId: flowOfReference(charge.saleReference)!.id,
+    subscription: { subscriberId: ref.subscriberId, creatorId: ref.creatorId },
+  };
+  const { refundableCents, pending } = await remainingOfCharge(store, locator);
+  if (pending && pending.reason !== MONEY_BACK_REASON)
+    throw refuse.conflict('A refund of this charge is in progress; try again in a moment');
+  if (!pending && refundableCents === 0)
+    throw refuse.conflict('This charge was given back in full already: there is nothing left to refund');
+  const refund = await refundCharge(
+    store,
+    gateway,
+    { ...locator, amountCents: pending?.amountCents ?? refundableCents, reason: MONEY_BACK_REASON, staffId: null },
+    context,
+  );
   return handleCommand(
     store,
     streamId,
@@ -78,7 +90,8 @@ export async function claimMoneyBack(
     {
       type: 'RecordCreatorSubscriptionRefund',
       transactionId: charge.transactionId,
-      gatewayRefundId: refund.transactionId,
+      gatewayRefundId: refund.gatewayRefundId,
+      amountCents: refund.amountCents,
       reason: MONEY_BACK_REASON,
       at: context.now,
     },

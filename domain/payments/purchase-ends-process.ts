@@ -2,7 +2,6 @@ import { creatorSubscriptionDecider } from '../creators/subscription-decider';
 import { membershipDecider } from '../membership/decider';
 import { membershipStream } from '../membership/events';
 import { handleCommand } from '../shared/command-handler';
-import { DomainError } from '../shared/errors';
 import { deterministicId } from '../shared/ids';
 import type { ProcessManager } from '../shared/process-manager';
 import type { ChargeDisputedData, ChargeRefundedData } from './events';
@@ -10,10 +9,10 @@ import type { ChargeDisputedData, ChargeRefundedData } from './events';
 /**
  * A charge given back in full ends what it bought. A site-plan charge (refunded in full, or
  * taken back by a chargeback) ends the membership period it paid for, if it still runs. A tier
- * charge refunded in full by finance staff ends the subscription the way the money-back guarantee
- * does (CreatorSubscriptionRefunded with the same gateway refund id, so the ledger, the creator's
- * reversal and the billing history count that refund once); the subscription's decider accepts
- * that for its latest charge within its 7 days only, and an older one keeps its access.
+ * charge refunded in full or charged back ends its subscription whatever the charge's age
+ * (CreatorSubscriptionChargeGivenBack: it moves no money, so the ledger, the creator's reversal
+ * and the billing history count the refund or dispute once, from this stream). Once per refund
+ * or dispute id; a charge of a subscription that no longer runs ends nothing.
  */
 export const purchaseEndsProcess: ProcessManager = {
   name: 'refund-ends-purchase',
@@ -40,24 +39,21 @@ export const purchaseEndsProcess: ProcessManager = {
       );
       return;
     }
-    if (charge.flow !== 'tier_subscription' || !charge.subscriptionStreamId || !refund) return;
-    try {
-      await handleCommand(
-        store,
-        charge.subscriptionStreamId,
-        creatorSubscriptionDecider,
-        {
-          type: 'RecordCreatorSubscriptionRefund',
-          transactionId: charge.gatewayTransactionId,
-          gatewayRefundId: refund.gatewayRefundId,
-          reason: refund.reason,
-          at: now,
-        },
-        context,
-        { eventIds: [deterministicId('creator-subscription-refunded', event.eventId)] },
-      );
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error; // not its running, refundable charge: access stays
-    }
+    if (charge.flow !== 'tier_subscription' || !charge.subscriptionStreamId) return;
+    const givenBackId = refund ? `refund:${refund.gatewayRefundId}` : `dispute:${(d as ChargeDisputedData).disputeId}`;
+    await handleCommand(
+      store,
+      charge.subscriptionStreamId,
+      creatorSubscriptionDecider,
+      {
+        type: 'EndCreatorSubscriptionGivenBack',
+        transactionId: charge.gatewayTransactionId,
+        givenBackId,
+        cause: refund ? 'refund' : 'chargeback',
+        at: now,
+      },
+      context,
+      { eventIds: [deterministicId('creator-subscription-given-back', givenBackId)] },
+    );
   },
 };

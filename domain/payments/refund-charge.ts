@@ -1,13 +1,19 @@
 import type { CreatorSubscriptionEvent } from '../creators/events';
 import { creatorSubscriptionStream } from '../creators/events';
 import type { EventStore, Position } from '../event-store/port';
-import { handleCommand, type CommandContext } from '../shared/command-handler';
+import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
 import { deterministicId } from '../shared/ids';
 import { flowOfCardPayment, flowReference } from '../shared/money-flows';
 import { GatewayTimeoutError, type GatewayDispute, type PaymentGateway } from './gateway';
 import { paymentStream, type CardChargeFacts, type ChargeRefundedData, type PaymentCapturedData } from './events';
-import { chargeRefundDecider, refundKey, type RefundElsewhere } from './refund-decider';
+import {
+  chargeRefundDecider,
+  refundableCents,
+  refundKey,
+  type PendingRefund,
+  type RefundElsewhere,
+} from './refund-decider';
 
 /**
  * Refunds and chargebacks of any card charge. A charge is named by its id:
@@ -96,6 +102,20 @@ async function loadCardCharge(store: EventStore, locator: ChargeLocator): Promis
   return loaded;
 }
 
+/**
+ * What remains refundable of a charge now, read from its payment stream by the same rule a staff
+ * refund is decided by (the money-back guarantee asks this before it refunds), and the refund
+ * in flight, if any.
+ */
+export async function remainingOfCharge(
+  store: EventStore,
+  locator: ChargeLocator,
+): Promise<{ refundableCents: number; pending: PendingRefund | null }> {
+  const { charge, refundedElsewhere } = await loadCardCharge(store, locator);
+  const { state } = await loadState(store, paymentStream(charge.chargeId), chargeRefundDecider);
+  return { refundableCents: refundableCents(charge, state, refundedElsewhere), pending: state.pending };
+}
+
 async function refundAtGateway(gateway: PaymentGateway, input: Parameters<PaymentGateway['refund']>[0]) {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -115,7 +135,12 @@ async function refundAtGateway(gateway: PaymentGateway, input: Parameters<Paymen
 export async function refundCharge(
   store: EventStore,
   gateway: PaymentGateway,
-  input: ChargeLocator & { amountCents: number | null; reason: string },
+  input: ChargeLocator & {
+    amountCents: number | null;
+    reason: string;
+    /** Who gave it back (default: the actor); null when the member claimed it (the money-back guarantee). */
+    staffId?: string | null;
+  },
   context: CommandContext,
 ): Promise<ChargeRefundedData & { position: Position | null }> {
   const { charge, refundedElsewhere } = await loadCardCharge(store, input);
@@ -130,7 +155,7 @@ export async function refundCharge(
       refundedElsewhere,
       amountCents: input.amountCents,
       reason: input.reason,
-      staffId: context.actorId,
+      staffId: input.staffId === undefined ? context.actorId : input.staffId,
       now: context.now,
     },
     context,
