@@ -13,6 +13,7 @@ import type {
 } from '../domain/payments/events';
 import { paymentStream } from '../domain/payments/events';
 import { flowOfReference } from '../domain/shared/money-flows';
+import { tipStream, type TipGiven } from '../domain/tips/events';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
 
@@ -22,7 +23,7 @@ import type { Projector } from './engine/projector';
  * payment id keep it idempotent. Creator-tier charges are rows too (id: the subscription id of
  * the first period, the renewal id of a renewal; their card's last 4 are not recorded), so
  * finance can refund any card charge; `refunded_cents` and `disputed_cents` follow its refunds
- * and chargeback.
+ * and chargeback. A tip paid by card is a row too (id: the tip id, request type `tip`).
  */
 
 const at = (event: RecordedEvent) => (event.metadata.occurredAt as string | undefined) ?? event.createdAt;
@@ -75,7 +76,8 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const paymentsProjector: Projector = {
   name: 'payments',
-  version: 2,
+  // 3: tips paid by card.
+  version: 3,
   tables: ['payments'],
   eventTypes: [
     'PaymentCaptured',
@@ -86,6 +88,7 @@ export const paymentsProjector: Projector = {
     'CreatorSubscriptionRefunded',
     'ChargeRefunded',
     'ChargeDisputed',
+    'TipGiven',
   ],
   createTables,
   // Every event names its charge; two statements per batch.
@@ -105,6 +108,8 @@ function chargeIdOf(event: RecordedEvent): string {
     case 'ChargeRefunded':
     case 'ChargeDisputed':
       return (d as unknown as ChargeRefundedData).charge.chargeId;
+    case 'TipGiven':
+      return String(d.tipId);
     default:
       return String(d.paymentId);
   }
@@ -147,6 +152,32 @@ function tierChargeRow(event: RecordedEvent): Row | undefined {
   };
 }
 
+/** A tip's card charge; none when it was paid from the balance. */
+function tipChargeRow(event: RecordedEvent): Row | undefined {
+  const d = event.data as TipGiven['data'];
+  if (!d.transactionId) return undefined;
+  return {
+    ...notRefunded,
+    id: d.tipId,
+    user_id: d.tipperId,
+    creator_id: d.creatorId,
+    request_type: 'tip',
+    gateway_transaction_id: d.transactionId,
+    gateway_customer_id: null,
+    amount_cents: d.amountCents,
+    currency: 'USD',
+    status: 'succeeded',
+    gateway_response: {},
+    card_last4: null,
+    card_holder_name: null,
+    email: null,
+    failure_reason: null,
+    correlation_id: null,
+    created_at: d.givenAt,
+    updated_at: d.givenAt,
+  };
+}
+
 /** Status after money was given back: refunded in full, in part, or taken back by a chargeback. */
 const givenBackStatus = (row: Row, refunded: number, disputed: number) =>
   disputed > 0 ? 'disputed' : refunded >= Number(row.amount_cents) ? 'refunded' : 'partially_refunded';
@@ -182,6 +213,8 @@ function nextRow(row: Row | undefined, event: RecordedEvent): Row | undefined {
     case 'CreatorSubscriptionStarted':
     case 'CreatorSubscriptionRenewed':
       return row ?? tierChargeRow(event);
+    case 'TipGiven':
+      return row ?? tipChargeRow(event);
     // Totals are set, never added to, so an event applied twice changes nothing.
     case 'ChargeRefunded':
     case 'CreatorSubscriptionRefunded': {
@@ -232,13 +265,15 @@ const notRefunded = {
 
 /**
  * The stream whose events the console shows for a row: its payment stream, where a tier charge's
- * refunds and chargeback are too; a tier charge nothing was given back of is on its subscription.
+ * refunds and chargeback are too; a creator sale nothing was given back of is on its tip's or
+ * subscription's stream.
  */
 function historyStreamOf(row: Record<string, unknown>): string {
   const givenBack = Number(row.refunded_cents ?? 0) + Number(row.disputed_cents ?? 0) > 0;
-  return row.creator_id && !givenBack
-    ? creatorSubscriptionStream(String(row.user_id), String(row.creator_id))
-    : paymentStream(String(row.id));
+  if (!row.creator_id || givenBack) return paymentStream(String(row.id));
+  return row.request_type === 'tip'
+    ? tipStream(String(row.id))
+    : creatorSubscriptionStream(String(row.user_id), String(row.creator_id));
 }
 
 /** Where a charge's events are: a tier charge's subscription (member and creator), else none. */

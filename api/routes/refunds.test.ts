@@ -5,6 +5,7 @@ import { paymentStream } from '../../domain/payments/events';
 import { creatorAccountStream } from '../../domain/payouts/events';
 import { SandboxGateway } from '../../domain/payments/sandbox-gateway';
 import { handleCommand } from '../../domain/shared/command-handler';
+import { tipCreator } from '../../domain/tips/commands';
 import { reconcile } from '../../ops/commands/reconcile';
 import { eventually, person, ready } from '../../ops/testing/payouts-fixtures';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
@@ -367,9 +368,68 @@ describe('POST /api/admin/payments/:id/refund', () => {
       () => member.agent.get('/api/billing/history').expect(200),
       (res) => res.body.entries.length === 2,
     );
+    // Both at the charge's moment (the sandbox disputes at once here): their order is not the point.
+    expect(history.body.entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'chargeback', direction: 'credit', amount: '20.00' }),
+        expect.objectContaining({ kind: 'tier_subscription', amount: '20.00', status: 'refunded' }),
+      ]),
+    );
+  });
+
+  it("refunds a tip paid by card: listed with the payments, the creator's share reversed like a tier charge's", async () => {
+    const admin = await person(stack, 'admin');
+    const member = await person(stack, 'member');
+    const creator = await person(stack, 'creator');
+    const card = await gateway.createCustomer({
+      email: 't@x.y',
+      name: 'T',
+      paymentToken: 'dev_tok_tip',
+      idempotencyKey: member.userId,
+    });
+    const tipId = randomUUID();
+    await tipCreator(
+      stack.store,
+      gateway,
+      {
+        tipId,
+        tipperId: member.userId,
+        creatorId: creator.userId,
+        amountCents: 2000,
+        postId: null,
+        message: null,
+        source: 'card',
+        customerId: card.customerId,
+      },
+      { actorId: member.userId, now: new Date() },
+    );
+    const dashboard = () => creator.agent.get(`/api/payouts/${creator.userId}/dashboard`);
+    await eventually(dashboard, (res) => res.body.pendingBalance === '18.00');
+    const row = await eventually(
+      () => paymentRow(admin, tipId),
+      (r) => !!r,
+    );
+    expect(row).toMatchObject({ requestType: 'tip', amount: '20.00', status: 'succeeded', refundable: '20.00' });
+    expect(row.streamId).toBe(`tip-${tipId}`);
+
+    const refund = (body: object) => admin.agent.post(`/api/admin/payments/${tipId}/refund`).send(body);
+    await refund({ amountCents: 500, reason: 'tipped twice' }).expect(200);
+    await eventually(dashboard, (res) => res.body.pendingBalance === '13.50');
+    const rest = await refund({ reason: 'the rest' }).expect(200);
+    expect(rest.body).toMatchObject({ paymentId: tipId, amount: '15.00', refundedTotal: '20.00', full: true });
+    expect(gateway.netChargedCents(card.customerId)).toBe(0);
+    await eventually(dashboard, (res) => res.body.pendingBalance === '0.00' && res.body.totalEarnings === '0.00');
+    expect(await paymentRow(admin, tipId)).toMatchObject({ status: 'refunded', refundable: '0.00' });
+    await refund({ reason: 'again' }).expect(409);
+
+    const history = await eventually(
+      () => member.agent.get('/api/billing/history').expect(200),
+      (res) => res.body.entries.length === 3,
+    );
     expect(history.body.entries).toEqual([
-      expect.objectContaining({ kind: 'chargeback', direction: 'credit', amount: '20.00' }),
-      expect.objectContaining({ kind: 'tier_subscription', amount: '20.00', status: 'refunded' }),
+      expect.objectContaining({ kind: 'refund', direction: 'credit', amount: '15.00' }),
+      expect.objectContaining({ kind: 'refund', direction: 'credit', amount: '5.00' }),
+      expect.objectContaining({ kind: 'tip', direction: 'charge', amount: '20.00', status: 'refunded' }),
     ]);
   });
 

@@ -53,14 +53,14 @@ export interface CardChargeFacts {
   chargeId: string;
   /** The member who paid. */
   userId: string;
-  /** 'site_plan', 'tier_subscription', or null for a charge of no flow. */
-  flow: 'site_plan' | 'tier_subscription' | null;
+  /** 'site_plan', 'tier_subscription', 'tip', or null for a charge of no flow. */
+  flow: 'site_plan' | 'tier_subscription' | 'tip' | null;
   gatewayTransactionId: string;
   amountCents: number;
   /** A creator sale: the creator and the earnings reference of the sale; null otherwise. */
   creatorId: string | null;
   saleReference: string | null;
-  /** The subscription stream of a tier charge (what a full refund ends); null otherwise. */
+  /** The subscription stream of a tier charge (what a full refund ends); null otherwise (a tip buys nothing to end). */
   subscriptionStreamId: string | null;
   chargedAt: string;
 }

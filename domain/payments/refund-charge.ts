@@ -1,5 +1,6 @@
 import type { CreatorSubscriptionEvent } from '../creators/events';
 import { creatorSubscriptionStream } from '../creators/events';
+import { tipStream, type TipEvent } from '../tips/events';
 import type { EventStore, Position } from '../event-store/port';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
@@ -20,7 +21,8 @@ import {
  * - a site-plan (or other) card payment: its payment id (`PaymentCaptured` on `payment-<id>`);
  * - a creator-tier charge: the subscription id of its first period, or the renewal id of a
  *   renewal; its subscription stream is found through `subscription` (the payments read model
- *   knows subscriber and creator).
+ *   knows subscriber and creator);
+ * - a tip paid by card: its tip id (`TipGiven` on `tip-<id>`).
  * Refunds and disputes of either are recorded on `payment-<chargeId>`.
  */
 export interface ChargeLocator {
@@ -94,9 +96,28 @@ export async function tierCharge(store: EventStore, locator: ChargeLocator): Pro
   return { charge, refundedElsewhere };
 }
 
+/** A tip paid by card (a creator sale); null when there is none, or it was paid from the balance. */
+async function tipCharge(store: EventStore, tipId: string): Promise<CardChargeFacts | null> {
+  const events = (await store.readStream(tipStream(tipId)).catch(() => [])) as unknown as TipEvent[];
+  const given = events.find((event) => event.type === 'TipGiven');
+  if (given?.type !== 'TipGiven' || !given.data.transactionId) return null;
+  const d = given.data;
+  return {
+    chargeId: tipId,
+    userId: d.tipperId,
+    flow: 'tip',
+    gatewayTransactionId: d.transactionId!,
+    amountCents: d.amountCents,
+    creatorId: d.creatorId,
+    saleReference: flowReference('tip', tipId),
+    subscriptionStreamId: null,
+    chargedAt: d.givenAt,
+  };
+}
+
 /** The charge a locator names, from its events; 404 when there is none. */
 async function loadCardCharge(store: EventStore, locator: ChargeLocator): Promise<LoadedCharge> {
-  const payment = await capturedPayment(store, locator.chargeId);
+  const payment = (await capturedPayment(store, locator.chargeId)) ?? (await tipCharge(store, locator.chargeId));
   const loaded = payment ? { charge: payment, refundedElsewhere: [] } : await tierCharge(store, locator);
   if (!loaded) throw refuse.notFound('Payment not found');
   return loaded;

@@ -2,7 +2,7 @@ import type { CreatorSubscriptionRefunded } from '../creators/events';
 import type { EventStore } from '../event-store/port';
 import type { ChargeDisputedData, ChargeRefundedData } from '../payments/events';
 import { tierCharge } from '../payments/refund-charge';
-import { flowOfReference } from '../shared/money-flows';
+import { earningsSourceOf, flowOfReference, type EarningsSource } from '../shared/money-flows';
 import type { ProcessManager } from '../shared/process-manager';
 import { creditEarnings, reverseCreatorShare } from './credit-earnings';
 import type { ShareReversalCause } from './events';
@@ -22,7 +22,7 @@ interface Reversal {
   grossCents: number;
   reason: string;
   /** The sale, when the event knows it: credited first if its earnings process is still behind. */
-  sale: { grossCents: number; payerId: string; occurredAt: string } | null;
+  sale: { grossCents: number; payerId: string; occurredAt: string; source: EarningsSource } | null;
 }
 
 function reversalOf(event: { type: string; data: unknown }): Reversal | null {
@@ -40,7 +40,12 @@ function reversalOf(event: { type: string; data: unknown }): Reversal | null {
         cause: refund ? 'refund' : 'chargeback',
         grossCents: d.amountCents,
         reason: d.reason,
-        sale: { grossCents: charge.amountCents, payerId: charge.userId, occurredAt: charge.chargedAt },
+        sale: {
+          grossCents: charge.amountCents,
+          payerId: charge.userId,
+          occurredAt: charge.chargedAt,
+          source: earningsSourceOf(charge.flow === 'tip' ? 'tip' : 'tier_subscription'),
+        },
       };
     }
     default:
@@ -62,7 +67,12 @@ async function moneyBackReversal(store: EventStore, d: CreatorSubscriptionRefund
     cause: 'money_back',
     grossCents: d.amountCents,
     reason: d.reason,
-    sale: { grossCents: charge.amountCents, payerId: charge.userId, occurredAt: charge.chargedAt },
+    sale: {
+      grossCents: charge.amountCents,
+      payerId: charge.userId,
+      occurredAt: charge.chargedAt,
+      source: earningsSourceOf('tier_subscription'),
+    },
   };
 }
 
@@ -82,13 +92,7 @@ export const creatorShareReversalProcess: ProcessManager = {
       now,
     };
     const { creatorId, sale, ...input } = reversal;
-    if (sale)
-      await creditEarnings(
-        store,
-        creatorId,
-        { ...sale, source: 'subscription', reference: reversal.reference },
-        context,
-      );
+    if (sale) await creditEarnings(store, creatorId, { ...sale, reference: reversal.reference }, context);
     await reverseCreatorShare(store, creatorId, input, context);
   },
 };
