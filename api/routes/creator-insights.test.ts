@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type supertest from 'supertest';
 import { FALLBACK_TIERS } from '../../domain/creators/fallback-tiers';
 import { splitEarnings } from '../../domain/payouts/money';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { signUpMember, type TestMember } from '../../ops/testing/members';
 
 /** A creator's subscribers and analytics through HTTP on a real PostgreSQL: owner only, searchable, paged, summed. */
 jest.setTimeout(120_000);
@@ -12,33 +12,9 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-let counter = 0;
-interface Member {
-  agent: supertest.Agent;
-  id: string;
-}
+type Member = TestMember;
 
-async function member(firstName: string, lastName: string): Promise<Member> {
-  const agent = stack.agent().set('X-Forwarded-For', `10.19.${++counter}.1`);
-  const password = 'Passw0rdGood';
-  await agent
-    .post('/api/auth/register')
-    .send({
-      firstName,
-      lastName,
-      email: `${firstName.toLowerCase()}.${randomUUID()}@example.com`,
-      password,
-      confirmPassword: password,
-      paymentToken: `dev_tok_${randomUUID()}`,
-    })
-    .expect(201);
-  for (let i = 0; i < 400; i++) {
-    const me = await agent.get('/api/auth/user');
-    if (me.status === 200 && me.body.subscriptionStatus === 'active') return { agent, id: me.body.id };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`sign-up of ${firstName} did not activate`);
-}
+const member = (firstName: string, lastName: string) => signUpMember(stack, firstName, { lastName });
 
 const DAY = 86_400_000;
 const price = (tierId: string) => FALLBACK_TIERS.find((tier) => tier.tierId === tierId)!.priceCents;

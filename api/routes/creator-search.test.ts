@@ -1,5 +1,6 @@
 import type supertest from 'supertest';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { signUpMember } from '../../ops/testing/members';
 
 /** GET /api/creators?q=&limit=: the search box's suggestions and the search page (issue 19). */
 jest.setTimeout(60_000);
@@ -9,30 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${++counter}`;
-
-async function member(firstName: string, lastName: string): Promise<{ agent: supertest.Agent; id: string }> {
-  const agent = stack.agent().set('X-Forwarded-For', `10.19.${counter % 250}.${++counter % 250}`);
-  const password = 'Passw0rdGood';
-  await agent
-    .post('/api/auth/register')
-    .send({
-      firstName,
-      lastName,
-      email: `${firstName.toLowerCase()}.${unique()}@example.com`,
-      password,
-      confirmPassword: password,
-      paymentToken: `dev_tok_${unique()}`,
-    })
-    .expect(201);
-  for (let i = 0; i < 400; i++) {
-    const me = await agent.get('/api/auth/user');
-    if (me.status === 200 && me.body.subscriptionStatus === 'active') return { agent, id: me.body.id };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`sign-up of ${firstName} did not activate`);
-}
+const member = (firstName: string, lastName: string) => signUpMember(stack, firstName, { lastName });
 
 async function creator(firstName: string, lastName: string, bio: string) {
   const who = await member(firstName, lastName);

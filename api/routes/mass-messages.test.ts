@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type supertest from 'supertest';
 import { creditBalance } from '../../domain/wallet/balance';
 import { eventually } from '../../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { signUpMember, type TestMember } from '../../ops/testing/members';
 import { verifyIdentity } from '../../ops/testing/identity-verification';
 import { person } from '../../ops/testing/payouts-fixtures';
 
@@ -16,31 +16,9 @@ afterAll(() => stack.close());
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}`;
-interface Member {
-  agent: supertest.Agent;
-  id: string;
-}
+type Member = TestMember;
 
-async function member(firstName: string): Promise<Member> {
-  const agent = stack.agent().set('X-Forwarded-For', `10.22.${counter % 250}.${++counter % 250}`);
-  await agent
-    .post('/api/auth/register')
-    .send({
-      firstName,
-      lastName: 'Mass',
-      email: `${firstName.toLowerCase()}.${unique()}@example.com`,
-      password: 'Passw0rdGood',
-      confirmPassword: 'Passw0rdGood',
-      paymentToken: `dev_tok_${unique()}`,
-    })
-    .expect(201);
-  const me = await eventually(
-    () => agent.get('/api/auth/user'),
-    (res) => res.status === 200 && res.body.subscriptionStatus === 'active',
-    40_000,
-  );
-  return { agent, id: me.body.id };
-}
+const member = (firstName: string) => signUpMember(stack, firstName, { lastName: 'Mass' });
 
 const DAY = 86_400_000;
 /** A subscription period to the creator's tier, ending `endsInDays` from now (negative: ended). */

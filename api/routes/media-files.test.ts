@@ -10,6 +10,7 @@ import type { MediaStorage } from '../../domain/media/storage';
 import { mediaKey, type MediaVariant } from '../../domain/media/variants';
 import { creditBalance } from '../../domain/wallet/balance';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { signUpMember, type TestMember } from '../../ops/testing/members';
 import { verifyIdentity } from '../../ops/testing/identity-verification';
 
 /**
@@ -42,32 +43,9 @@ afterEach(() => {
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}`;
-interface Member {
-  agent: supertest.Agent;
-  id: string;
-}
+type Member = TestMember;
 
-async function member(firstName: string): Promise<Member> {
-  const agent = stack.agent().set('X-Forwarded-For', `10.18.${counter % 250}.${++counter % 250}`);
-  const password = 'Passw0rdGood';
-  await agent
-    .post('/api/auth/register')
-    .send({
-      firstName,
-      lastName: 'Media',
-      email: `${firstName.toLowerCase()}.${unique()}@example.com`,
-      password,
-      confirmPassword: password,
-      paymentToken: `dev_tok_${unique()}`,
-    })
-    .expect(201);
-  for (let i = 0; i < 400; i++) {
-    const me = await agent.get('/api/auth/user');
-    if (me.status === 200 && me.body.subscriptionStatus === 'active') return { agent, id: me.body.id };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`sign-up of ${firstName} did not activate`);
-}
+const member = (firstName: string) => signUpMember(stack, firstName, { lastName: 'Media' });
 
 /** A processed item as the pipeline leaves it: its events, and a file per variant. */
 async function seedMedia(

@@ -13,6 +13,7 @@ import { createWatermarks, readViewerCode, viewerCode, watermarkSecret } from '.
 import type { OpsContext } from '../../ops/commands/command';
 import { watermarkLookupCommand } from '../../ops/commands/watermark-lookup';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { signUpMember, type TestMember } from '../../ops/testing/members';
 import { verifyIdentity } from '../../ops/testing/identity-verification';
 
 /**
@@ -46,34 +47,9 @@ afterAll(async () => {
   await rm(storageRoot, { recursive: true, force: true });
 });
 
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${++counter}`;
-interface Member {
-  agent: supertest.Agent;
-  id: string;
-}
+type Member = TestMember;
 
-async function member(firstName: string, lastName: string): Promise<Member> {
-  const agent = stack.agent().set('X-Forwarded-For', `10.19.${counter % 250}.${++counter % 250}`);
-  const password = 'Passw0rdGood';
-  await agent
-    .post('/api/auth/register')
-    .send({
-      firstName,
-      lastName,
-      email: `${firstName.toLowerCase()}.${unique()}@example.com`,
-      password,
-      confirmPassword: password,
-      paymentToken: `dev_tok_${unique()}`,
-    })
-    .expect(201);
-  for (let i = 0; i < 400; i++) {
-    const me = await agent.get('/api/auth/user');
-    if (me.status === 200 && me.body.subscriptionStatus === 'active') return { agent, id: me.body.id };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`sign-up of ${firstName} did not activate`);
-}
+const member = (firstName: string, lastName: string) => signUpMember(stack, firstName, { lastName });
 
 /** A processed image as the pipeline leaves it: its events, and real WebP/JPEG variants. */
 async function seedImage(ownerId: string) {

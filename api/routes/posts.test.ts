@@ -2,13 +2,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type supertest from 'supertest';
 import type { Post } from '../../domain/contracts/posts';
 import { createFsStorage } from '../../domain/media/fs-storage';
 import { createMediaUrlSigner } from '../../domain/media/signed-url';
 import type { MediaStorage } from '../../domain/media/storage';
 import { mediaKey, type MediaVariant } from '../../domain/media/variants';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { signUpMember, type TestMember } from '../../ops/testing/members';
 import { verifyIdentity } from '../../ops/testing/identity-verification';
 
 /**
@@ -36,34 +36,9 @@ afterAll(async () => {
   await rm(storageRoot, { recursive: true, force: true });
 });
 
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${++counter}`;
-interface Member {
-  agent: supertest.Agent;
-  id: string;
-}
+type Member = TestMember;
 
-async function member(firstName: string): Promise<Member> {
-  const agent = stack.agent().set('X-Forwarded-For', `10.21.${counter % 250}.${++counter % 250}`);
-  const password = 'Passw0rdGood';
-  await agent
-    .post('/api/auth/register')
-    .send({
-      firstName,
-      lastName: 'Posts',
-      email: `${firstName.toLowerCase()}.${unique()}@example.com`,
-      password,
-      confirmPassword: password,
-      paymentToken: `dev_tok_${unique()}`,
-    })
-    .expect(201);
-  for (let i = 0; i < 400; i++) {
-    const me = await agent.get('/api/auth/user');
-    if (me.status === 200 && me.body.subscriptionStatus === 'active') return { agent, id: me.body.id };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`sign-up of ${firstName} did not activate`);
-}
+const member = (firstName: string) => signUpMember(stack, firstName, { lastName: 'Posts' });
 
 /** A processed image as the pipeline leaves it: its events, and its files in storage. */
 async function seedImage(ownerId: string): Promise<string> {

@@ -1,6 +1,6 @@
-import type supertest from 'supertest';
 import { ABANDONED_CLAIM_MS, claimPromotion, promotionTerms } from '../../domain/creators/promotions';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { signUpMember, type TestMember } from '../../ops/testing/members';
 
 /**
  * Promotions through HTTP on the real product: a creator's trial and first-month discount, the
@@ -18,33 +18,10 @@ afterAll(() => stack.close());
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${++counter}`;
-interface Member {
-  agent: supertest.Agent;
-  id: string;
-}
+type Member = TestMember;
 
 /** A member signed up through the API with an active site plan (the sandbox token picks the card's behaviour). */
-async function member(token = `dev_tok_${unique()}`): Promise<Member> {
-  const agent = stack.agent().set('X-Forwarded-For', `10.7.${counter % 250}.${++counter % 250}`);
-  const password = 'Passw0rdGood';
-  await agent
-    .post('/api/auth/register')
-    .send({
-      firstName: 'Pat',
-      lastName: 'Promo',
-      email: `pat.${unique()}@example.com`,
-      password,
-      confirmPassword: password,
-      paymentToken: token,
-    })
-    .expect(201);
-  for (let i = 0; i < 400; i++) {
-    const me = await agent.get('/api/auth/user');
-    if (me.status === 200 && me.body.subscriptionStatus === 'active') return { agent, id: me.body.id };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('sign-up did not activate');
-}
+const member = (paymentToken?: string) => signUpMember(stack, 'Pat', { lastName: 'Promo', paymentToken });
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 const subscribe = (who: Member, tierId: string, promotionId: string) =>

@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type supertest from 'supertest';
+import { eventually } from './eventually';
+import type { TestStack } from './harness';
+
+/** A signed-in member of a test stack: their agent (with the session cookie) and their id. */
+export interface TestMember {
+  agent: supertest.Agent;
+  id: string;
+}
+
+export const TEST_PASSWORD = 'Passw0rdGood';
+
+let sequence = 0;
+
+/**
+ * A member signed up over HTTP with a sandbox card (a good one unless `paymentToken` says
+ * otherwise), returned once their site plan is active. Each comes from an address of its own
+ * (`X-Forwarded-For`: start the stack with `trustProxy: true`), so the per-address sign-up limit
+ * never decides a test.
+ */
+export async function signUpMember(
+  stack: TestStack,
+  firstName: string,
+  options: { lastName?: string; paymentToken?: string } = {},
+): Promise<TestMember> {
+  const n = ++sequence;
+  const agent = stack.agent().set('X-Forwarded-For', `10.250.${(n >> 8) & 255}.${n & 255}`);
+  await agent
+    .post('/api/auth/register')
+    .send({
+      firstName,
+      lastName: options.lastName ?? 'Member',
+      email: `${firstName.toLowerCase()}.${randomUUID()}@example.com`,
+      password: TEST_PASSWORD,
+      confirmPassword: TEST_PASSWORD,
+      paymentToken: options.paymentToken ?? `dev_tok_${randomUUID()}`,
+    })
+    .expect(201);
+  const me = await eventually(
+    () => agent.get('/api/auth/user'),
+    (res) => res.status === 200 && res.body.subscriptionStatus === 'active',
+    40_000,
+  );
+  if (me.status !== 200 || me.body.subscriptionStatus !== 'active')
+    throw new Error(`sign-up of ${firstName} did not activate`);
+  return { agent, id: me.body.id };
+}
