@@ -118,10 +118,18 @@ export function creatorSubscriptionRoutes(api: Api): Router {
   );
   router.post(
     '/subscriptions/:id/tier',
-    onOwn((ref, req) => {
-      const { tierId } = parseWith(changeTierSchema, req.body);
-      return changeCreatorSubscriptionTier(store, { ...ref, tierId }, api.context(req));
-    }),
+    // The body is checked before the subscription is looked up: a wrong one is a 400 whatever the id.
+    (req, _res, next) => {
+      req.body = parseWith(changeTierSchema, req.body);
+      next();
+    },
+    onOwn((ref, req) =>
+      changeCreatorSubscriptionTier(
+        store,
+        { ...ref, tierId: (req.body as { tierId: string }).tierId },
+        api.context(req),
+      ),
+    ),
   );
   router.post(
     '/subscriptions/:id/refund',
