@@ -83,7 +83,12 @@ describe('money flows', () => {
 
   it('every flow has its postings, and every creator sale is followed by the effects check', () => {
     expect(Object.keys(FLOW_POSTINGS).sort()).toEqual([...MONEY_FLOW_NAMES].sort());
-    expect([...CREATOR_SALE_EVENT_TYPES].sort()).toEqual(['CreatorSubscriptionStarted', 'MessageUnlocked']);
+    expect([...CREATOR_SALE_EVENT_TYPES].sort()).toEqual([
+      'CreatorSubscriptionRenewed',
+      'CreatorSubscriptionStarted',
+      'MessageUnlocked',
+      'TipGiven',
+    ]);
     for (const type of CREATOR_SALE_EVENT_TYPES) expect(EFFECT_EVENT_TYPES).toContain(type);
     expect(LEDGER_EVENT_TYPES).toContain('CreatorSubscriptionStarted');
     expect(

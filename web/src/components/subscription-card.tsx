@@ -22,7 +22,7 @@ import { errorMessage } from '@/lib/api';
 import { useTiersQuery } from '@/lib/creators-api';
 import { formatDate, usd } from '@/lib/format';
 import {
-  useCancelSubscriptionMutation,
+  useCancelCreatorSubscriptionMutation,
   useChangeSubscriptionTierMutation,
   useRefundSubscriptionMutation,
   useResumeSubscriptionMutation,
@@ -143,7 +143,7 @@ type Pending = 'cancel' | 'refund' | 'tier' | null;
 /** What the member may do now: change tier, cancel, resubscribe, claim the money-back guarantee. */
 function SubscriptionActions({ subscription }: { subscription: MemberSubscription }) {
   const [pending, setPending] = useState<Pending>(null);
-  const [cancel, canceling] = useCancelSubscriptionMutation();
+  const [cancel, canceling] = useCancelCreatorSubscriptionMutation();
   const [resume, resuming] = useResumeSubscriptionMutation();
   const [refund, refunding] = useRefundSubscriptionMutation();
   const arg = { id: subscription.id, creatorId: subscription.creatorId };

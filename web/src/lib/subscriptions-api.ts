@@ -32,7 +32,7 @@ export const subscriptionsApi = subscriptionsBase.injectEndpoints({
       query: () => '/api/subscriptions',
       providesTags: ['MySubscriptions'],
     }),
-    cancelSubscription: build.mutation<MemberSubscription, SubscriptionArg>({
+    cancelCreatorSubscription: build.mutation<MemberSubscription, SubscriptionArg>({
       query: action('cancel'),
       invalidatesTags: touched,
     }),
@@ -53,7 +53,7 @@ export const subscriptionsApi = subscriptionsBase.injectEndpoints({
 
 export const {
   useMySubscriptionsQuery,
-  useCancelSubscriptionMutation,
+  useCancelCreatorSubscriptionMutation,
   useResumeSubscriptionMutation,
   useChangeSubscriptionTierMutation,
   useRefundSubscriptionMutation,
