@@ -89,11 +89,14 @@ const summaries = (): Promise<Array<Record<string, unknown>>> =>
     .then((res) => res.body);
 
 async function delivered(id: string) {
-  return eventually(
+  const summary = await eventually(
     async () => (await summaries()).find((summary) => summary.id === id),
     (summary) => summary?.delivered === true,
     30_000,
   );
+  // The messages read model is another projector: it may still be applying the delivery.
+  expect(await stack.settle()).toBe(true);
+  return summary;
 }
 
 /** Who has a message of this mass message in their conversation with the creator (read model). */
