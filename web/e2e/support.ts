@@ -49,10 +49,13 @@ export async function startE2EStack(options: Partial<StackOptions> = {}): Promis
   return startTestStack({ webRoot: WEB_ROOT, ...options });
 }
 
-/** A page whose console errors and failed requests are collected, for clearer failures. */
+/** A page whose uncaught errors are printed as they happen, so a failing step says what broke. */
 export async function newPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
+  page.on('pageerror', (error) =>
+    console.warn(`uncaught in the page at ${page.url()}: ${error.stack ?? error.message}`),
+  );
   return page;
 }
 

@@ -72,9 +72,15 @@ function StatCard({
         <Typography variant="h4" sx={{ fontWeight: 800, my: 1 }}>
           {loading ? <Skeleton width={80} /> : value}
         </Typography>
-        {/* Trends are data now (issue 19 overrides SPEC §2): the last 30 days against the 30 before. */}
+        {/* Trends are data now (issue 19 overrides SPEC §2): the last 30 days against the 30 before.
+            Two lines are kept for them where the cards sit side by side, so the page below does not
+            move when they arrive (a tap aimed at Quick Actions would land beside it). */}
         {trend !== null && (
-          <Typography variant="caption" sx={{ color: TREND_COLORS[trend?.tone ?? 'flat'] }} data-testid="trend">
+          <Typography
+            variant="caption"
+            sx={{ display: 'block', minHeight: { sm: '3.32em' }, color: TREND_COLORS[trend?.tone ?? 'flat'] }}
+            data-testid="trend"
+          >
             {trend ? trend.text : <Skeleton width={120} />}
           </Typography>
         )}
