@@ -124,11 +124,14 @@ export async function netByAccountAndDay(
 
 const DAY_MS = 86_400_000;
 
-/** The finance console's revenue per UTC day over [from, to]: every day, the platform's revenue accounts as USD strings. */
+/**
+ * The finance console's revenue per UTC day over [from, to]: every day, the platform's revenue accounts
+ * as USD strings, and what it paid back (refunds, chargeback fees) as positive USD strings.
+ */
 export async function revenueDays(db: Knex, from: Date, to: Date): Promise<RevenueDay[]> {
   const rows = await netByAccountAndDay(
     db,
-    [A.platformFees, A.sitePlanRevenue, A.conversionFees, A.payoutFees, A.refunds],
+    [A.platformFees, A.sitePlanRevenue, A.conversionFees, A.payoutFees, A.refunds, A.chargebackFees],
     from,
     to,
   );
@@ -148,7 +151,9 @@ export async function revenueDays(db: Knex, from: Date, to: Date): Promise<Reven
       subscriptionRevenue: formatCents(sums[A.sitePlanRevenue] ?? 0),
       conversionFees: formatCents(sums[A.conversionFees] ?? 0),
       payoutFees: formatCents(sums[A.payoutFees] ?? 0),
+      // Debit-normal (contra revenue, expense): the net is negative, shown positive as money paid out.
       refunds: formatCents(-(sums[A.refunds] ?? 0)),
+      chargebackFees: formatCents(-(sums[A.chargebackFees] ?? 0)),
     }));
 }
 

@@ -320,6 +320,8 @@ describe('finance console API', () => {
         date: expect.any(String),
         subscriptionRevenue: expect.any(String),
         conversionFees: expect.any(String),
+        refunds: expect.any(String),
+        chargebackFees: expect.any(String),
       }),
     );
     await admin.agent.get('/api/admin/revenue?from=2020-01-01&to=2026-01-01').expect(400);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { creatorSubscriptionStream } from '../../domain/creators/events';
 import { paymentDecider } from '../../domain/payments/decider';
-import { paymentStream } from '../../domain/payments/events';
+import { paymentStream, type ChargeDisputedData } from '../../domain/payments/events';
 import { creatorAccountStream } from '../../domain/payouts/events';
 import { SandboxGateway } from '../../domain/payments/sandbox-gateway';
 import { handleCommand } from '../../domain/shared/command-handler';
@@ -363,6 +363,17 @@ describe('POST /api/admin/payments/:id/refund', () => {
     expect(listed.body.subscriptions[0]).toMatchObject({ id: subscriptionId, renewsAt: null });
     const events = await stack.store.readStream(creatorSubscriptionStream(member.userId, creator.userId));
     expect(events.at(-1)).toMatchObject({ type: 'CreatorSubscriptionChargeGivenBack', data: { cause: 'chargeback' } });
+
+    // The finance console's revenue chart counts the $15.00 fee on the dispute's (UTC) day.
+    const disputed = (await stack.store.readStream(paymentStream(subscriptionId))).find(
+      (e) => e.type === 'ChargeDisputed',
+    );
+    const day = (disputed!.data as ChargeDisputedData).at.slice(0, 10);
+    const revenue = await eventually(
+      () => admin.agent.get(`/api/admin/revenue?from=${day}&to=${day}`).expect(200),
+      (res) => res.body[0]?.chargebackFees === '15.00',
+    );
+    expect(revenue.body).toEqual([expect.objectContaining({ date: day, chargebackFees: '15.00' })]);
 
     const history = await eventually(
       () => member.agent.get('/api/billing/history').expect(200),

@@ -276,7 +276,10 @@ export interface RevenueDay {
   subscriptionRevenue: string;
   conversionFees: string;
   payoutFees: string;
+  /** Card refunds and chargebacks of the platform's own revenue; positive is money the platform paid. */
   refunds: string;
+  /** The card processor's chargeback fees; positive is money the platform paid, like `refunds`. */
+  chargebackFees: string;
 }
 
 export const revenueQuerySchema = z

@@ -1,12 +1,21 @@
 import '@/test-support/jsdom-setup';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { installFakeFetch, type FakeCall } from '@/test-support/fake-fetch';
 import { renderWithApp } from '@/test-support/render';
 import { AdminPage } from './admin-page';
 
-// Charts need layout and structuredClone that jsdom lacks; the chart is seen in the browser journey.
-jest.mock('./revenue-chart', () => ({ RevenueChart: () => null }));
+// Charts need layout and structuredClone that jsdom lacks (the chart is seen in the browser journey):
+// the revenue chart's series are listed with what they are given instead.
+jest.mock('@mui/x-charts/BarChart', () => ({
+  BarChart: ({ series }: { series: Array<{ label: string; data: number[]; stack?: string }> }) => (
+    <ul aria-label="Chart series">
+      {series.map((one) => (
+        <li key={one.label}>{`${one.label} (${one.stack}): ${one.data.join(', ')}`}</li>
+      ))}
+    </ul>
+  ),
+}));
 jest.setTimeout(30_000);
 afterEach(cleanup);
 
@@ -53,7 +62,8 @@ function serve(role = 'admin'): FakeCall[] {
             subscriptionRevenue: '1.99',
             conversionFees: '0.60',
             payoutFees: '0.18',
-            refunds: '0.00',
+            refunds: '1.99',
+            chargebackFees: '15.00',
           },
         ],
       };
@@ -120,5 +130,22 @@ describe('finance console', () => {
     expect(await screen.findByText('PayoutRequested')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Process' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Cancel Payout' })).toBeTruthy();
+  });
+
+  it('charts revenue per day: what came in above zero, refunds and chargeback fees below it', async () => {
+    serve();
+    renderWithApp(app(), { path: '/admin/payouts' });
+    expect(await screen.findByRole('heading', { name: 'Revenue per day' })).toBeTruthy();
+    const series = within(await screen.findByRole('list', { name: 'Chart series' }))
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(series).toEqual([
+      'Platform fees (revenue): 2',
+      'Subscription revenue (revenue): 1.99',
+      'Conversion fees (revenue): 0.6',
+      'Payout fees (revenue): 0.18',
+      'Refunds (costs): -1.99',
+      'Chargeback fees (costs): -15',
+    ]);
   });
 });

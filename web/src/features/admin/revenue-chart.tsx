@@ -4,9 +4,16 @@ import CardContent from '@mui/material/CardContent';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
+import { usd } from '@/lib/format';
 import { useRevenueQuery } from './admin-api';
 
-/** Platform revenue per day (last 30 days): platform fees, site plan revenue, conversion and payout fees. */
+/** The tooltip gives what went out as the amount paid ($15.00): the bar below zero already says which way. */
+const paidOut = (value: number | null) => usd(-(value ?? 0));
+
+/**
+ * Platform revenue per day (last 30 days): platform fees, site plan revenue, conversion and payout
+ * fees stacked above zero (what came in), refunds and chargeback fees stacked below zero (what went out).
+ */
 export function RevenueChart() {
   const { data, isLoading, error } = useRevenueQuery({});
   return (
@@ -32,6 +39,21 @@ export function RevenueChart() {
               },
               { label: 'Conversion fees', data: data.map((day) => Number(day.conversionFees)), stack: 'revenue' },
               { label: 'Payout fees', data: data.map((day) => Number(day.payoutFees)), stack: 'revenue' },
+              // The API gives what was paid as positive amounts: negated, they stack below zero.
+              {
+                label: 'Refunds',
+                data: data.map((day) => -Number(day.refunds)),
+                stack: 'costs',
+                color: '#dc2626',
+                valueFormatter: paidOut,
+              },
+              {
+                label: 'Chargeback fees',
+                data: data.map((day) => -Number(day.chargebackFees)),
+                stack: 'costs',
+                color: '#f97316',
+                valueFormatter: paidOut,
+              },
             ]}
           />
         )}
