@@ -190,6 +190,7 @@ const SAMPLES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/subscriptions/:id/cancel': () => ({}),
   'POST /api/subscriptions/:id/resume': () => ({}),
   'POST /api/subscriptions/:id/tier': () => ({ tierId: 'default-premium' }),
+  'POST /api/subscriptions/:id/renewal-source': () => ({ source: 'balance' }),
   'POST /api/subscriptions/:id/refund': () => ({}),
   'POST /api/messages': (f) => ({ receiverId: f.memberId, content: 'Hello from the sweep' }),
   'POST /api/messages/:id/unlock': () => ({}),

@@ -152,11 +152,159 @@ const events = [
   }),
 ];
 
+/**
+ * A second member's creator subscription (issue 21): renewals declined attempt by attempt (at the
+ * tier's price of the day, the changed-to tier from the next period), renewed on the card, then
+ * renewing from the USD balance and refunded to it. The wallet movements of the balance are
+ * written beside, as the product writes them, and must make no rows of their own.
+ */
+const bea = '88888888-8888-4888-8888-888888888888';
+const renewedOnCard = '99999999-9999-4999-8999-999999999991';
+const renewedFromBalance = '99999999-9999-4999-8999-999999999992';
+const givenBackUnused = '99999999-9999-4999-8999-999999999993';
+const subscription = { subscriptionId: 'sub-2', subscriberId: bea, creatorId: creator };
+const tier = (type: 'TierCreated' | 'TierUpdated', tierId: string, name: string, priceCents: number, at: string) =>
+  recorded(type, { creatorId: creator, tierId, name, description: name, priceCents, features: [], at }, at);
+const declinedRenewal = (periodEnd: string, attempt: number, failureReason: string, at: string) =>
+  recorded(
+    'CreatorSubscriptionRenewalDeclined',
+    { ...subscription, periodEnd, attempt, failureReason, nextAttemptAt: null, graceEndsAt: periodEnd, at },
+    at,
+  );
+const wallet = (
+  type: 'WalletDebited' | 'WalletCredited',
+  amountCents: number,
+  reason: string,
+  reference: string,
+  at: string,
+) => recorded(type, { userId: bea, amountCents, reason, reference, balanceCents: 5000 }, at);
+
+const beaEvents = [
+  registered(bea, 'Bea', '5555'),
+  tier('TierCreated', 'tier-gold', 'Gold', 1500, '2026-01-06T00:00:00.000Z'),
+  tier('TierCreated', 'tier-silver', 'Silver', 900, '2026-01-06T00:00:01.000Z'),
+  recorded(
+    'CreatorSubscriptionStarted',
+    {
+      ...subscription,
+      tierId: 'tier-gold',
+      tierName: 'Gold',
+      priceCents: 750, // a first-month discount: renewals are at the tier's price
+      tierPriceCents: 1500,
+      promotionId: 'promo-1',
+      transactionId: 'ch_sub2',
+      startDate: '2026-01-06T00:00:02.000Z',
+      endDate: '2026-02-06T00:00:02.000Z',
+    },
+    '2026-01-06T00:00:02.000Z',
+  ),
+  // The creator raises the price before the renewal: the renewal tries the price of the day.
+  tier('TierUpdated', 'tier-gold', 'Gold', 1700, '2026-01-20T00:00:00.000Z'),
+  declinedRenewal('2026-02-06T00:00:02.000Z', 1, 'Insufficient funds', '2026-02-06T00:01:00.000Z'),
+  declinedRenewal('2026-02-06T00:00:02.000Z', 2, 'Card expired', '2026-02-07T00:01:00.000Z'),
+  recorded(
+    'CreatorSubscriptionRenewed',
+    {
+      ...subscription,
+      tierId: 'tier-gold',
+      tierName: 'Gold',
+      priceCents: 1700,
+      renewalId: renewedOnCard,
+      transactionId: 'ch_ren2',
+      periodStart: '2026-02-06T00:00:02.000Z',
+      periodEnd: '2026-03-06T00:00:02.000Z',
+      renewedAt: '2026-02-08T00:01:00.000Z',
+    },
+    '2026-02-08T00:01:00.000Z',
+  ),
+  recorded(
+    'CreatorSubscriptionTierChanged',
+    {
+      ...subscription,
+      tierId: 'tier-silver',
+      tierName: 'Silver',
+      priceCents: 900,
+      fromTierId: 'tier-gold',
+      effectiveAt: '2026-03-06T00:00:02.000Z',
+      at: '2026-02-10T00:00:00.000Z',
+    },
+    '2026-02-10T00:00:00.000Z',
+  ),
+  tier('TierUpdated', 'tier-silver', 'Silver', 1000, '2026-02-20T00:00:00.000Z'),
+  recorded(
+    'CreatorSubscriptionRenewalSourceChanged',
+    { ...subscription, source: 'balance', at: '2026-02-21T00:00:00.000Z' },
+    '2026-02-21T00:00:00.000Z',
+  ),
+  declinedRenewal('2026-03-06T00:00:02.000Z', 1, 'Not enough USD balance', '2026-03-06T00:01:00.000Z'),
+  // A renewal paid from the balance but handed back unused (the subscription changed in between): no renewal.
+  wallet(
+    'WalletDebited',
+    1000,
+    'creator subscription',
+    `creatorSubscription:${givenBackUnused}`,
+    '2026-03-06T12:00:00.000Z',
+  ),
+  wallet(
+    'WalletCredited',
+    1000,
+    'creator subscription refund',
+    `creatorSubscription:${givenBackUnused}:returned`,
+    '2026-03-06T12:00:01.000Z',
+  ),
+  wallet(
+    'WalletDebited',
+    1000,
+    'creator subscription',
+    `creatorSubscription:${renewedFromBalance}`,
+    '2026-03-07T00:01:00.000Z',
+  ),
+  recorded(
+    'CreatorSubscriptionRenewed',
+    {
+      ...subscription,
+      tierId: 'tier-silver',
+      tierName: 'Silver',
+      priceCents: 1000,
+      renewalId: renewedFromBalance,
+      transactionId: null,
+      paidFrom: 'balance',
+      periodStart: '2026-03-06T00:00:02.000Z',
+      periodEnd: '2026-04-06T00:00:02.000Z',
+      renewedAt: '2026-03-07T00:01:00.000Z',
+    },
+    '2026-03-07T00:01:00.000Z',
+  ),
+  recorded(
+    'CreatorSubscriptionRefunded',
+    {
+      ...subscription,
+      transactionId: null,
+      gatewayRefundId: null,
+      paidFrom: 'balance',
+      balanceReference: `creatorSubscription:${renewedFromBalance}:returned`,
+      amountCents: 1000,
+      reason: 'Money-back guarantee',
+      at: '2026-03-08T00:00:00.000Z',
+      saleReference: `creatorSubscription:${renewedFromBalance}`,
+    },
+    '2026-03-08T00:00:00.000Z',
+  ),
+  wallet(
+    'WalletCredited',
+    1000,
+    'creator subscription refund',
+    `creatorSubscription:${renewedFromBalance}:returned`,
+    '2026-03-08T00:00:00.000Z',
+  ),
+];
+const allEvents = [...events, ...beaEvents];
+
 describe('billing history projector', () => {
   it('builds the same rows when every event is applied twice', async () => {
-    const { once, twice } = await replayTwice(db, billingHistoryProjector, events);
+    const { once, twice } = await replayTwice(db, billingHistoryProjector, allEvents);
     expect(twice).toEqual(once);
-    expect(once.billing_history).toHaveLength(8);
+    expect(once.billing_history).toHaveLength(8 + 7);
   });
 
   describe('the member’s money facts', () => {
@@ -169,9 +317,12 @@ describe('billing history projector', () => {
         t.text('first_name');
         t.text('last_name');
       });
-      await db('users').insert({ id: member, email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' });
+      await db('users').insert([
+        { id: member, email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee' },
+        { id: bea, email: 'bea@example.com', first_name: 'Bea', last_name: 'Lee' },
+      ]);
       await db.transaction(async (trx) => {
-        for (const event of events) await billingHistoryProjector.apply(projectionContext(trx, 'public'), event);
+        for (const event of allEvents) await billingHistoryProjector.apply(projectionContext(trx, 'public'), event);
       });
     });
 
@@ -236,6 +387,108 @@ describe('billing history projector', () => {
       expect(await findReceipt(db, creator, refunded.id)).toBeNull();
       const credit = entries.find((e) => e.kind === 'crypto_conversion')!;
       expect(await findReceipt(db, member, credit.id)).toBeNull();
+    });
+
+    it('lists each declined renewal attempt at the price it tried, renewals by card and from the balance, and the refund to the balance', async () => {
+      const { entries } = await billingHistoryPage(db, bea, { cursor: null, limit: 20 });
+      expect(
+        entries.map((e) => [e.kind, e.direction, e.amount, e.status, e.method, e.hasReceipt, e.description]),
+      ).toEqual([
+        [
+          'refund',
+          'credit',
+          '10.00',
+          'credited',
+          { type: 'usd_balance' },
+          false,
+          'Refund: Subscription to Cleo Lee – Silver, monthly renewal',
+        ],
+        [
+          'tier_subscription',
+          'charge',
+          '10.00',
+          'refunded',
+          { type: 'usd_balance' },
+          true,
+          'Subscription to Cleo Lee – Silver, monthly renewal',
+        ],
+        // From the next period on, the changed-to tier at its price of the day, from the balance the member chose.
+        [
+          'tier_subscription',
+          'charge',
+          '10.00',
+          'declined',
+          { type: 'usd_balance' },
+          false,
+          'Subscription to Cleo Lee – Silver, monthly renewal (attempt 1)',
+        ],
+        [
+          'tier_subscription',
+          'charge',
+          '17.00',
+          'paid',
+          { type: 'card', cardLast4: '5555' },
+          true,
+          'Subscription to Cleo Lee – Gold, monthly renewal',
+        ],
+        [
+          'tier_subscription',
+          'charge',
+          '17.00',
+          'declined',
+          { type: 'card', cardLast4: '5555' },
+          false,
+          'Subscription to Cleo Lee – Gold, monthly renewal (attempt 2)',
+        ],
+        [
+          'tier_subscription',
+          'charge',
+          '17.00',
+          'declined',
+          { type: 'card', cardLast4: '5555' },
+          false,
+          'Subscription to Cleo Lee – Gold, monthly renewal (attempt 1)',
+        ],
+        [
+          'tier_subscription',
+          'charge',
+          '7.50',
+          'paid',
+          { type: 'card', cardLast4: '5555' },
+          true,
+          'Subscription to Cleo Lee – Gold, 1 month',
+        ],
+      ]);
+      // Each attempt keeps why it was declined.
+      const declinedRows = await db('billing_history')
+        .where({ user_id: bea, status: 'declined' })
+        .orderBy('occurred_at')
+        .select('note', 'amount_cents');
+      expect(declinedRows).toEqual([
+        { note: 'Insufficient funds', amount_cents: 1700 },
+        { note: 'Card expired', amount_cents: 1700 },
+        { note: 'Not enough USD balance', amount_cents: 1000 },
+      ]);
+      // The wallet's debits and credits of the renewals (paid, returned unused, refunded) add no rows.
+      expect(await db('billing_history').where({ user_id: bea }).count({ n: '*' })).toEqual([{ n: '7' }]);
+    });
+
+    it('a declined attempt has no receipt; a renewal from the balance has one with its refund to the balance', async () => {
+      const { entries } = await billingHistoryPage(db, bea, { cursor: null, limit: 20 });
+      const attempt = entries.find((e) => e.status === 'declined')!;
+      expect(await findReceipt(db, bea, attempt.id)).toBeNull();
+      const fromBalance = entries.find((e) => e.status === 'refunded')!;
+      expect(await findReceipt(db, bea, fromBalance.id)).toMatchObject({
+        item: 'Subscription to Cleo Lee – Silver, monthly renewal',
+        periodStart: '2026-03-06T00:00:02.000Z',
+        periodEnd: '2026-04-06T00:00:02.000Z',
+        amount: '10.00',
+        method: { type: 'usd_balance' },
+        status: 'refunded',
+        failureReason: null,
+        refunds: [{ amount: '10.00', reason: 'Money-back guarantee' }],
+        refundedAmount: '10.00',
+      });
     });
   });
 });

@@ -11,9 +11,14 @@ import type {
 } from '../domain/contracts/billing';
 import { formatCents } from '../domain/contracts/money';
 import type {
+  CreatorSubscriptionCanceled,
   CreatorSubscriptionRefunded,
+  CreatorSubscriptionRenewalDeclined,
+  CreatorSubscriptionRenewalSourceChanged,
   CreatorSubscriptionRenewed,
   CreatorSubscriptionStarted,
+  CreatorSubscriptionTierChanged,
+  TierData,
 } from '../domain/creators/events';
 import type {
   CryptoConversionCompletedData,
@@ -41,14 +46,27 @@ import { displayName } from './users';
 /**
  * The `billing_history` read model: one row per money fact of a member, for their billing page
  * and receipts. Charges: site-plan card payments (sign-up, subscribe, renewals; declined ones as
- * failed), the site plan bought from the USD balance, creator-tier charges and paid-message
- * unlocks. Credits: crypto conversions into the USD balance, refunds and chargebacks, each also
- * marking its charge refunded (or partially). Amounts are positive integer cents with a
+ * failed), the site plan bought from the USD balance, creator-tier charges (renewals by card or
+ * from the USD balance; each declined renewal attempt as a row of its own, declined, without a
+ * receipt), tips and paid-message unlocks. Credits: crypto conversions into the USD balance,
+ * refunds (to the card, or to the USD balance for a period paid from it) and chargebacks, each
+ * also marking its charge refunded (or partially). Amounts are positive integer cents with a
  * direction. Row ids are derived from the source fact, so replaying writes the same rows.
+ *
+ * Wallet movements are no rows of their own: a balance spend or credit is shown through the fact
+ * it paid for (MessageUnlocked, TipGiven, CreatorSubscriptionRenewed, CreatorSubscriptionRefunded),
+ * and only the site plan bought from the balance, which has no such fact, is taken from its
+ * WalletDebited. So a renewal's balance spend handed back unused (`creatorSubscription:<id>:returned`
+ * without a renewal) shows nothing, as its spend showed nothing.
  *
  * Receipts keep what was true when the money moved: the creator's name and the card's last 4
  * are stored at the time of the charge (from `billing_history_people`, which follows sign-ups
  * and card changes), so a later rename or new card never rewrites an old receipt.
+ *
+ * A declined renewal names no price: the amount it tried is worked out as the renewal process
+ * does, from `billing_history_subscriptions` (each subscription's tier, the changed-to tier of
+ * the next period, how renewals are paid) and `billing_history_tiers` (each creator tier's name
+ * and price of the day), both kept by this read model from the events.
  */
 
 const SITE_PLAN_MONTHLY = 'Lively site plan, 1 month';
@@ -130,6 +148,25 @@ async function createTables(db: Knex, schema: string): Promise<void> {
     t.text('name').notNullable();
     t.string('card_last4', 4).nullable();
   });
+  // What a renewal of each subscription is charged: its tier, or the changed-to one from the next period.
+  await db.schema.withSchema(schema).createTable('billing_history_subscriptions', (t) => {
+    t.text('subscription_id').primary();
+    t.text('tier_id').notNullable();
+    t.text('tier_name').notNullable();
+    t.integer('price_cents').notNullable();
+    t.text('next_tier_id').nullable();
+    t.text('next_tier_name').nullable();
+    t.integer('next_price_cents').nullable();
+    t.text('renew_from').notNullable();
+  });
+  // The creators' own tiers at their price of the day (the fallback tiers keep the price they were subscribed at).
+  await db.schema.withSchema(schema).createTable('billing_history_tiers', (t) => {
+    t.text('creator_id').notNullable();
+    t.text('tier_id').notNullable();
+    t.text('name').notNullable();
+    t.integer('price_cents').notNullable();
+    t.primary(['creator_id', 'tier_id']);
+  });
 }
 
 type Apply = (context: ProjectionContext, event: RecordedEvent) => Promise<void>;
@@ -180,6 +217,8 @@ interface GivenBack {
   amountCents: number;
   at: string;
   note: string;
+  /** Given back to the USD balance (a period paid from it), not to the way the charge was paid. */
+  toBalance: boolean;
 }
 
 function givenBackOf(event: RecordedEvent): GivenBack | null {
@@ -194,6 +233,7 @@ function givenBackOf(event: RecordedEvent): GivenBack | null {
         amountCents: d.amountCents,
         at: d.at,
         note: d.reason,
+        toBalance: false,
       };
     }
     case 'ChargeRefunded': {
@@ -206,19 +246,22 @@ function givenBackOf(event: RecordedEvent): GivenBack | null {
         amountCents: d.amountCents,
         at: d.at,
         note: d.reason,
+        toBalance: false,
       };
     }
     case 'CreatorSubscriptionRefunded': {
       const d = event.data as CreatorSubscriptionRefunded['data'];
       const chargeId = flowOfReference(d.saleReference)?.id ?? d.subscriptionId;
+      // A period paid from the USD balance goes back to it: no gateway refund, its wallet credit names it.
       return {
         kind: 'refund',
         chargeId,
         userId: d.subscriberId,
-        givenBackId: d.gatewayRefundId,
+        givenBackId: d.gatewayRefundId ?? d.balanceReference ?? `${d.saleReference}:returned`,
         amountCents: d.amountCents,
         at: d.at,
         note: d.reason,
+        toBalance: d.paidFrom === 'balance',
       };
     }
     case 'ChargeDisputed': {
@@ -231,6 +274,7 @@ function givenBackOf(event: RecordedEvent): GivenBack | null {
         amountCents: d.amountCents,
         at: d.at,
         note: `Chargeback: ${d.reason}`,
+        toBalance: false,
       };
     }
     default:
@@ -246,7 +290,10 @@ function givenBackOf(event: RecordedEvent): GivenBack | null {
 const moneyGivenBack: Apply = async (context, event) => {
   const given = givenBackOf(event);
   if (!given || given.amountCents <= 0) return;
-  const query = context.table('billing_history').where({ source_id: given.chargeId, direction: 'charge' });
+  const query = context
+    .table('billing_history')
+    .where({ source_id: given.chargeId, direction: 'charge' })
+    .whereNot({ status: 'declined' });
   const charge = await (given.userId ? query.where({ user_id: given.userId }) : query).first<HistoryRow>();
   if (!charge) return; // a refund of a payment that was no charge of a member
   const label = given.kind === 'refund' ? 'Refund' : 'Chargeback';
@@ -260,8 +307,8 @@ const moneyGivenBack: Apply = async (context, event) => {
       direction: 'credit',
       description: `${label}: ${charge.description}`,
       amount_cents: given.amountCents,
-      method: charge.method,
-      card_last4: charge.card_last4,
+      method: given.toBalance ? 'usd_balance' : charge.method,
+      card_last4: given.toBalance ? null : charge.card_last4,
       status: 'credited',
       note: given.note,
       refund_of: charge.id,
@@ -282,7 +329,8 @@ const moneyGivenBack: Apply = async (context, event) => {
 const walletDebited: Apply = async (context, event) => {
   const d = event.data as BalanceMovement;
   const flow = flowOfMovement(d);
-  // Unlocks are recorded from MessageUnlocked, which names the creator; a plan spend without a purchase id has no row key.
+  // Unlocks, tips and tier renewals are recorded from their own facts (MessageUnlocked, TipGiven,
+  // CreatorSubscriptionRenewed), which name the creator; a plan spend without a purchase id has no row key.
   if (flow?.flow !== 'site_plan' || !flow.id) return;
   await insert(
     context,
@@ -310,8 +358,33 @@ const periodPaid: Apply = async (context, event) => {
     .update({ period_start: d.periodStart, period_end: d.periodEnd });
 };
 
+interface SubscriptionTerms {
+  subscription_id: string;
+  tier_id: string;
+  tier_name: string;
+  price_cents: number;
+  next_tier_id: string | null;
+  next_tier_name: string | null;
+  next_price_cents: number | null;
+  renew_from: 'card' | 'balance';
+}
+
+const subscriptionTerms = (context: ProjectionContext) => context.table('billing_history_subscriptions');
+
 const creatorSubscriptionStarted: Apply = async (context, event) => {
   const d = event.data as CreatorSubscriptionStarted['data'];
+  // A new subscription renews by card at its tier's price (not a promotion's first-period charge).
+  const terms: SubscriptionTerms = {
+    subscription_id: d.subscriptionId,
+    tier_id: d.tierId,
+    tier_name: d.tierName,
+    price_cents: d.tierPriceCents ?? d.priceCents,
+    next_tier_id: null,
+    next_tier_name: null,
+    next_price_cents: null,
+    renew_from: 'card',
+  };
+  await subscriptionTerms(context).insert(terms).onConflict('subscription_id').merge();
   const [creator, subscriber] = await Promise.all([person(context, d.creatorId), person(context, d.subscriberId)]);
   const creatorName = creator?.name ?? 'a creator';
   await insert(
@@ -336,9 +409,21 @@ const creatorSubscriptionStarted: Apply = async (context, event) => {
   );
 };
 
-/** A renewal of a creator tier: a charge row of its own (its source is the renewal, as its refund names it). */
+/**
+ * A renewal of a creator tier: a charge row of its own (its source is the renewal, as its refund
+ * names it), on the card or from the USD balance (then its WalletDebited makes no row).
+ */
 const creatorSubscriptionRenewed: Apply = async (context, event) => {
   const d = event.data as CreatorSubscriptionRenewed['data'];
+  await subscriptionTerms(context).where({ subscription_id: d.subscriptionId }).update({
+    tier_id: d.tierId,
+    tier_name: d.tierName,
+    price_cents: d.priceCents,
+    next_tier_id: null,
+    next_tier_name: null,
+    next_price_cents: null,
+  });
+  const fromBalance = d.paidFrom === 'balance';
   const [creator, subscriber] = await Promise.all([person(context, d.creatorId), person(context, d.subscriberId)]);
   await insert(
     context,
@@ -350,8 +435,8 @@ const creatorSubscriptionRenewed: Apply = async (context, event) => {
       direction: 'charge',
       description: `Subscription to ${creator?.name ?? 'a creator'} – ${d.tierName}, monthly renewal`,
       amount_cents: d.priceCents,
-      method: 'card',
-      card_last4: subscriber?.card_last4 ?? null,
+      method: fromBalance ? 'usd_balance' : 'card',
+      card_last4: fromBalance ? null : (subscriber?.card_last4 ?? null),
       status: 'paid',
       source_id: d.renewalId,
       creator_id: d.creatorId,
@@ -360,6 +445,94 @@ const creatorSubscriptionRenewed: Apply = async (context, event) => {
       period_end: d.periodEnd,
     }),
   );
+};
+
+/**
+ * A renewal attempt the card (or the balance) refused: a row of its own per attempt (attempts 1
+ * to 4 of a period), declined, at what it tried to charge: the tier of the next period (the
+ * changed-to one, if any) at the creator's price of the day, as the renewal process charges it.
+ */
+const creatorSubscriptionRenewalDeclined: Apply = async (context, event) => {
+  const d = event.data as CreatorSubscriptionRenewalDeclined['data'];
+  const terms: SubscriptionTerms | undefined = await subscriptionTerms(context)
+    .where({ subscription_id: d.subscriptionId })
+    .first();
+  if (!terms) return; // no start of it seen: nothing to price it at
+  const chosen =
+    terms.next_tier_id !== null
+      ? { tierId: terms.next_tier_id, name: terms.next_tier_name ?? '', priceCents: terms.next_price_cents ?? 0 }
+      : { tierId: terms.tier_id, name: terms.tier_name, priceCents: terms.price_cents };
+  const [offered, creator, subscriber] = await Promise.all([
+    context
+      .table('billing_history_tiers')
+      .where({ creator_id: d.creatorId, tier_id: chosen.tierId })
+      .first<{ name: string; price_cents: number } | undefined>(),
+    person(context, d.creatorId),
+    person(context, d.subscriberId),
+  ]);
+  const tierName = offered?.name ?? chosen.name;
+  const fromBalance = terms.renew_from === 'balance';
+  await insert(
+    context,
+    row({
+      id: rowId('tier_renewal_declined', d.subscriptionId, d.periodEnd, String(d.attempt)),
+      user_id: d.subscriberId,
+      occurred_at: d.at,
+      kind: 'tier_subscription',
+      direction: 'charge',
+      description: `Subscription to ${creator?.name ?? 'a creator'} – ${tierName}, monthly renewal (attempt ${d.attempt})`,
+      amount_cents: offered?.price_cents ?? chosen.priceCents,
+      method: fromBalance ? 'usd_balance' : 'card',
+      card_last4: fromBalance ? null : (subscriber?.card_last4 ?? null),
+      status: 'declined',
+      note: d.failureReason,
+      // Not the renewal's id: a refund finds its charge by source, and an attempt took no money.
+      source_id: `${d.subscriptionId}:${d.periodEnd}:${d.attempt}`,
+      creator_id: d.creatorId,
+      creator_name: creator?.name ?? null,
+    }),
+  );
+};
+
+/** Another tier from the next period on; changing back to the current tier leaves none pending. */
+const creatorSubscriptionTierChanged: Apply = async (context, event) => {
+  const d = event.data as CreatorSubscriptionTierChanged['data'];
+  const terms: SubscriptionTerms | undefined = await subscriptionTerms(context)
+    .where({ subscription_id: d.subscriptionId })
+    .first();
+  if (!terms) return;
+  const back = d.tierId === terms.tier_id;
+  await subscriptionTerms(context)
+    .where({ subscription_id: d.subscriptionId })
+    .update({
+      next_tier_id: back ? null : d.tierId,
+      next_tier_name: back ? null : d.tierName,
+      next_price_cents: back ? null : d.priceCents,
+    });
+};
+
+/** A cancellation drops a pending tier change (resumed, the subscription renews at its tier). */
+const creatorSubscriptionCanceled: Apply = async (context, event) => {
+  const d = event.data as CreatorSubscriptionCanceled['data'];
+  await subscriptionTerms(context)
+    .where({ subscription_id: d.subscriptionId })
+    .update({ next_tier_id: null, next_tier_name: null, next_price_cents: null });
+};
+
+/** How the next renewals are paid: the card on file or the USD balance. */
+const renewalSourceChanged: Apply = async (context, event) => {
+  const d = event.data as CreatorSubscriptionRenewalSourceChanged['data'];
+  await subscriptionTerms(context).where({ subscription_id: d.subscriptionId }).update({ renew_from: d.source });
+};
+
+/** A creator's tier at its price of the day. */
+const tierDefined: Apply = async (context, event) => {
+  const d = event.data as TierData;
+  await context
+    .table('billing_history_tiers')
+    .insert({ creator_id: d.creatorId, tier_id: d.tierId, name: d.name, price_cents: d.priceCents })
+    .onConflict(['creator_id', 'tier_id'])
+    .merge();
 };
 
 const messageUnlocked: Apply = async (context, event) => {
@@ -473,6 +646,12 @@ const HANDLERS: Record<string, Apply> = {
   MembershipRenewed: periodPaid,
   CreatorSubscriptionStarted: creatorSubscriptionStarted,
   CreatorSubscriptionRenewed: creatorSubscriptionRenewed,
+  CreatorSubscriptionRenewalDeclined: creatorSubscriptionRenewalDeclined,
+  CreatorSubscriptionTierChanged: creatorSubscriptionTierChanged,
+  CreatorSubscriptionCanceled: creatorSubscriptionCanceled,
+  CreatorSubscriptionRenewalSourceChanged: renewalSourceChanged,
+  TierCreated: tierDefined,
+  TierUpdated: tierDefined,
   MessageUnlocked: messageUnlocked,
   TipGiven: tipGiven,
   CryptoConversionRequested: conversionRequested,
@@ -482,8 +661,9 @@ const HANDLERS: Record<string, Apply> = {
 
 export const billingHistoryProjector: Projector = {
   name: 'billing-history',
-  version: 2,
-  tables: ['billing_history', 'billing_history_people'],
+  // 3: declined creator renewals; renewals paid from, and refunded to, the USD balance (issue 21).
+  version: 3,
+  tables: ['billing_history', 'billing_history_people', 'billing_history_subscriptions', 'billing_history_tiers'],
   eventTypes: Object.keys(HANDLERS),
   createTables,
   // Refunds and periods find their charge by id, and refund totals through refund_of.
@@ -521,7 +701,8 @@ function methodOf(r: HistoryRow): BillingMethod {
   return { type: 'usd_balance' };
 }
 
-const hasReceipt = (r: HistoryRow) => r.direction === 'charge';
+/** A charge has a receipt; a declined renewal attempt took no money and has none. */
+const hasReceipt = (r: HistoryRow) => r.direction === 'charge' && r.status !== 'declined';
 
 function entryView(r: HistoryRow): BillingEntry {
   return {
@@ -567,12 +748,13 @@ const receiptNumber = (r: HistoryRow) =>
 
 /**
  * The receipt of one of the member's own charges; null for anything else (another member's id,
- * a credit, an unknown id), so the route answers all of them with the same 404.
+ * a credit, a declined renewal attempt, an unknown id), so the route answers all of them with the same 404.
  */
 export async function findReceipt(db: Knex, userId: string, id: string): Promise<Receipt | null> {
   if (!UUID.test(id)) return null;
   const charge: HistoryRow | undefined = await db('billing_history')
     .where({ id, user_id: userId, direction: 'charge' })
+    .whereNot({ status: 'declined' })
     .first();
   if (!charge) return null;
   // Billed to the member as they are now (the users read model), for the item as it was then.

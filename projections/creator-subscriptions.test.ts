@@ -48,7 +48,9 @@ const renewal = (attempt: number, at: Date, paid: boolean, tier = BASIC): Creato
   attempt,
   renewalId: `renewal-${attempt}`,
   tier,
-  outcome: paid ? { paid: true, transactionId: `tx-renewal-${attempt}` } : { paid: false, failureReason: 'declined' },
+  outcome: paid
+    ? { paid: true, paidFrom: 'card', transactionId: `tx-renewal-${attempt}` }
+    : { paid: false, failureReason: 'declined' },
   at,
 });
 

@@ -32,6 +32,7 @@ function rowOf(event: RecordedEvent) {
     period_end: data.endDate,
     renews_at: data.endDate,
     last_charge_at: data.transactionId ? data.startDate : null,
+    renew_from: 'card',
   };
 }
 
@@ -68,6 +69,8 @@ function changesOf(event: CreatorSubscriptionEvent): Record<string, unknown> | n
         next_tier_name: event.data.tierName,
         next_price_cents: event.data.priceCents,
       };
+    case 'CreatorSubscriptionRenewalSourceChanged':
+      return { renew_from: event.data.source };
     case 'CreatorSubscriptionExpired':
       return { status: 'expired', renews_at: null };
     case 'CreatorSubscriptionRefunded':
@@ -99,13 +102,15 @@ const EVENT_TYPES: CreatorSubscriptionEvent['type'][] = [
   'CreatorSubscriptionExpired',
   'CreatorSubscriptionRefunded',
   'CreatorSubscriptionChargeGivenBack',
+  'CreatorSubscriptionRenewalSourceChanged',
 ];
 
 /** Members' subscriptions to creators: who may read whose locked posts, the feed's sources, renewals due. */
 export const creatorSubscriptionsProjector: Projector = {
   name: 'creator-subscriptions',
   // 3: renewals, cancel, tier change and refunds (status, period_end, renews_at, next tier, last charge).
-  version: 3,
+  // 4: how renewals are paid (renew_from: card or balance).
+  version: 4,
   tables: ['creator_subscriptions'],
   eventTypes: EVENT_TYPES,
   async createTables(db, schema) {
@@ -126,6 +131,7 @@ export const creatorSubscriptionsProjector: Projector = {
       t.text('next_tier_id');
       t.text('next_tier_name');
       t.integer('next_price_cents');
+      t.text('renew_from').notNullable().defaultTo('card');
       t.index(['subscriber_id', 'end_date', 'creator_id']);
     });
     // A creator's current subscribers are counted from the index alone (the creator list counts them per row).
@@ -188,6 +194,7 @@ interface MemberRow {
   next_tier_id: string | null;
   next_tier_name: string | null;
   next_price_cents: number | null;
+  renew_from: MemberSubscription['renewFrom'];
 }
 
 /** A subscription row as its member sees it at `now`. */
@@ -214,6 +221,7 @@ function memberView(row: MemberRow, now: Date): MemberSubscription {
       ? { tierId: row.next_tier_id, tierName: row.next_tier_name ?? '', price: formatCents(row.next_price_cents ?? 0) }
       : null,
     refundableUntil: refundableUntil && refundableUntil > now ? refundableUntil.toISOString() : null,
+    renewFrom: row.renew_from,
   };
 }
 

@@ -140,7 +140,7 @@ const NOTIFICATION_SOURCES = {
       d,
       'subscription_renewal_failed',
       'Subscription renewal failed',
-      `We could not charge your card for ${ACTOR}. ${d.nextAttemptAt ? `We will try again on ${dateOf(d.nextAttemptAt)}; your` : 'Your'} access continues until ${dateOf(d.graceEndsAt)}`,
+      `${d.paidFrom ? `Your USD balance did not cover the renewal of ${ACTOR}` : `We could not charge your card for ${ACTOR}`}. ${d.nextAttemptAt ? `We will try again on ${dateOf(d.nextAttemptAt)}; your` : 'Your'} access continues until ${dateOf(d.graceEndsAt)}`,
     ),
   CreatorSubscriptionCanceled: (d: CreatorSubscriptionCanceled['data']): Notice =>
     subscriptionNotice(

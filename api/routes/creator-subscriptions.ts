@@ -1,10 +1,15 @@
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
-import { changeTierSchema, type MemberSubscription } from '../../domain/contracts/creator-subscriptions';
+import {
+  changeTierSchema,
+  renewalSourceSchema,
+  type MemberSubscription,
+} from '../../domain/contracts/creator-subscriptions';
 import { subscribeSchema, type SubscriptionCheck } from '../../domain/contracts/creators';
 import { formatCents } from '../../domain/contracts/money';
 import {
   cancelCreatorSubscription,
+  changeCreatorSubscriptionRenewalSource,
   changeCreatorSubscriptionTier,
   claimMoneyBack,
   resumeCreatorSubscription,
@@ -28,8 +33,9 @@ import type { Api } from '../kit';
 
 /**
  * Creator tier subscriptions (SPEC §7, issue 21): subscribe on the card on file, renewed
- * monthly by the renewal process; the member's list, cancel, resume, tier change from the next
- * period, and the 7-day money-back guarantee.
+ * monthly by the renewal process (on the card, or from the USD balance where the member chose
+ * it); the member's list, cancel, resume, tier change from the next period, how renewals are
+ * paid, and the 7-day money-back guarantee.
  */
 export function creatorSubscriptionRoutes(api: Api): Router {
   const router = Router();
@@ -127,6 +133,20 @@ export function creatorSubscriptionRoutes(api: Api): Router {
       changeCreatorSubscriptionTier(
         store,
         { ...ref, tierId: (req.body as { tierId: string }).tierId },
+        api.context(req),
+      ),
+    ),
+  );
+  router.post(
+    '/subscriptions/:id/renewal-source',
+    (req, _res, next) => {
+      req.body = parseWith(renewalSourceSchema, req.body);
+      next();
+    },
+    onOwn((ref, req) =>
+      changeCreatorSubscriptionRenewalSource(
+        store,
+        { ...ref, source: (req.body as { source: 'card' | 'balance' }).source },
         api.context(req),
       ),
     ),

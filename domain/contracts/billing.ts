@@ -20,9 +20,19 @@ export type BillingKind = (typeof BILLING_KINDS)[number];
 
 /**
  * paid: a charge was taken; credited: a credit reached the member; refunded / partially_refunded:
- * a charge given back in full or in part; failed: the money never moved; pending: not yet settled.
+ * a charge given back in full or in part; failed: the money never moved; pending: not yet settled;
+ * declined: one attempt at a creator-subscription renewal was refused (one row per attempt, the
+ * amount it tried; no money moved and it has no receipt).
  */
-export const BILLING_STATUSES = ['paid', 'credited', 'refunded', 'partially_refunded', 'failed', 'pending'] as const;
+export const BILLING_STATUSES = [
+  'paid',
+  'credited',
+  'refunded',
+  'partially_refunded',
+  'failed',
+  'pending',
+  'declined',
+] as const;
 export type BillingStatus = (typeof BILLING_STATUSES)[number];
 
 export type BillingDirection = 'charge' | 'credit';

@@ -27,7 +27,11 @@ export interface MemberSubscription {
   nextTier: { tierId: string; tierName: string; price: string } | null;
   /** The money-back guarantee may still be claimed until then (7 days after the last charge); null when not. */
   refundableUntil: string | null;
+  /** How renewals are paid: the card on file, or the USD balance (the member's choice). */
+  renewFrom: RenewalSource;
 }
+
+export type RenewalSource = 'card' | 'balance';
 
 export interface MemberSubscriptions {
   subscriptions: MemberSubscription[];
@@ -35,4 +39,9 @@ export interface MemberSubscriptions {
 
 export const changeTierSchema = z.object({
   tierId: text({ error: 'Tier is required' }).trim().min(1, 'Tier is required').max(100),
+});
+
+/** POST /api/subscriptions/:id/renewal-source: how the next renewals are paid. */
+export const renewalSourceSchema = z.object({
+  source: z.enum(['card', 'balance'], { error: 'Choose card or balance' }),
 });

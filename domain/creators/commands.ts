@@ -11,6 +11,7 @@ import { creatorStream } from './events';
 export { subscribeToCreator } from './subscribe';
 export {
   cancelCreatorSubscription,
+  changeCreatorSubscriptionRenewalSource,
   changeCreatorSubscriptionTier,
   claimMoneyBack,
   resumeCreatorSubscription,

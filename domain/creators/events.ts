@@ -67,27 +67,45 @@ interface SubscriptionFact {
   creatorId: string;
 }
 
-/** The next period was paid on the card on file: it follows the previous one without a gap. */
+/** How a renewal is paid: the card on file, or the member's USD balance. */
+export type RenewalSource = 'card' | 'balance';
+
+/**
+ * The next period was paid: it follows the previous one without a gap. On the card on file
+ * (`transactionId`), or from the USD balance (`paidFrom: 'balance'`, `transactionId` null: the
+ * wallet's movement `creatorSubscription:<renewalId>` is the payment; absent on card renewals).
+ */
 export interface CreatorSubscriptionRenewed {
   type: 'CreatorSubscriptionRenewed';
   data: SubscriptionFact &
     SubscribedTier & {
       /** One per period (subscription + period start): the sale's reference. */
       renewalId: string;
-      transactionId: string;
+      transactionId: string | null;
+      paidFrom?: 'balance';
       periodStart: string;
       periodEnd: string;
       renewedAt: string;
     };
 }
 
-/** A renewal charge was declined: past due, access until `graceEndsAt`, next try at `nextAttemptAt` (null: none left). */
+/** The member chose how the next renewals are paid. */
+export interface CreatorSubscriptionRenewalSourceChanged {
+  type: 'CreatorSubscriptionRenewalSourceChanged';
+  data: SubscriptionFact & { source: RenewalSource; at: string };
+}
+
+/**
+ * A renewal charge was declined (`paidFrom: 'balance'`: the USD balance did not cover it):
+ * past due, access until `graceEndsAt`, next try at `nextAttemptAt` (null: none left).
+ */
 export interface CreatorSubscriptionRenewalDeclined {
   type: 'CreatorSubscriptionRenewalDeclined';
   data: SubscriptionFact & {
     periodEnd: string;
     attempt: number;
     failureReason: string;
+    paidFrom?: 'balance';
     nextAttemptAt: string | null;
     graceEndsAt: string;
     at: string;
@@ -121,13 +139,17 @@ export interface CreatorSubscriptionExpired {
 /**
  * The money-back guarantee: the charge `transactionId` was refunded at the gateway; access
  * ends at `at` and renewal stops. `saleReference` names the creator sale it paid for (the
- * earnings reference the reversal takes back).
+ * earnings reference the reversal takes back). A period paid from the USD balance
+ * (`paidFrom: 'balance'`, no transaction or gateway refund) is credited back to the balance as
+ * the wallet movement `balanceReference`.
  */
 export interface CreatorSubscriptionRefunded {
   type: 'CreatorSubscriptionRefunded';
   data: SubscriptionFact & {
-    transactionId: string;
-    gatewayRefundId: string;
+    transactionId: string | null;
+    gatewayRefundId: string | null;
+    paidFrom?: 'balance';
+    balanceReference?: string;
     amountCents: number;
     reason: string;
     at: string;
@@ -160,7 +182,8 @@ export type CreatorSubscriptionEvent =
   | CreatorSubscriptionTierChanged
   | CreatorSubscriptionExpired
   | CreatorSubscriptionRefunded
-  | CreatorSubscriptionChargeGivenBack;
+  | CreatorSubscriptionChargeGivenBack
+  | CreatorSubscriptionRenewalSourceChanged;
 
 export const creatorStream = (userId: string) => `creator-${userId}`;
 export const creatorSubscriptionStream = (subscriberId: string, creatorId: string) =>

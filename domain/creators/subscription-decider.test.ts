@@ -43,7 +43,7 @@ const renewal = (periodEnd: string, attempt: number, at: Date, paid: boolean, ti
   renewalId: `renewal-${periodEnd}`,
   tier,
   outcome: paid
-    ? { paid: true, transactionId: `txn-${attempt}-${periodEnd}` }
+    ? { paid: true, paidFrom: 'card', transactionId: `txn-${attempt}-${periodEnd}` }
     : { paid: false, failureReason: 'declined' },
   at,
 });
@@ -224,14 +224,18 @@ describe('creator subscription decider', () => {
     expect(run([claim], ended.state).events).toEqual([]);
   });
 
-  it('a charge given back outside the guarantee ends access at once, whatever its age; once, and only its own', () => {
+  it('the charge of the running period given back outside the guarantee ends access at once, whatever its age; once', () => {
     const { state } = run([start()]);
     const end = state.periodEnd!;
     const renewed = run([renewal(end, 1, new Date(end), true)], state).state;
+    const renewalCharge = `txn-1-${end}`;
     const givenBack = (transactionId: string, givenBackId: string, at: Date) =>
       ({ type: 'EndCreatorSubscriptionGivenBack', transactionId, givenBackId, cause: 'chargeback', at }) as const;
-    // The first period's charge, charged back 40 days on (the guarantee long over).
-    const ended = run([givenBack('txn-1', 'dispute:dp-1', day(40))], renewed);
+    // The first period's charge, charged back 40 days on: that period is over, the renewed one runs on
+    // (its money comes back through the share reversal, not by ending what was paid since).
+    expect(run([givenBack('txn-1', 'dispute:dp-1', day(40))], renewed).events).toEqual([]);
+    // The running period's charge, charged back (the guarantee long over): access ends now.
+    const ended = run([givenBack(renewalCharge, 'dispute:dp-2', day(40))], renewed);
     expect(ended.events).toEqual([
       {
         type: 'CreatorSubscriptionChargeGivenBack',
@@ -239,8 +243,8 @@ describe('creator subscription decider', () => {
           subscriptionId: 'sub-1',
           subscriberId: MEMBER,
           creatorId: CREATOR,
-          transactionId: 'txn-1',
-          givenBackId: 'dispute:dp-1',
+          transactionId: renewalCharge,
+          givenBackId: 'dispute:dp-2',
           cause: 'chargeback',
           at: day(40).toISOString(),
         },
@@ -249,12 +253,97 @@ describe('creator subscription decider', () => {
     expect(ended.state).toMatchObject({ status: 'refunded', activeUntil: day(40), nextAttemptAt: null });
     // No renewal is charged afterwards, and the same or another refund ends nothing more.
     expect(run([renewal(ended.state.periodEnd!, 1, day(70), true)], ended.state).events).toEqual([]);
-    expect(run([givenBack('txn-1', 'dispute:dp-1', day(41))], ended.state).events).toEqual([]);
+    expect(run([givenBack(renewalCharge, 'dispute:dp-2', day(41))], ended.state).events).toEqual([]);
     // A charge this subscription never made (another subscription's) ends nothing.
     expect(run([givenBack('txn-other', 'refund:r', day(40))], renewed).events).toEqual([]);
     // A later subscription is not ended by its predecessor's charge.
     const again = run([start({ subscriptionId: 'sub-2', transactionId: 'txn-2', at: day(41) })], ended.state).state;
-    expect(run([givenBack('txn-1', 'dispute:dp-2', day(42))], again).events).toEqual([]);
+    expect(run([givenBack(renewalCharge, 'dispute:dp-3', day(42))], again).events).toEqual([]);
+  });
+
+  it('renews from the USD balance where the member chose it; a canceled one cannot choose', () => {
+    const { state } = run([start()]);
+    const choose = (source: 'card' | 'balance', at = day(2)) =>
+      ({ type: 'ChangeCreatorSubscriptionRenewalSource', source, at }) as const;
+    const chosen = run([choose('balance')], state);
+    expect(chosen.events).toEqual([
+      {
+        type: 'CreatorSubscriptionRenewalSourceChanged',
+        data: {
+          subscriptionId: 'sub-1',
+          subscriberId: MEMBER,
+          creatorId: CREATOR,
+          source: 'balance',
+          at: day(2).toISOString(),
+        },
+      },
+    ]);
+    expect(chosen.state.renewFrom).toBe('balance');
+    expect(run([choose('balance', day(3))], chosen.state).events).toEqual([]); // already so
+    const end = chosen.state.periodEnd!;
+    const paid = run(
+      [{ ...renewal(end, 1, new Date(end), true), outcome: { paid: true, paidFrom: 'balance' } }],
+      chosen.state,
+    );
+    expect(paid.events[0].data).toMatchObject({
+      transactionId: null,
+      paidFrom: 'balance',
+      renewalId: `renewal-${end}`,
+    });
+    expect(paid.state.lastCharge).toMatchObject({ transactionId: null, paidFrom: 'balance', amountCents: 499 });
+    const declined = run(
+      [
+        {
+          ...renewal(end, 1, new Date(end), false),
+          outcome: { paid: false, paidFrom: 'balance', failureReason: 'low' },
+        },
+      ],
+      chosen.state,
+    );
+    expect(declined.events[0]).toMatchObject({
+      type: 'CreatorSubscriptionRenewalDeclined',
+      data: { paidFrom: 'balance', failureReason: 'low' },
+    });
+    const canceled = run([{ type: 'CancelCreatorSubscription', at: day(3) }], state).state;
+    expect(() => run([choose('balance', day(4))], canceled)).toThrow(
+      'This subscription is canceled: it will not renew',
+    );
+  });
+
+  it('gives a period paid from the balance back to the balance under the guarantee, once', () => {
+    const chosen = run([start(), { type: 'ChangeCreatorSubscriptionRenewalSource', source: 'balance', at: day(2) }]);
+    const end = chosen.state.periodEnd!;
+    const renewedAt = new Date(end);
+    const paid = run(
+      [{ ...renewal(end, 1, renewedAt, true), outcome: { paid: true, paidFrom: 'balance' } }],
+      chosen.state,
+    ).state;
+    const refund = {
+      type: 'RecordCreatorSubscriptionRefund',
+      transactionId: null,
+      gatewayRefundId: null,
+      balanceReference: `creatorSubscription:renewal-${end}:returned`,
+      amountCents: 499,
+      reason: 'money-back guarantee',
+      at: new Date(renewedAt.getTime() + 86_400_000),
+    } as const;
+    const refunded = run([refund], paid);
+    expect(refunded.events[0]).toMatchObject({
+      type: 'CreatorSubscriptionRefunded',
+      data: {
+        transactionId: null,
+        gatewayRefundId: null,
+        paidFrom: 'balance',
+        balanceReference: `creatorSubscription:renewal-${end}:returned`,
+        amountCents: 499,
+        saleReference: `creatorSubscription:renewal-${end}`,
+      },
+    });
+    expect(refunded.state).toMatchObject({
+      status: 'refunded',
+      endedBy: `balance:creatorSubscription:renewal-${end}:returned`,
+    });
+    expect(run([refund], refunded.state).events).toEqual([]);
   });
 
   it('a trial has nothing to refund', () => {

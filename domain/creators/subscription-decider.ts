@@ -2,7 +2,7 @@ import { addMonths } from '../membership/period';
 import type { Decider } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
 import { flowReference } from '../shared/money-flows';
-import type { CreatorSubscriptionEvent, SubscribedTier } from './events';
+import type { CreatorSubscriptionEvent, RenewalSource, SubscribedTier } from './events';
 
 /**
  * A member's subscription to one creator (stream `creatorSubscription-<member>_<creator>`):
@@ -23,9 +23,11 @@ export interface TierTerms {
   priceCents: number;
 }
 
-/** The charge the money-back guarantee may give back. */
+/** The payment the money-back guarantee may give back: a card charge, or a spend from the balance. */
 export interface SubscriptionCharge {
-  transactionId: string;
+  /** The gateway transaction; null when the period was paid from the USD balance. */
+  transactionId: string | null;
+  paidFrom: RenewalSource;
   amountCents: number;
   at: string;
   saleReference: string;
@@ -46,9 +48,12 @@ export interface CreatorSubscriptionState {
   nextAttemptAt: string | null;
   graceEndsAt: string | null;
   lastCharge: SubscriptionCharge | null;
-  /** The gateway transactions that paid the current subscription (its first period and renewals). */
-  chargedTransactions: string[];
-  /** What ended it when money was given back: `refund:<gatewayRefundId>` or `dispute:<disputeId>`. */
+  /** How the next renewals are paid (the member's choice; a new subscription starts on the card). */
+  renewFrom: RenewalSource;
+  /**
+   * What ended it when money was given back: `refund:<gatewayRefundId>`, `dispute:<disputeId>`,
+   * or `balance:<credit reference>` for a period paid from the balance.
+   */
   endedBy: string | null;
   /** Until when the member may read the creator's locked posts (null: never subscribed). */
   activeUntil: Date | null;
@@ -77,14 +82,21 @@ export interface StartCreatorSubscription {
   at: Date;
 }
 
-/** The gateway's answer to the renewal charge of the period ending at `periodEnd`, try `attempt`. */
+/**
+ * How the renewal of the period ending at `periodEnd`, try `attempt`, went: paid by card (the
+ * gateway's transaction), paid from the USD balance (the spend `creatorSubscription:<renewalId>`),
+ * or declined.
+ */
 export interface RecordCreatorRenewal {
   type: 'RecordCreatorRenewal';
   periodEnd: string;
   attempt: number;
   renewalId: string;
   tier: TierTerms;
-  outcome: { paid: true; transactionId: string } | { paid: false; failureReason: string };
+  outcome:
+    | { paid: true; paidFrom: 'card'; transactionId: string }
+    | { paid: true; paidFrom: 'balance' }
+    | { paid: false; failureReason: string; paidFrom?: 'balance' };
   at: Date;
 }
 
@@ -105,18 +117,25 @@ export interface ChangeCreatorSubscriptionTier {
   tier: TierTerms;
   at: Date;
 }
+export interface ChangeCreatorSubscriptionRenewalSource {
+  type: 'ChangeCreatorSubscriptionRenewalSource';
+  source: RenewalSource;
+  at: Date;
+}
 /**
- * The gateway refunded `amountCents` of `transactionId` (checked refundable with
- * `assertRefundable` before): what remained of the charge.
+ * The money-back guarantee gave back `amountCents` of the last payment (checked refundable with
+ * `assertRefundable` before): a card charge refunded at the gateway (what remained of it), or a
+ * period paid from the balance credited back to it (`balanceReference`).
  */
-export interface RecordCreatorSubscriptionRefund {
+export type RecordCreatorSubscriptionRefund = {
   type: 'RecordCreatorSubscriptionRefund';
-  transactionId: string;
-  gatewayRefundId: string;
   amountCents: number;
   reason: string;
   at: Date;
-}
+} & (
+  | { transactionId: string; gatewayRefundId: string; balanceReference?: undefined }
+  | { transactionId: null; gatewayRefundId: null; balanceReference: string }
+);
 /**
  * A charge of the subscription was given back outside the guarantee (a staff refund in full, a
  * chargeback; `givenBackId` names it): access ends now, whatever the charge's age.
@@ -136,6 +155,7 @@ export type CreatorSubscriptionCommand =
   | CancelCreatorSubscription
   | ResumeCreatorSubscription
   | ChangeCreatorSubscriptionTier
+  | ChangeCreatorSubscriptionRenewalSource
   | RecordCreatorSubscriptionRefund
   | EndCreatorSubscriptionGivenBack;
 
@@ -225,7 +245,7 @@ export const initialCreatorSubscriptionState: CreatorSubscriptionState = {
   nextAttemptAt: null,
   graceEndsAt: null,
   lastCharge: null,
-  chargedTransactions: [],
+  renewFrom: 'card',
   endedBy: null,
   activeUntil: null,
 };
@@ -236,9 +256,10 @@ function applyFact(state: CreatorSubscriptionState, event: CreatorSubscriptionEv
     case 'CreatorSubscriptionStarted': {
       const d = event.data;
       const tier = { tierId: d.tierId, tierName: d.tierName, priceCents: d.tierPriceCents ?? d.priceCents };
-      const charge = d.transactionId
+      const charge: SubscriptionCharge | null = d.transactionId
         ? {
             transactionId: d.transactionId,
+            paidFrom: 'card',
             amountCents: d.priceCents,
             at: d.startDate,
             saleReference: flowReference('tier_subscription', d.subscriptionId),
@@ -254,7 +275,6 @@ function applyFact(state: CreatorSubscriptionState, event: CreatorSubscriptionEv
         periodStart: d.startDate,
         periodEnd: d.endDate,
         lastCharge: charge,
-        chargedTransactions: d.transactionId ? [d.transactionId] : [],
       };
     }
     case 'CreatorSubscriptionRenewed': {
@@ -271,11 +291,11 @@ function applyFact(state: CreatorSubscriptionState, event: CreatorSubscriptionEv
         graceEndsAt: null,
         lastCharge: {
           transactionId: d.transactionId,
+          paidFrom: d.paidFrom ?? 'card',
           amountCents: d.priceCents,
           at: d.renewedAt,
           saleReference: flowReference('tier_subscription', d.renewalId),
         },
-        chargedTransactions: [...state.chargedTransactions, d.transactionId],
       };
     }
     case 'CreatorSubscriptionRenewalDeclined':
@@ -298,6 +318,8 @@ function applyFact(state: CreatorSubscriptionState, event: CreatorSubscriptionEv
         nextTier: back ? null : { tierId: d.tierId, tierName: d.tierName, priceCents: d.priceCents },
       };
     }
+    case 'CreatorSubscriptionRenewalSourceChanged':
+      return { ...state, renewFrom: event.data.source };
     case 'CreatorSubscriptionExpired':
       return { ...state, status: 'expired', nextAttemptAt: null, activeUntil: new Date(event.data.expiredAt) };
     case 'CreatorSubscriptionRefunded':
@@ -309,12 +331,16 @@ function applyFact(state: CreatorSubscriptionState, event: CreatorSubscriptionEv
         nextTier: null,
         nextAttemptAt: null,
         lastCharge: null,
-        endedBy: 'givenBackId' in d ? d.givenBackId : `refund:${d.gatewayRefundId}`,
+        endedBy: 'givenBackId' in d ? d.givenBackId : endedByRefund(d),
         activeUntil: new Date(d.at),
       };
     }
   }
 }
+
+/** What a money-back refund's event or command names as the end of the subscription. */
+const endedByRefund = (refund: { gatewayRefundId: string | null; balanceReference?: string }) =>
+  refund.gatewayRefundId ? `refund:${refund.gatewayRefundId}` : `balance:${refund.balanceReference}`;
 
 function evolve(state: CreatorSubscriptionState, event: CreatorSubscriptionEvent): CreatorSubscriptionState {
   const next = applyFact(state, event);
@@ -389,7 +415,9 @@ function decide(command: CreatorSubscriptionCommand, state: CreatorSubscriptionS
               ...fact(),
               ...asSubscribed(command.tier),
               renewalId: command.renewalId,
-              transactionId: command.outcome.transactionId,
+              ...(command.outcome.paidFrom === 'card'
+                ? { transactionId: command.outcome.transactionId }
+                : { transactionId: null, paidFrom: 'balance' as const }),
               periodStart: state.periodEnd,
               periodEnd: oneMonthAfter(new Date(state.periodEnd)).toISOString(),
               renewedAt: at,
@@ -405,6 +433,7 @@ function decide(command: CreatorSubscriptionCommand, state: CreatorSubscriptionS
             periodEnd: state.periodEnd,
             attempt: command.attempt,
             failureReason: command.outcome.failureReason,
+            ...(command.outcome.paidFrom ? { paidFrom: command.outcome.paidFrom } : {}),
             nextAttemptAt: retryDays === undefined ? null : afterDays(state.periodEnd, retryDays),
             graceEndsAt: afterDays(state.periodEnd, RENEWAL_GRACE_DAYS),
             at,
@@ -429,6 +458,12 @@ function decide(command: CreatorSubscriptionCommand, state: CreatorSubscriptionS
       if (state.status !== 'canceled') throw refuse.conflict('This subscription is not canceled');
       return [{ type: 'CreatorSubscriptionResumed', data: { ...fact(), periodEnd: state.periodEnd!, resumedAt: at } }];
     }
+    case 'ChangeCreatorSubscriptionRenewalSource': {
+      renewingSubscription(state, command.at);
+      if (state.status === 'canceled') throw refuse.conflict('This subscription is canceled: it will not renew');
+      if (state.renewFrom === command.source) return [];
+      return [{ type: 'CreatorSubscriptionRenewalSourceChanged', data: { ...fact(), source: command.source, at } }];
+    }
     case 'ChangeCreatorSubscriptionTier': {
       renewingSubscription(state, command.at);
       if (state.status !== 'active') throw refuse.conflict('Only a renewing subscription can change its tier');
@@ -449,16 +484,23 @@ function decide(command: CreatorSubscriptionCommand, state: CreatorSubscriptionS
     }
     case 'RecordCreatorSubscriptionRefund': {
       // Ended by this very refund already (its payment stream's process got there first).
-      if (state.endedBy === `refund:${command.gatewayRefundId}`) return [];
+      if (state.endedBy === endedByRefund(command)) return [];
       const charge = assertRefundable(state, command.at);
       if (charge.transactionId !== command.transactionId) return [];
+      const given = command.balanceReference
+        ? {
+            transactionId: null,
+            gatewayRefundId: null,
+            paidFrom: 'balance' as const,
+            balanceReference: command.balanceReference,
+          }
+        : { transactionId: command.transactionId, gatewayRefundId: command.gatewayRefundId };
       return [
         {
           type: 'CreatorSubscriptionRefunded',
           data: {
             ...fact(),
-            transactionId: charge.transactionId,
-            gatewayRefundId: command.gatewayRefundId,
+            ...given,
             amountCents: command.amountCents,
             reason: command.reason,
             at,
@@ -468,9 +510,11 @@ function decide(command: CreatorSubscriptionCommand, state: CreatorSubscriptionS
       ];
     }
     case 'EndCreatorSubscriptionGivenBack': {
-      // Only a charge of the current subscription, while it still gives access; once.
+      // Only the charge that paid the running period, while it still gives access; once. An
+      // older period's charge given back takes its money back (the share reversal) but not the
+      // period paid since.
       const running = state.activeUntil !== null && state.activeUntil > command.at && state.status !== 'refunded';
-      if (!running || !state.chargedTransactions.includes(command.transactionId)) return [];
+      if (!running || state.lastCharge?.transactionId !== command.transactionId) return [];
       return [
         {
           type: 'CreatorSubscriptionChargeGivenBack',

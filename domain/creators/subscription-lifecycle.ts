@@ -3,10 +3,16 @@ import type { PaymentGateway } from '../payments/gateway';
 import { refundCharge, remainingOfCharge } from '../payments/refund-charge';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
 import { refuse } from '../shared/errors';
-import { flowOfReference } from '../shared/money-flows';
-import { creatorSubscriptionStream } from './events';
+import { balanceReturn, flowOfReference } from '../shared/money-flows';
+import { creditBalance } from '../wallet/balance';
+import { creatorSubscriptionStream, type RenewalSource } from './events';
 import { offeredTier } from './subscribe';
-import { assertRefundable, creatorSubscriptionDecider, type CreatorSubscriptionCommand } from './subscription-decider';
+import {
+  assertRefundable,
+  creatorSubscriptionDecider,
+  type CreatorSubscriptionCommand,
+  type SubscriptionCharge,
+} from './subscription-decider';
 
 /**
  * What a member does with a running creator subscription: cancel (access to the period end),
@@ -52,6 +58,19 @@ export async function changeCreatorSubscriptionTier(
   return decideOnCurrent(store, ref, { type: 'ChangeCreatorSubscriptionTier', tier, at: context.now }, context);
 }
 
+/** How the next renewals are paid: the card on file or the USD balance (a canceled one will not renew). */
+export const changeCreatorSubscriptionRenewalSource = (
+  store: EventStore,
+  ref: SubscriptionRef & { source: RenewalSource },
+  context: CommandContext,
+) =>
+  decideOnCurrent(
+    store,
+    ref,
+    { type: 'ChangeCreatorSubscriptionRenewalSource', source: ref.source, at: context.now },
+    context,
+  );
+
 export const MONEY_BACK_REASON = 'money-back guarantee';
 
 /**
@@ -68,6 +87,7 @@ export async function claimMoneyBack(
 ) {
   const { streamId, state } = await onCurrent(store, ref);
   const charge = assertRefundable(state, context.now);
+  if (charge.paidFrom === 'balance') return moneyBackToBalance(store, streamId, charge, ref, context);
   const locator = {
     chargeId: flowOfReference(charge.saleReference)!.id,
     subscription: { subscriberId: ref.subscriberId, creatorId: ref.creatorId },
@@ -89,9 +109,41 @@ export async function claimMoneyBack(
     creatorSubscriptionDecider,
     {
       type: 'RecordCreatorSubscriptionRefund',
-      transactionId: charge.transactionId,
+      transactionId: charge.transactionId!,
       gatewayRefundId: refund.gatewayRefundId,
       amountCents: refund.amountCents,
+      reason: MONEY_BACK_REASON,
+      at: context.now,
+    },
+    context,
+  );
+}
+
+/**
+ * The money-back guarantee on a period paid from the USD balance: the spend is credited back
+ * (`<spend>:returned`, once whatever the retries), then recorded. A claim that died between the
+ * two is finished by claiming again: the period is still refundable and the credit is not repeated.
+ */
+async function moneyBackToBalance(
+  store: EventStore,
+  streamId: string,
+  charge: SubscriptionCharge,
+  ref: SubscriptionRef,
+  context: CommandContext,
+) {
+  const { id } = flowOfReference(charge.saleReference)!;
+  const credit = balanceReturn('tier_subscription', id, charge.amountCents);
+  await creditBalance(store, ref.subscriberId, credit, context);
+  return handleCommand(
+    store,
+    streamId,
+    creatorSubscriptionDecider,
+    {
+      type: 'RecordCreatorSubscriptionRefund',
+      transactionId: null,
+      gatewayRefundId: null,
+      balanceReference: credit.reference,
+      amountCents: charge.amountCents,
       reason: MONEY_BACK_REASON,
       at: context.now,
     },

@@ -1,9 +1,14 @@
 import type { EventStore } from '../event-store/port';
 import { loadCardOnFile } from '../membership/card-on-file';
-import type { ChargeResult, PaymentGateway } from '../payments/gateway';
+import type { PaymentGateway } from '../payments/gateway';
 import { handleCommand, loadState, type CommandContext } from '../shared/command-handler';
 import { accountStanding } from '../safety/commands';
+import { DomainError } from '../shared/errors';
 import { deterministicId } from '../shared/ids';
+import { balanceMovement, balanceReturn, flowReference, returnedReference } from '../shared/money-flows';
+import { creditBalance, spendBalance } from '../wallet/balance';
+import { walletDecider } from '../wallet/decider';
+import { walletStream } from '../wallet/events';
 import { creatorDecider, offeredTiers } from './decider';
 import { creatorStream, creatorSubscriptionStream } from './events';
 import {
@@ -11,17 +16,19 @@ import {
   expiryDue,
   renewalDue,
   type CreatorSubscriptionState,
+  type RecordCreatorRenewal,
   type TierTerms,
 } from './subscription-decider';
 
 /**
  * The creator-subscription renewal process: on each tick (injectable clock), subscriptions
- * whose paid period is over are charged the next period on the card on file (at the tier's
- * price of the day, the next tier when the member changed it); a decline makes it past due
- * with retries on a schedule and access through the grace period; canceled or unpaid ones
- * whose access ran out expire. Idempotent on the period: the charge's key and the event ids
- * derive from (subscription, period end, attempt), so a repeated or concurrent tick never
- * charges twice.
+ * whose paid period is over are charged the next period (at the tier's price of the day, the
+ * next tier when the member changed it) on the card on file, or from the USD balance where the
+ * member chose it; a decline (or a balance too low) makes it past due with retries on a
+ * schedule and access through the grace period; canceled or unpaid ones whose access ran out
+ * expire. Idempotent on the period: the charge's key, the balance spend's reference and the
+ * event ids derive from (subscription, period end, attempt), so a repeated or concurrent tick
+ * never takes the money twice; money taken for a renewal that did not take effect is given back.
  */
 export const CREATOR_RENEWAL_TICK_MS = 60_000;
 
@@ -62,13 +69,22 @@ export async function runCreatorRenewal(
   const tier = await renewalTier(deps.store, state);
   // A banned creator's subscribers are not charged again: it fails like a decline and runs out.
   const banned = (await accountStanding(deps.store, state.creatorId!, now)).status === 'banned';
-  const result = banned
-    ? notCharged('This creator’s account is closed')
-    : await chargeCard(deps, state.subscriberId!, tier, chargeKey);
-  const outcome =
-    result.status === 'succeeded'
-      ? ({ paid: true, transactionId: result.transactionId } as const)
-      : ({ paid: false, failureReason: result.failureReason } as const);
+  const spend = balanceMovement('tier_subscription', renewalId, tier.priceCents);
+  // A spend already made for this period (the tick died before recording it) is what pays it,
+  // whatever the member chose since: the money is never taken twice.
+  const spentBefore = await periodSpend(deps.store, state.subscriberId!, renewalId);
+  const fromBalance = state.renewFrom === 'balance' || spentBefore === 'spent';
+  const outcome: RecordCreatorRenewal['outcome'] = banned
+    ? { paid: false, failureReason: 'This creator’s account is closed' }
+    : fromBalance && spentBefore === 'returned' // its reference is used up: the wallet would not take it again
+      ? {
+          paid: false,
+          paidFrom: 'balance',
+          failureReason: 'This period’s payment from your USD balance was given back',
+        }
+      : fromBalance
+        ? await payFromBalance(deps.store, state.subscriberId!, spend, renewalContext)
+        : await payByCard(deps, state.subscriberId!, tier, chargeKey);
   const recorded = await handleCommand(
     deps.store,
     streamId,
@@ -77,9 +93,13 @@ export async function runCreatorRenewal(
     renewalContext,
     { eventIds: [deterministicId(renewalId, String(attempt))] },
   );
-  if (outcome.paid && !chargeTookEffect(recorded.state, outcome.transactionId)) {
+  if (outcome.paid && recorded.state.lastCharge?.saleReference !== flowReference('tier_subscription', renewalId)) {
     // Paid, but the period changed before it was recorded (canceled or refunded in between): give it back.
-    await giveBack(deps, result.transactionId, tier.priceCents, chargeKey);
+    if (outcome.paidFrom === 'card') await giveBack(deps, outcome.transactionId, tier.priceCents, chargeKey);
+    else {
+      const giveBackToBalance = balanceReturn('tier_subscription', renewalId, tier.priceCents);
+      await creditBalance(deps.store, state.subscriberId!, giveBackToBalance, renewalContext);
+    }
     return 'nothing';
   }
   if (!recorded.events.length) return 'nothing';
@@ -98,33 +118,52 @@ async function renewalTier(store: EventStore, state: CreatorSubscriptionState): 
   };
 }
 
-async function chargeCard(
-  deps: Deps,
-  subscriberId: string,
-  tier: TierTerms,
-  idempotencyKey: string,
-): Promise<ChargeResult> {
+type RenewalOutcome = RecordCreatorRenewal['outcome'];
+
+async function payByCard(deps: Deps, subscriberId: string, tier: TierTerms, idempotencyKey: string) {
   const { state: card } = await loadCardOnFile(deps.store, subscriberId);
-  if (!card.customerId) return notCharged('No card on file');
-  return deps.gateway.charge({
+  if (!card.customerId) return { paid: false, failureReason: 'No card on file' } satisfies RenewalOutcome;
+  const result = await deps.gateway.charge({
     customerId: card.customerId,
     amountCents: tier.priceCents,
     currency: 'USD',
     description: `Creator subscription: ${tier.name} (monthly renewal)`,
     idempotencyKey,
   });
+  return result.status === 'succeeded'
+    ? ({ paid: true, paidFrom: 'card', transactionId: result.transactionId } satisfies RenewalOutcome)
+    : ({ paid: false, failureReason: result.failureReason } satisfies RenewalOutcome);
 }
 
-const notCharged = (failureReason: string): ChargeResult => ({
-  status: 'declined',
-  transactionId: '',
-  cardLast4: '0000',
-  failureReason,
-  raw: {},
-});
+const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
-const chargeTookEffect = (state: CreatorSubscriptionState, transactionId: string) =>
-  state.lastCharge?.transactionId === transactionId;
+/** The period from the USD balance; a balance too low is a decline the member can read. */
+async function payFromBalance(
+  store: EventStore,
+  subscriberId: string,
+  spend: ReturnType<typeof balanceMovement>,
+  context: CommandContext,
+): Promise<RenewalOutcome> {
+  try {
+    await spendBalance(store, subscriberId, spend, context);
+    return { paid: true, paidFrom: 'balance' };
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.message !== 'Insufficient balance') throw error;
+    const balance = Number(error.details.balanceCents ?? 0);
+    return {
+      paid: false,
+      paidFrom: 'balance',
+      failureReason: `Insufficient USD balance: the renewal is ${usd(spend.amountCents)} and your balance is ${usd(balance)}`,
+    };
+  }
+}
+
+/** What the wallet holds of this period's spend: none, the spend, or the spend given back. */
+async function periodSpend(store: EventStore, subscriberId: string, renewalId: string) {
+  const { references } = (await loadState(store, walletStream(subscriberId), walletDecider)).state;
+  if (references.has(returnedReference('tier_subscription', renewalId))) return 'returned';
+  return references.has(flowReference('tier_subscription', renewalId)) ? 'spent' : 'none';
+}
 
 async function giveBack(deps: Deps, transactionId: string, amountCents: number, chargeKey: string) {
   const refund = await deps.gateway.refund({ transactionId, amountCents, idempotencyKey: `refund:${chargeKey}` });

@@ -1,4 +1,5 @@
 import { CREATOR_SALE_EVENT_TYPES, creatorSaleOf } from '../creators/sales';
+import type { CreatorSubscriptionRenewed } from '../creators/events';
 import type { CryptoConversionCompletedData } from '../crypto/events';
 import type { RecordedEvent } from '../event-store/port';
 import type { MessageUnlocked } from '../messaging/events';
@@ -8,6 +9,7 @@ import {
   flowOfCardPayment,
   flowOfMovement,
   flowReference,
+  spendReturnedBy,
   type CreatorSaleFlow,
   type MoneyFlow,
 } from '../shared/money-flows';
@@ -26,6 +28,7 @@ import type { BalanceMovement } from '../wallet/events';
  * | balance spend `membership:<purchaseId>`       | MembershipActivated for that purchase                |
  * | balance spend `messageUnlock:<messageId>`     | MessageUnlocked                                      |
  * | balance spend `tip:<tipId>`                   | TipGiven                                             |
+ * | balance spend `creatorSubscription:<renewal>` | CreatorSubscriptionRenewed, or its `:returned` credit |
  * | completed crypto conversion                   | the balance credit `conversion:<transactionId>`      |
  * | tier charge, unlock, tip (a creator sale)     | the creator's EarningsCredited for the sale          |
  */
@@ -77,7 +80,11 @@ export const FLOW_OBLIGATIONS = {
     balanceSpend: { paidFor: 'a site plan from the balance', owed: 'membership time' },
     creatorSale: null,
   },
-  tier_subscription: { card: null, balanceSpend: null, creatorSale: 'a tier subscription (creator sale)' },
+  tier_subscription: {
+    card: null,
+    balanceSpend: { paidFor: 'a tier renewal from the balance', owed: 'the renewed period or the money back' },
+    creatorSale: 'a tier subscription (creator sale)',
+  },
   message_unlock: {
     card: null,
     balanceSpend: { paidFor: 'a message unlock', owed: 'the unlocked message' },
@@ -140,8 +147,17 @@ export function obligationsOf(event: RecordedEvent): { opens: Opened[]; closes: 
       if (!owing) return { opens: [], closes: [] };
       return { opens: [{ userId: d.userId, amountCents: d.amountCents, key: d.reference, ...owing }], closes: [] };
     }
-    case 'WalletCredited':
-      return { opens: [], closes: [(event.data as BalanceMovement).reference] };
+    case 'WalletCredited': {
+      // A credit closes what it pays (a conversion) or the spend it gives back (`<spend>:returned`).
+      const { reference } = event.data as BalanceMovement;
+      const returned = spendReturnedBy(reference);
+      return { opens: [], closes: returned ? [reference, returned] : [reference] };
+    }
+    case 'CreatorSubscriptionRenewed': {
+      const d = event.data as CreatorSubscriptionRenewed['data'];
+      const paid = d.paidFrom === 'balance' ? [flowReference('tier_subscription', d.renewalId)] : [];
+      return { opens: sold, closes: paid };
+    }
     case 'MembershipActivated':
     case 'MembershipRenewed':
       return { opens: [], closes: [flowReference('site_plan', (event.data as { paymentId: string }).paymentId)] };

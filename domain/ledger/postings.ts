@@ -112,8 +112,9 @@ export const FLOW_POSTINGS = {
   },
   tier_subscription: {
     card: { kind: 'tier_charge', account: A.creatorSalesClearing },
-    balanceSpend: null,
-    balanceCredit: null,
+    /** A renewal from the balance; its money goes back through the sales clearing when returned. */
+    balanceSpend: { kind: 'tier_charge', account: A.creatorSalesClearing },
+    balanceCredit: { kind: 'refund', account: A.creatorSalesClearing },
   },
   message_unlock: {
     card: null,
@@ -242,6 +243,9 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
     case 'ChargeRefunded':
     case 'ChargeDisputed':
     case 'CreatorSubscriptionRefunded': {
+      // A period paid from the balance was given back by its wallet credit (WalletCredited).
+      if (event.type === 'CreatorSubscriptionRefunded' && (event.data as CreatorSubscriptionRefunded['data']).paidFrom)
+        break;
       const given = givenBack(event);
       const once = given.refundId ? { kind: 'card_refund' as const, key: given.refundId } : null;
       if (once && (await memory.get(once.kind, once.key))) break;
@@ -316,6 +320,7 @@ export async function ledgerEffect(event: RecordedEvent, memory: LedgerMemory): 
     case 'CreatorSubscriptionRenewed': {
       const d = event.data as CreatorSubscriptionRenewed['data'];
       const posting = FLOW_POSTINGS.tier_subscription.card;
+      if (d.paidFrom === 'balance') break; // posted by its spend (WalletDebited)
       tx(
         posting.kind,
         {

@@ -77,7 +77,8 @@ export async function tierCharge(store: EventStore, locator: ChargeLocator): Pro
         chargedAt: event.data.startDate,
       };
     }
-    if (event.type === 'CreatorSubscriptionRenewed' && event.data.renewalId === locator.chargeId)
+    if (event.type === 'CreatorSubscriptionRenewed' && event.data.renewalId === locator.chargeId) {
+      if (!event.data.transactionId) return null; // paid from the balance: no card charge
       charge = {
         ...facts,
         chargeId: locator.chargeId,
@@ -86,10 +87,13 @@ export async function tierCharge(store: EventStore, locator: ChargeLocator): Pro
         saleReference: flowReference('tier_subscription', event.data.renewalId),
         chargedAt: event.data.renewedAt,
       };
+    }
   }
   if (!charge) return null;
   const refundedElsewhere = events.flatMap((event) =>
-    event.type === 'CreatorSubscriptionRefunded' && event.data.transactionId === charge.gatewayTransactionId
+    event.type === 'CreatorSubscriptionRefunded' &&
+    event.data.gatewayRefundId &&
+    event.data.transactionId === charge.gatewayTransactionId
       ? [{ gatewayRefundId: event.data.gatewayRefundId, amountCents: event.data.amountCents }]
       : [],
   );

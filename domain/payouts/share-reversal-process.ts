@@ -1,4 +1,9 @@
-import type { CreatorSubscriptionRefunded } from '../creators/events';
+import {
+  creatorSubscriptionStream,
+  type CreatorSubscriptionEvent,
+  type CreatorSubscriptionRefunded,
+  type CreatorSubscriptionRenewed,
+} from '../creators/events';
 import type { EventStore } from '../event-store/port';
 import type { ChargeDisputedData, ChargeRefundedData } from '../payments/events';
 import { tierCharge } from '../payments/refund-charge';
@@ -57,23 +62,38 @@ function reversalOf(event: { type: string; data: unknown }): Reversal | null {
 async function moneyBackReversal(store: EventStore, d: CreatorSubscriptionRefunded['data']): Promise<Reversal | null> {
   const chargeId = flowOfReference(d.saleReference)?.id;
   const subscription = { subscriberId: d.subscriberId, creatorId: d.creatorId };
-  const sale = chargeId ? await tierCharge(store, { chargeId, subscription }) : null;
+  const sale = !chargeId
+    ? null
+    : d.paidFrom === 'balance'
+      ? await balanceRenewal(store, d, chargeId)
+      : (await tierCharge(store, { chargeId, subscription }))?.charge;
   if (!sale) return null; // nothing was charged for it: nothing to take back
-  const { charge } = sale;
   return {
     creatorId: d.creatorId,
     reference: d.saleReference,
-    reversalId: `refund:${d.gatewayRefundId}`,
+    // Once per refund: at the gateway, or the balance credit that gave the period back.
+    reversalId: d.gatewayRefundId ? `refund:${d.gatewayRefundId}` : `balance:${d.balanceReference}`,
     cause: 'money_back',
     grossCents: d.amountCents,
     reason: d.reason,
     sale: {
-      grossCents: charge.amountCents,
-      payerId: charge.userId,
-      occurredAt: charge.chargedAt,
+      grossCents: sale.amountCents,
+      payerId: d.subscriberId,
+      occurredAt: sale.chargedAt,
       source: earningsSourceOf('tier_subscription'),
     },
   };
+}
+
+/** A renewal paid from the balance, as its subscription's stream recorded it. */
+async function balanceRenewal(store: EventStore, d: CreatorSubscriptionRefunded['data'], renewalId: string) {
+  const events = (await store.readStream(
+    creatorSubscriptionStream(d.subscriberId, d.creatorId),
+  )) as unknown as CreatorSubscriptionEvent[];
+  const renewed = events.find(
+    (event) => event.type === 'CreatorSubscriptionRenewed' && event.data.renewalId === renewalId,
+  ) as CreatorSubscriptionRenewed | undefined;
+  return renewed && { amountCents: renewed.data.priceCents, chargedAt: renewed.data.renewedAt };
 }
 
 export const creatorShareReversalProcess: ProcessManager = {

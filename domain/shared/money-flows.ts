@@ -24,8 +24,12 @@ interface FlowNames {
 export const MONEY_FLOWS = {
   /** The site plan: by card (sign-up, subscribe, renewal) or the 6-month plan from the USD balance. */
   site_plan: { reference: 'membership:', balanceReason: 'site plan: 6 months + 1 free', earningsSource: null },
-  /** A creator tier for a month, by card: a creator sale. */
-  tier_subscription: { reference: 'creatorSubscription:', balanceReason: null, earningsSource: 'subscription' },
+  /** A creator tier for a month, by card (or a renewal from the USD balance): a creator sale. */
+  tier_subscription: {
+    reference: 'creatorSubscription:',
+    balanceReason: 'creator subscription',
+    earningsSource: 'subscription',
+  },
   /** A paid message unlocked from the USD balance: a creator sale. */
   message_unlock: { reference: 'messageUnlock:', balanceReason: 'message_unlock', earningsSource: 'message_unlock' },
   /** Stablecoins converted to the USD balance. */
@@ -59,6 +63,28 @@ export function balanceMovement(
 ): { amountCents: number; reason: string; reference: string } {
   return { amountCents, reason: MONEY_FLOWS[flow].balanceReason, reference: flowReference(flow, id) };
 }
+
+const RETURNED_SUFFIX = ':returned';
+
+/**
+ * Money of a balance spend given back to the balance (a renewal that did not take effect, the
+ * money-back guarantee on a period paid from the balance): the spend's reference with
+ * `:returned`, so the wallet applies it once and the spend's obligation is closed by it.
+ */
+export function balanceReturn(
+  flow: BalanceFlow,
+  id: string,
+  amountCents: number,
+): { amountCents: number; reason: string; reference: string } {
+  return { amountCents, reason: `${MONEY_FLOWS[flow].balanceReason} refund`, reference: returnedReference(flow, id) };
+}
+
+export const returnedReference = (flow: BalanceFlow, id: string): string =>
+  `${flowReference(flow, id)}${RETURNED_SUFFIX}`;
+
+/** The spend a returned movement's reference gives back (`<spend reference>:returned`), else null. */
+export const spendReturnedBy = (reference: string): string | null =>
+  reference.endsWith(RETURNED_SUFFIX) ? reference.slice(0, -RETURNED_SUFFIX.length) : null;
 
 /** The flow a reference names, and the id after its prefix; null when it names none. */
 export function flowOfReference(reference: string): { flow: MoneyFlow; id: string } | null {

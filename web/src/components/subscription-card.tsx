@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -8,24 +9,29 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import FormLabel from '@mui/material/FormLabel';
 import Link from '@mui/material/Link';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
-import type { CreatorSubscriptionStatus, MemberSubscription } from '@contracts/creator-subscriptions';
-import { errorMessage } from '@/lib/api';
+import type { CreatorSubscriptionStatus, MemberSubscription, RenewalSource } from '@contracts/creator-subscriptions';
+import { parseCents } from '@contracts/money';
+import { errorMessage, isUnauthorized, serverErrorText } from '@/lib/api';
 import { useTiersQuery } from '@/lib/creators-api';
+import { useCryptoBalanceQuery } from '@/lib/crypto-balance-api';
 import { formatDate, usd } from '@/lib/format';
 import {
   useCancelCreatorSubscriptionMutation,
   useChangeSubscriptionTierMutation,
   useRefundSubscriptionMutation,
   useResumeSubscriptionMutation,
+  useSetRenewalSourceMutation,
 } from '@/lib/subscriptions-api';
 import { toast } from './toast';
 
@@ -40,14 +46,24 @@ const STATUS_CHIPS: Record<
   refunded: { label: 'Refunded', color: 'default' },
 };
 
-/** One line on where the subscription stands: "Renews on 1 Apr 2026 at $4.99", "Canceled: access until 1 Apr 2026". */
+/** What the next renewal charges: the new tier's price when the member changed it. */
+const renewalPriceOf = (subscription: MemberSubscription) => subscription.nextTier?.price ?? subscription.price;
+
+/** Renewals from the card on file say nothing more; from the balance they say so. */
+const RENEWAL_SOURCE_SUFFIX: Record<RenewalSource, string> = { card: '', balance: ' from your USD balance' };
+
+/**
+ * One line on where the subscription stands: "Renews on 1 Apr 2026 at $4.99" (card on file),
+ * "Renews on 1 Apr 2026 at $4.99 from your USD balance", "Canceled: access until 1 Apr 2026".
+ */
 export function subscriptionStatusText(subscription: MemberSubscription): string {
   const { status, renewsAt, endsAt } = subscription;
-  const renewalPrice = usd(subscription.nextTier?.price ?? subscription.price);
-  if (status === 'active') return `Renews on ${formatDate(renewsAt)} at ${renewalPrice}`;
+  const renewalPrice = usd(renewalPriceOf(subscription));
+  const from = RENEWAL_SOURCE_SUFFIX[subscription.renewFrom];
+  if (status === 'active') return `Renews on ${formatDate(renewsAt)} at ${renewalPrice}${from}`;
   if (status === 'canceled') return `Canceled: access until ${formatDate(endsAt)}`;
   if (status === 'past_due')
-    return `Payment failed: access until ${formatDate(endsAt)}${renewsAt ? `, next try on ${formatDate(renewsAt)}` : ''}`;
+    return `Payment failed: access until ${formatDate(endsAt)}${renewsAt ? `, next try on ${formatDate(renewsAt)}${from}` : ''}`;
   if (status === 'refunded') return `Refunded: access ended on ${formatDate(endsAt)}`;
   return `Ended on ${formatDate(endsAt)}`;
 }
@@ -135,6 +151,81 @@ function ChangeTierDialog({ subscription, onClose }: { subscription: MemberSubsc
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+const RENEWAL_SOURCE_TOASTS: Record<RenewalSource, string> = {
+  card: 'Renewals will be charged to your card on file',
+  balance: 'Renewals will be paid from your USD balance',
+};
+
+/**
+ * "Renew with": the card on file or the USD balance, while the subscription renews (active or
+ * past due). The choice is sent at once; the server's refusal (409, 404) is shown as it is worded.
+ */
+function RenewalSourceControl({ subscription }: { subscription: MemberSubscription }) {
+  const labelId = useId();
+  const balance = useCryptoBalanceQuery(undefined, { refetchOnMountOrArgChange: true });
+  const [setRenewalSource, { isLoading }] = useSetRenewalSourceMutation();
+  // The choice being sent, shown until the subscription's own renewFrom (as it was then) moves on.
+  const [choice, setChoice] = useState<{ source: RenewalSource; was: RenewalSource } | null>(null);
+  const source = choice && choice.was === subscription.renewFrom ? choice.source : subscription.renewFrom;
+
+  const renewalPrice = renewalPriceOf(subscription);
+  const balanceCents = balance.data ? parseCents(balance.data.totalUsd) : null;
+  const priceCents = parseCents(renewalPrice) ?? 0;
+  const short = source === 'balance' && balanceCents !== null && balanceCents < priceCents;
+
+  const choose = async (next: RenewalSource) => {
+    if (next === source) return;
+    setChoice({ source: next, was: subscription.renewFrom });
+    try {
+      await setRenewalSource({ id: subscription.id, creatorId: subscription.creatorId, source: next }).unwrap();
+      toast({ title: RENEWAL_SOURCE_TOASTS[next] });
+    } catch (error) {
+      setChoice(null);
+      if (isUnauthorized(error)) return;
+      toast({
+        title: 'Renewal payment not changed',
+        description: serverErrorText(error) ?? errorMessage(error),
+        variant: 'destructive',
+      });
+    }
+  };
+
+  return (
+    <FormControl component="fieldset" sx={{ mt: 1.5, display: 'block', minWidth: 0 }}>
+      <FormLabel id={labelId} component="legend" sx={{ typography: 'body2', fontWeight: 600 }}>
+        Renew with
+      </FormLabel>
+      <RadioGroup
+        aria-labelledby={labelId}
+        value={source}
+        onChange={(event) => void choose(event.target.value as RenewalSource)}
+        sx={{ flexDirection: { xs: 'column', sm: 'row' }, columnGap: 2 }}
+      >
+        <FormControlLabel
+          value="card"
+          control={<Radio />}
+          label="Card on file"
+          disabled={isLoading}
+          sx={{ minHeight: 44, mr: 0 }}
+        />
+        <FormControlLabel
+          value="balance"
+          control={<Radio />}
+          label={balance.data ? `USD balance (${usd(balance.data.totalUsd)})` : 'USD balance'}
+          disabled={isLoading}
+          sx={{ minHeight: 44, mr: 0, '& .MuiFormControlLabel-label': { overflowWrap: 'anywhere' } }}
+        />
+      </RadioGroup>
+      {short && (
+        <Alert severity="warning" sx={{ mt: 0.5 }} data-testid="renewal-balance-hint">
+          Your balance covers less than the next renewal of {usd(renewalPrice)}: it will be declined unless you add
+          funds or switch back to your card
+        </Alert>
+      )}
+    </FormControl>
   );
 }
 
@@ -268,6 +359,9 @@ export function SubscriptionCard({
           <Typography variant="body2" color="textSecondary">
             Money-back guarantee until {formatDate(subscription.refundableUntil)}
           </Typography>
+        )}
+        {(subscription.status === 'active' || subscription.status === 'past_due') && (
+          <RenewalSourceControl subscription={subscription} />
         )}
         <SubscriptionActions subscription={subscription} />
       </CardContent>

@@ -1,7 +1,7 @@
-import type { MemberSubscription, MemberSubscriptions } from '@contracts/creator-subscriptions';
+import type { MemberSubscription, MemberSubscriptions, RenewalSource } from '@contracts/creator-subscriptions';
 import { api } from './api';
 
-/** A member's creator subscriptions over time: the list, cancel, resume, tier change, money-back (issue 21). */
+/** A member's creator subscriptions over time: the list, cancel, resume, tier change, renewal source, money-back (issue 21). */
 const subscriptionsBase = api.enhanceEndpoints({
   addTagTypes: ['MySubscriptions', 'CreatorSubscription', 'Posts', 'Feed', 'Creators'],
 });
@@ -44,6 +44,15 @@ export const subscriptionsApi = subscriptionsBase.injectEndpoints({
       query: action('tier'),
       invalidatesTags: touched,
     }),
+    /** POST /api/subscriptions/:id/renewal-source: renewals paid by the card on file or from the USD balance. */
+    setRenewalSource: build.mutation<MemberSubscription, SubscriptionArg & { source: RenewalSource }>({
+      query: ({ id, source }) => ({
+        url: `/api/subscriptions/${encodeURIComponent(id)}/renewal-source`,
+        method: 'POST',
+        body: { source },
+      }),
+      invalidatesTags: touched,
+    }),
     refundSubscription: build.mutation<MemberSubscription, SubscriptionArg>({
       query: action('refund'),
       invalidatesTags: touched,
@@ -56,5 +65,6 @@ export const {
   useCancelCreatorSubscriptionMutation,
   useResumeSubscriptionMutation,
   useChangeSubscriptionTierMutation,
+  useSetRenewalSourceMutation,
   useRefundSubscriptionMutation,
 } = subscriptionsApi;

@@ -127,6 +127,57 @@ describe('billing page', () => {
     expect(screen.queryByRole('button', { name: 'Print' })).toBeNull();
   });
 
+  it('shows a declined renewal attempt without a receipt, and a renewal paid from and refunded to the USD balance', async () => {
+    const tier = 'Subscription to Cleo Lee – Silver, monthly renewal';
+    installFakeFetch(() => ({
+      status: 200,
+      body: {
+        entries: [
+          entry('r1', {
+            kind: 'refund',
+            description: `Refund: ${tier}`,
+            direction: 'credit',
+            amount: '10.00',
+            method: { type: 'usd_balance' },
+            status: 'credited',
+            hasReceipt: false,
+          }),
+          entry('r2', {
+            kind: 'tier_subscription',
+            description: tier,
+            amount: '10.00',
+            method: { type: 'usd_balance' },
+            status: 'refunded',
+          }),
+          entry('r3', {
+            kind: 'tier_subscription',
+            description: `${tier} (attempt 1)`,
+            amount: '10.00',
+            status: 'declined',
+            hasReceipt: false,
+          }),
+        ],
+        nextCursor: null,
+      },
+    }));
+    renderWithApp(app, { path: '/billing' });
+    const [refund, renewal, declined] = await screen.findAllByTestId('billing-entry');
+    expect(within(refund).getByTestId('billing-amount').textContent).toBe('+$10.00');
+    expect(within(refund).getByText(/USD balance/)).toBeTruthy();
+    expect(within(renewal).getByText(/USD balance/)).toBeTruthy();
+    expect(within(renewal).queryByText(/Card/)).toBeNull();
+    expect(within(renewal).getByRole('link', { name: /Receipt/ })).toBeTruthy();
+
+    expect(within(declined).getByText(`${tier} (attempt 1)`)).toBeTruthy();
+    expect(within(declined).getByTestId('billing-amount').textContent).toBe('$10.00');
+    expect(within(declined).getByText(/Card •••• 4242/)).toBeTruthy();
+    const chip = within(declined).getByTestId('billing-status');
+    expect(chip.textContent).toBe('Declined');
+    // The theme's error red (not the light info blue that fails contrast on white).
+    expect(chip.className).toMatch(/colorError/);
+    expect(within(declined).queryByRole('link', { name: /Receipt/ })).toBeNull();
+  });
+
   it('shows an empty state', async () => {
     installFakeFetch(() => ({ status: 200, body: { entries: [], nextCursor: null } }));
     renderWithApp(app, { path: '/billing' });

@@ -2,7 +2,7 @@ import '@/test-support/jsdom-setup';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import type { MemberSubscription } from '@contracts/creator-subscriptions';
-import { installFakeFetch, type FakeCall } from '@/test-support/fake-fetch';
+import { installFakeFetch, type FakeAnswer, type FakeCall } from '@/test-support/fake-fetch';
 import { renderWithApp } from '@/test-support/render';
 import { formatDate } from '@/lib/format';
 import { SubscriptionsPage } from './subscriptions-page';
@@ -27,6 +27,7 @@ const subscription = (id: string, fields: Partial<MemberSubscription>): MemberSu
   endsAt: null,
   nextTier: null,
   refundableUntil: null,
+  renewFrom: 'card',
   ...fields,
 });
 
@@ -53,8 +54,14 @@ const tiers = [
   },
 ];
 
-/** Serves the list as it stands; each action answers with the subscription changed and changes the list. */
-function serve(initial: MemberSubscription[]) {
+/**
+ * Serves the list as it stands and a USD balance; each action answers with the subscription changed and changes
+ * the list. `refuseRenewalSource` answers the renewal-source change instead (a refusal).
+ */
+function serve(
+  initial: MemberSubscription[],
+  { balance = '50.00', refuseRenewalSource }: { balance?: string; refuseRenewalSource?: FakeAnswer } = {},
+) {
   let list = initial;
   const change = (id: string, fields: Partial<MemberSubscription>) => {
     list = list.map((s) => (s.id === id ? { ...s, ...fields } : s));
@@ -63,7 +70,8 @@ function serve(initial: MemberSubscription[]) {
   return installFakeFetch((call: FakeCall) => {
     if (call.url === '/api/subscriptions') return { status: 200, body: { subscriptions: list } };
     if (call.url === '/api/creators/creator-s1/tiers') return { status: 200, body: tiers };
-    const action = /^\/api\/subscriptions\/(\w+)\/(\w+)$/.exec(call.url);
+    if (call.url === '/api/crypto/balance') return { status: 200, body: { totalUsd: balance, conversions: [] } };
+    const action = /^\/api\/subscriptions\/(\w+)\/([\w-]+)$/.exec(call.url);
     if (action && call.method === 'POST') {
       const [, id, verb] = action;
       if (verb === 'cancel') return change(id, { status: 'canceled', renewsAt: null, endsAt: PERIOD_END });
@@ -76,6 +84,8 @@ function serve(initial: MemberSubscription[]) {
           refundableUntil: null,
         });
       if (verb === 'tier') return change(id, { nextTier: { tierId: 'premium', tierName: 'Premium', price: '19.99' } });
+      if (verb === 'renewal-source')
+        return refuseRenewalSource ?? change(id, { renewFrom: (call.body as { source: 'card' | 'balance' }).source });
     }
     return { status: 404, body: { error: 'Not found', code: 'NOT_FOUND' } };
   });
@@ -174,6 +184,106 @@ describe('My subscriptions page', () => {
     await waitFor(async () =>
       expect(within(await cardOf('Cleo Lee')).getByRole('link', { name: 'Subscribe again' })).toBeTruthy(),
     );
+  });
+
+  it('renewals from the card say nothing more; from the balance they say so', async () => {
+    serve([
+      subscription('s1', { price: '19.99' }),
+      subscription('s2', { creatorName: 'Bal Ance', price: '19.99', renewFrom: 'balance' }),
+    ]);
+    renderWithApp(app, { path: '/subscriptions' });
+    expect(within(await cardOf('Cleo Lee')).getByTestId('subscription-when').textContent).toMatch(
+      /^Renews on \d+ \w+ \d{4} at \$19\.99$/,
+    );
+    expect(within(await cardOf('Bal Ance')).getByTestId('subscription-when').textContent).toBe(
+      `Renews on ${formatDate(PERIOD_END)} at $19.99 from your USD balance`,
+    );
+  });
+
+  it('"Renew with" the USD balance posts the choice, says so, and shows the balance beside the option', async () => {
+    const calls = serve([subscription('s1', {})], { balance: '12.34' });
+    renderWithApp(app, { path: '/subscriptions' });
+    const card = await cardOf('Cleo Lee');
+    const group = within(card).getByRole('radiogroup', { name: 'Renew with' });
+    expect(within(card).getByLabelText('Renew with')).toBe(group);
+    expect((within(group).getByRole('radio', { name: 'Card on file' }) as HTMLInputElement).checked).toBe(true);
+    const balance = await within(group).findByRole('radio', { name: 'USD balance ($12.34)' });
+    fireEvent.click(balance);
+    expect(await screen.findByText('Renewals will be paid from your USD balance')).toBeTruthy();
+    const posted = calls.filter(
+      (call) => call.method === 'POST' && call.url === '/api/subscriptions/s1/renewal-source',
+    );
+    expect(posted.map((call) => call.body)).toEqual([{ source: 'balance' }]);
+    await waitFor(async () =>
+      expect(within(await cardOf('Cleo Lee')).getByTestId('subscription-when').textContent).toBe(
+        `Renews on ${formatDate(PERIOD_END)} at $4.99 from your USD balance`,
+      ),
+    );
+    expect(
+      (within(await cardOf('Cleo Lee')).getByRole('radio', { name: /USD balance/ }) as HTMLInputElement).checked,
+    ).toBe(true);
+    expect(within(await cardOf('Cleo Lee')).queryByTestId('renewal-balance-hint')).toBeNull();
+
+    // And back to the card.
+    fireEvent.click(within(await cardOf('Cleo Lee')).getByRole('radio', { name: 'Card on file' }));
+    expect(await screen.findByText('Renewals will be charged to your card on file')).toBeTruthy();
+    expect(calls.filter((call) => call.url === '/api/subscriptions/s1/renewal-source').at(-1)?.body).toEqual({
+      source: 'card',
+    });
+  });
+
+  it('a refusal of the renewal source shows the server text and keeps the card on file', async () => {
+    const refusal = 'This subscription is canceled: it will not renew';
+    serve([subscription('s1', {})], {
+      refuseRenewalSource: { status: 409, body: { error: refusal, code: 'SUBSCRIPTION_NOT_RENEWING' } },
+    });
+    renderWithApp(app, { path: '/subscriptions' });
+    fireEvent.click(within(await cardOf('Cleo Lee')).getByRole('radio', { name: /USD balance/ }));
+    expect(await screen.findByText(refusal)).toBeTruthy();
+    await waitFor(async () =>
+      expect(
+        (within(await cardOf('Cleo Lee')).getByRole('radio', { name: 'Card on file' }) as HTMLInputElement).checked,
+      ).toBe(true),
+    );
+  });
+
+  it('warns when the USD balance is below the next renewal price', async () => {
+    serve(
+      [
+        subscription('s1', {
+          renewFrom: 'balance',
+          nextTier: { tierId: 'premium', tierName: 'Premium', price: '19.99' },
+        }),
+        subscription('s2', { creatorName: 'Card Only' }),
+        subscription('s3', { creatorName: 'Cheap Tier', renewFrom: 'balance', price: '4.99' }),
+      ],
+      { balance: '5.00' },
+    );
+    renderWithApp(app, { path: '/subscriptions' });
+    const hint = await within(await cardOf('Cleo Lee')).findByTestId('renewal-balance-hint');
+    expect(hint.textContent).toBe(
+      'Your balance covers less than the next renewal of $19.99: it will be declined unless you add funds or switch back to your card',
+    );
+    await within(await cardOf('Cheap Tier')).findByRole('radio', { name: 'USD balance ($5.00)' });
+    expect(within(await cardOf('Cheap Tier')).queryByTestId('renewal-balance-hint')).toBeNull();
+    expect(within(await cardOf('Card Only')).queryByTestId('renewal-balance-hint')).toBeNull();
+  });
+
+  it('offers no renewal choice once the subscription will not renew', async () => {
+    serve([
+      subscription('s1', { status: 'canceled', renewsAt: null, endsAt: PERIOD_END }),
+      subscription('s2', { creatorName: 'Gone Away', status: 'expired', renewsAt: null, endsAt: PERIOD_END }),
+      subscription('s3', {
+        creatorName: 'Pat Past',
+        status: 'past_due',
+        renewsAt: '2026-04-02T10:00:00.000Z',
+        endsAt: '2026-04-08T10:00:00.000Z',
+      }),
+    ]);
+    renderWithApp(app, { path: '/subscriptions' });
+    expect(within(await cardOf('Cleo Lee')).queryByRole('radiogroup', { name: 'Renew with' })).toBeNull();
+    expect(within(await cardOf('Gone Away')).queryByRole('radiogroup', { name: 'Renew with' })).toBeNull();
+    expect(within(await cardOf('Pat Past')).getByRole('radiogroup', { name: 'Renew with' })).toBeTruthy();
   });
 
   it('shows an empty state', async () => {

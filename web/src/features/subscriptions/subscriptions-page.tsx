@@ -10,7 +10,7 @@ import { SubscriptionCard } from '@/components/subscription-card';
 import { useMySubscriptionsQuery } from '@/lib/subscriptions-api';
 import { useDocumentTitle } from '@/lib/use-document-title';
 
-/** My subscriptions (/subscriptions): every creator the member subscribes to, with renewal, cancel, tier and refund. */
+/** My subscriptions (/subscriptions): every creator the member subscribes to, with renewal (and how it is paid), cancel, tier and refund. */
 export function SubscriptionsPage() {
   useDocumentTitle('My subscriptions');
   // Renewals happen while the page is closed: read the list afresh each time it opens.
@@ -23,8 +23,9 @@ export function SubscriptionsPage() {
         My subscriptions
       </Typography>
       <Typography color="textSecondary" sx={{ mt: 0.5, mb: 3 }}>
-        Subscriptions renew monthly on your card. Cancel any time and keep access until the paid period ends; a new tier
-        applies from the next renewal. Within 7 days of a charge, the money-back guarantee refunds it.
+        Subscriptions renew monthly on your card on file, or from your USD balance if you choose. Cancel any time and
+        keep access until the paid period ends; a new tier applies from the next renewal. Within 7 days of a charge, the
+        money-back guarantee refunds it.
       </Typography>
       {list.isLoading ? (
         <Stack spacing={1.5}>

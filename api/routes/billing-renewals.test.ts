@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { userStream } from '../../domain/accounts/events';
+import type { BillingEntry } from '../../domain/contracts/billing';
+import { creatorSubscriptionStream } from '../../domain/creators/events';
+import { FixedRatesProvider } from '../../domain/crypto/rates';
+import { SandboxCryptoGateway } from '../../domain/crypto/sandbox-gateway';
+import { SandboxGateway } from '../../domain/payments/sandbox-gateway';
+import { eventually } from '../../ops/testing/eventually';
+import { startTestStack, type TestStack } from '../../ops/testing/harness';
+
+jest.setTimeout(180_000);
+
+/**
+ * Creator-subscription renewals in the member's billing history over HTTP (issue 21), on an
+ * injected clock and the sandbox card gateway: each declined attempt is a row of its own at the
+ * price it tried, without a receipt; a renewal paid from the USD balance is one row, by balance.
+ */
+let stack: TestStack;
+let now = new Date('2026-05-01T10:00:00.000Z');
+const gateway = new SandboxGateway();
+const DAY = 86_400_000;
+const BASIC = 'default-basic';
+const BASIC_PRICE = '9.99';
+
+beforeAll(async () => {
+  stack = await startTestStack({
+    clock: () => now,
+    ports: {
+      paymentGateway: gateway,
+      cryptoRates: new FixedRatesProvider({ USDC: 10_000n, USDT: 10_000n }),
+      cryptoGateway: new SandboxCryptoGateway(0),
+    },
+  });
+});
+afterAll(() => stack.close());
+
+type Agent = ReturnType<TestStack['agent']>;
+
+async function register(firstName: string) {
+  const agent = stack.agent();
+  const email = `${firstName.toLowerCase()}-${randomUUID().slice(0, 8)}@example.test`;
+  await agent
+    .post('/api/auth/register')
+    .send({
+      firstName,
+      lastName: 'Test',
+      email,
+      password: 'Passw0rdOK',
+      confirmPassword: 'Passw0rdOK',
+      paymentToken: 'dev_tok_good_1234',
+    })
+    .expect(201);
+  const user = await eventually(
+    () => agent.get('/api/auth/user').then((r) => r.body),
+    (me) => me?.subscriptionStatus === 'active',
+  );
+  return { agent, id: user.id as string };
+}
+
+/** The member's creator-tier rows and refunds (the site plan renews on the same clock: left out). */
+const tierHistory = (agent: Agent) =>
+  agent
+    .get('/api/billing/history')
+    .expect(200)
+    .then((r) =>
+      (r.body.entries as BillingEntry[]).filter((e) => e.kind === 'tier_subscription' || e.kind === 'refund'),
+    );
+
+async function tickAt(at: Date) {
+  now = at;
+  await stack.tickers.runOnce();
+  await stack.settle();
+}
+
+async function subscribe(agent: Agent, creatorId: string) {
+  const res = await agent.post('/api/subscriptions').send({ creatorId, tierId: BASIC }).expect(201);
+  return res.body as { id: string; endDate: string };
+}
+
+let creator: Awaited<ReturnType<typeof register>>;
+beforeAll(async () => {
+  creator = await register('Cleo');
+  await creator.agent.post('/api/creators/register').send({ bio: 'Billing renewals creator' }).expect(201);
+});
+
+describe('creator renewals in the billing history', () => {
+  it('lists each declined attempt at the tier’s price, with its card and no receipt', async () => {
+    const member = await register('Dora');
+    const started = await subscribe(member.agent, creator.id);
+    // The card on file becomes one the sandbox declines every charge of ('Insufficient funds').
+    const card = await gateway.createCustomer({
+      email: 'dora@example.test',
+      name: 'Dora Test',
+      paymentToken: 'dev_tok_insufficient_9999',
+      idempotencyKey: randomUUID(),
+    });
+    await stack.store.append(
+      userStream(member.id),
+      [
+        {
+          type: 'PaymentCardUpdated',
+          data: {
+            userId: member.id,
+            gatewayCustomerId: card.customerId,
+            cardLast4: card.cardLast4,
+            updatedAt: now.toISOString(),
+          },
+        },
+      ],
+      { expectedRevision: 'any' },
+    );
+    const end = new Date(started.endDate).getTime();
+    await tickAt(new Date(end + 60_000));
+    await tickAt(new Date(end + DAY + 60_000));
+
+    const rows = await eventually(
+      () => tierHistory(member.agent),
+      (list) => list.filter((e) => e.status === 'declined').length === 2,
+    );
+    expect(rows.map((e) => [e.direction, e.amount, e.status, e.method, e.hasReceipt, e.description])).toEqual([
+      [
+        'charge',
+        BASIC_PRICE,
+        'declined',
+        { type: 'card', cardLast4: '9999' },
+        false,
+        'Subscription to Cleo Test – Basic, monthly renewal (attempt 2)',
+      ],
+      [
+        'charge',
+        BASIC_PRICE,
+        'declined',
+        { type: 'card', cardLast4: '9999' },
+        false,
+        'Subscription to Cleo Test – Basic, monthly renewal (attempt 1)',
+      ],
+      [
+        'charge',
+        BASIC_PRICE,
+        'paid',
+        { type: 'card', cardLast4: '1234' },
+        true,
+        'Subscription to Cleo Test – Basic, 1 month',
+      ],
+    ]);
+    // A declined attempt has no receipt: it answers as one that does not exist.
+    await member.agent.get(`/api/billing/receipts/${rows[0].id}`).expect(404);
+  });
+
+  it('shows a renewal paid from the USD balance once, by balance (its wallet debit adds no row)', async () => {
+    const member = await register('Bea');
+    await member.agent
+      .post('/api/crypto/convert')
+      .send({ cryptoAmount: '20', cryptoType: 'USDC', walletAddress: '0xBillingRenewal1' })
+      .expect(202);
+    await stack.tickers.runOnce();
+    await eventually(
+      () => member.agent.get('/api/crypto/balance').then((r) => r.body),
+      (balance) => balance.totalUsd === '19.40',
+    );
+    const started = await subscribe(member.agent, creator.id);
+    // The member chose the balance for renewals (written as the product writes it; its route is not in this test).
+    await stack.store.append(
+      creatorSubscriptionStream(member.id, creator.id),
+      [
+        {
+          type: 'CreatorSubscriptionRenewalSourceChanged',
+          data: {
+            subscriptionId: started.id,
+            subscriberId: member.id,
+            creatorId: creator.id,
+            source: 'balance',
+            at: now.toISOString(),
+          },
+        },
+      ],
+      { expectedRevision: 'any' },
+    );
+    await tickAt(new Date(new Date(started.endDate).getTime() + 60_000));
+
+    const rows = await eventually(
+      () => tierHistory(member.agent),
+      (list) => list.length === 2,
+    );
+    expect(rows.map((e) => [e.direction, e.amount, e.status, e.method, e.description])).toEqual([
+      ['charge', BASIC_PRICE, 'paid', { type: 'usd_balance' }, 'Subscription to Cleo Test – Basic, monthly renewal'],
+      [
+        'charge',
+        BASIC_PRICE,
+        'paid',
+        { type: 'card', cardLast4: '1234' },
+        'Subscription to Cleo Test – Basic, 1 month',
+      ],
+    ]);
+    const balance = await member.agent.get('/api/crypto/balance').expect(200);
+    expect(balance.body.totalUsd).toBe('9.41');
+    const receipt = await member.agent.get(`/api/billing/receipts/${rows[0].id}`).expect(200);
+    expect(receipt.body).toMatchObject({ amount: BASIC_PRICE, method: { type: 'usd_balance' }, status: 'paid' });
+  });
+});
