@@ -350,6 +350,8 @@ describe('billing history projector', () => {
         { type: 'card', cardLast4: '4242' },
       ]);
       expect(entries.filter((e) => e.hasReceipt)).toHaveLength(6);
+      // Only the failed card payment says why (as its receipt does); a refund's reason is no detail of its row.
+      expect(entries.map((e) => e.detail)).toEqual(['Insufficient funds', null, null, null, null, null, null, null]);
       expect((await billingHistoryPage(db, creator, { cursor: null, limit: 20 })).entries).toEqual([]);
     });
 
@@ -459,7 +461,17 @@ describe('billing history projector', () => {
           'Subscription to Cleo Lee – Gold, 1 month',
         ],
       ]);
-      // Each attempt keeps why it was declined.
+      // Each attempt says why it was declined; no other row has a detail (the refund's reason is on its receipt).
+      expect(entries.map((e) => [e.status, e.detail])).toEqual([
+        ['credited', null],
+        ['refunded', null],
+        ['declined', 'Not enough USD balance'],
+        ['paid', null],
+        ['declined', 'Card expired'],
+        ['declined', 'Insufficient funds'],
+        ['paid', null],
+      ]);
+      // As stored: the reason is the row's note.
       const declinedRows = await db('billing_history')
         .where({ user_id: bea, status: 'declined' })
         .orderBy('occurred_at')

@@ -704,6 +704,17 @@ function methodOf(r: HistoryRow): BillingMethod {
 /** A charge has a receipt; a declined renewal attempt took no money and has none. */
 const hasReceipt = (r: HistoryRow) => r.direction === 'charge' && r.status !== 'declined';
 
+/**
+ * Why a row did not go through, for the member: a declined renewal attempt's reason, or a failed
+ * site-plan card payment's (its receipt prints the same). The processor's decline text, or one of
+ * the product's own ("No card on file", the member's USD balance against the price), nothing more.
+ * Other notes stay out: a refund's or chargeback's reason explains no failure (the charge's
+ * receipt lists it), and a failed conversion's is the crypto processor's own text, which the
+ * member is shown nowhere else.
+ */
+const detailOf = (r: HistoryRow) =>
+  r.status === 'declined' || (r.status === 'failed' && r.kind === 'site_plan') ? r.note : null;
+
 function entryView(r: HistoryRow): BillingEntry {
   return {
     id: r.id,
@@ -716,6 +727,7 @@ function entryView(r: HistoryRow): BillingEntry {
     method: methodOf(r),
     status: r.status,
     hasReceipt: hasReceipt(r),
+    detail: detailOf(r),
   };
 }
 

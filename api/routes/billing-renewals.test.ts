@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { userStream } from '../../domain/accounts/events';
 import type { BillingEntry } from '../../domain/contracts/billing';
-import { creatorSubscriptionStream } from '../../domain/creators/events';
+import type { MemberSubscription } from '../../domain/contracts/creator-subscriptions';
 import { FixedRatesProvider } from '../../domain/crypto/rates';
 import { SandboxCryptoGateway } from '../../domain/crypto/sandbox-gateway';
-import { SandboxGateway } from '../../domain/payments/sandbox-gateway';
+import { SANDBOX_INSUFFICIENT, SandboxGateway } from '../../domain/payments/sandbox-gateway';
 import { eventually } from '../../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 
@@ -13,7 +13,8 @@ jest.setTimeout(180_000);
 /**
  * Creator-subscription renewals in the member's billing history over HTTP (issue 21), on an
  * injected clock and the sandbox card gateway: each declined attempt is a row of its own at the
- * price it tried, without a receipt; a renewal paid from the USD balance is one row, by balance.
+ * price it tried, without a receipt, saying why it was declined; a renewal paid from the USD
+ * balance is one row, by balance.
  */
 let stack: TestStack;
 let now = new Date('2026-05-01T10:00:00.000Z');
@@ -87,7 +88,7 @@ describe('creator renewals in the billing history', () => {
   it('lists each declined attempt at the tier’s price, with its card and no receipt', async () => {
     const member = await register('Dora');
     const started = await subscribe(member.agent, creator.id);
-    // The card on file becomes one the sandbox declines every charge of ('Insufficient funds').
+    // The card on file becomes one the sandbox declines every charge of (SANDBOX_INSUFFICIENT: 'Insufficient funds').
     const card = await gateway.createCustomer({
       email: 'dora@example.test',
       name: 'Dora Test',
@@ -143,11 +144,13 @@ describe('creator renewals in the billing history', () => {
         'Subscription to Cleo Test – Basic, 1 month',
       ],
     ]);
+    // Each declined attempt says why: the card processor's own reason; the paid row has nothing to explain.
+    expect(rows.map((e) => e.detail)).toEqual([SANDBOX_INSUFFICIENT, SANDBOX_INSUFFICIENT, null]);
     // A declined attempt has no receipt: it answers as one that does not exist.
     await member.agent.get(`/api/billing/receipts/${rows[0].id}`).expect(404);
   });
 
-  it('shows a renewal paid from the USD balance once, by balance (its wallet debit adds no row)', async () => {
+  it('shows a renewal paid from the USD balance once, by balance (its wallet debit adds no row), then one the balance could not pay', async () => {
     const member = await register('Bea');
     await member.agent
       .post('/api/crypto/convert')
@@ -159,23 +162,8 @@ describe('creator renewals in the billing history', () => {
       (balance) => balance.totalUsd === '19.40',
     );
     const started = await subscribe(member.agent, creator.id);
-    // The member chose the balance for renewals (written as the product writes it; its route is not in this test).
-    await stack.store.append(
-      creatorSubscriptionStream(member.id, creator.id),
-      [
-        {
-          type: 'CreatorSubscriptionRenewalSourceChanged',
-          data: {
-            subscriptionId: started.id,
-            subscriberId: member.id,
-            creatorId: creator.id,
-            source: 'balance',
-            at: now.toISOString(),
-          },
-        },
-      ],
-      { expectedRevision: 'any' },
-    );
+    // The member chooses the balance for renewals.
+    await member.agent.post(`/api/subscriptions/${started.id}/renewal-source`).send({ source: 'balance' }).expect(200);
     await tickAt(new Date(new Date(started.endDate).getTime() + 60_000));
 
     const rows = await eventually(
@@ -196,5 +184,22 @@ describe('creator renewals in the billing history', () => {
     expect(balance.body.totalUsd).toBe('9.41');
     const receipt = await member.agent.get(`/api/billing/receipts/${rows[0].id}`).expect(200);
     expect(receipt.body).toMatchObject({ amount: BASIC_PRICE, method: { type: 'usd_balance' }, status: 'paid' });
+    expect(rows.map((e) => e.detail)).toEqual([null, null]);
+
+    // The next renewal finds $9.41 for the $9.99: declined, and the row says so in the member's terms.
+    const subscriptions = await member.agent.get('/api/subscriptions').expect(200);
+    const renewsAt = (subscriptions.body.subscriptions as MemberSubscription[])[0].renewsAt!;
+    await tickAt(new Date(new Date(renewsAt).getTime() + 60_000));
+    const [declined] = await eventually(
+      () => tierHistory(member.agent),
+      (list) => list.length === 3,
+    );
+    expect([declined.amount, declined.status, declined.method, declined.hasReceipt, declined.detail]).toEqual([
+      BASIC_PRICE,
+      'declined',
+      { type: 'usd_balance' },
+      false,
+      'Insufficient USD balance: the renewal is $9.99 and your balance is $9.41',
+    ]);
   });
 });

@@ -92,6 +92,8 @@ describe('GET /api/billing/history', () => {
       { type: 'card', cardLast4: '1234' },
     ]);
     expect(entries.map((e) => e.hasReceipt)).toEqual([true, true, true, false, true]);
+    // Nothing here was declined or failed: no row has a reason to give.
+    expect(entries.map((e) => e.detail)).toEqual([null, null, null, null, null]);
   });
 
   it('shows only one’s own history, and pages by cursor', async () => {

@@ -54,6 +54,12 @@ export interface BillingEntry {
   status: BillingStatus;
   /** Charges have a printable receipt (refunds and conversions show none of their own). */
   hasReceipt: boolean;
+  /**
+   * Why it did not go through, in the member's own terms, e.g. "Insufficient funds" or "Insufficient
+   * USD balance: the renewal is $19.99 and your balance is $10.67": for a declined renewal attempt
+   * and a failed site-plan card payment (the reason its receipt shows too); null for every other row.
+   */
+  detail: string | null;
 }
 
 export interface BillingHistoryPage {

@@ -7,8 +7,8 @@ import { describeInBrowser, launchBrowser, newPage, screenshot, seriousAxeViolat
 
 /**
  * Issue 21's journey, in Chromium on the built client: a member subscribes to a tier, tips a
- * post, cancels and sees "until <date>", resubscribes, then claims the money-back guarantee and
- * loses access; a creator schedules a post that appears at its time (the stack's clock moved
+ * post, cancels and sees "until <date>", resubscribes, chooses to renew from the USD balance
+ * and back, then claims the money-back guarantee and loses access; a creator schedules a post that appears at its time (the stack's clock moved
  * past it, the publishing tick run), edits a post from its menu, sends a pay-per-view mass
  * message that the subscriber unlocks, and sees the tip and the unlock in analytics; finance
  * staff refund part of a site-plan charge and the member's billing history shows it. Every step
@@ -119,6 +119,46 @@ describeInBrowser('creator economy journey', () => {
     await card.getByRole('button', { name: 'Resubscribe' }).click();
     await member.getByText('Subscription resumed').waitFor();
     await card.getByText(/^Renews on \d+ \w+ \d{4} at \$19\.99$/).waitFor();
+  });
+
+  it('the member chooses to renew from their USD balance, then back to the card', async () => {
+    // Funds first: 25 USDC converted (less the 3% fee), confirmed by the sandbox gateway.
+    const converted = await post(memberContext.request, '/api/crypto/convert', {
+      cryptoAmount: '25',
+      cryptoType: 'USDC',
+      walletAddress: '0xEconomyJourney1',
+    });
+    expect(converted.status()).toBe(202);
+    let balance = { totalUsd: '0.00' };
+    for (let i = 0; i < 100 && balance.totalUsd === '0.00'; i++) {
+      await stack.tickers.runOnce();
+      balance = await (await memberContext.request.get('/api/crypto/balance')).json();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // About $24.25: the sandbox's stablecoin rate moves around the peg.
+    expect(Number(balance.totalUsd)).toBeGreaterThan(24);
+    const balanceOption = `USD balance ($${balance.totalUsd})`;
+    await member.goto('/subscriptions');
+    const card = member.getByTestId('subscription-card');
+    const renewWith = card.getByRole('radiogroup', { name: 'Renew with' });
+    await renewWith.getByRole('radio', { name: balanceOption }).check();
+    await member.getByText('Renewals will be paid from your USD balance').waitFor();
+    await card.getByText(/^Renews on \d+ \w+ \d{4} at \$19\.99 from your USD balance$/).waitFor();
+    await axe(member, 'my subscriptions, renewing from the balance');
+    await screenshot(member, 'economy-renew-from-balance');
+    await renewWith.getByRole('radio', { name: 'Card on file' }).check();
+    await member.getByText('Renewals will be charged to your card on file').waitFor();
+    await card.getByText(/^Renews on \d+ \w+ \d{4} at \$19\.99$/).waitFor();
+    // On a phone the choice stacks and fits (this page is visited there again once refunded).
+    await member.setViewportSize({ width: 390, height: 844 });
+    await renewWith.getByRole('radio', { name: balanceOption }).waitFor();
+    const { scrollWidth, innerWidth } = await member.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    expect(scrollWidth).toBe(innerWidth);
+    await screenshot(member, 'economy-phone-renew-with');
+    await member.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('the member tips the post $5 on their card', async () => {

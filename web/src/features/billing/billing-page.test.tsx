@@ -21,6 +21,7 @@ const entry = (id: string, fields: Partial<BillingEntry>): BillingEntry => ({
   method: { type: 'card', cardLast4: '4242' },
   status: 'paid',
   hasReceipt: true,
+  detail: null,
   ...fields,
 });
 
@@ -155,6 +156,7 @@ describe('billing page', () => {
             amount: '10.00',
             status: 'declined',
             hasReceipt: false,
+            detail: 'Insufficient funds',
           }),
         ],
         nextCursor: null,
@@ -176,6 +178,60 @@ describe('billing page', () => {
     // The theme's error red (not the light info blue that fails contrast on white).
     expect(chip.className).toMatch(/colorError/);
     expect(within(declined).queryByRole('link', { name: /Receipt/ })).toBeNull();
+    // Why it was declined, right under its description; the rows that went through have nothing to explain.
+    const detail = within(declined).getByTestId('billing-detail');
+    expect(detail.textContent).toBe('Insufficient funds');
+    expect(within(declined).getByText(`${tier} (attempt 1)`).nextElementSibling).toBe(detail);
+    expect(within(refund).queryByTestId('billing-detail')).toBeNull();
+    expect(within(renewal).queryByTestId('billing-detail')).toBeNull();
+  });
+
+  it('on a wide screen, shows why a row failed in its description cell', async () => {
+    const matchMedia = jest.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: true,
+          media: query,
+          onchange: null,
+          addListener() {},
+          removeListener() {},
+          addEventListener() {},
+          removeEventListener() {},
+          dispatchEvent: () => false,
+        }) as MediaQueryList,
+    );
+    const reason = 'Insufficient USD balance: the renewal is $19.99 and your balance is $10.67';
+    installFakeFetch(() => ({
+      status: 200,
+      body: {
+        entries: [
+          entry('f1', {
+            kind: 'tier_subscription',
+            description: 'Subscription to Cleo Lee – Gold, monthly renewal (attempt 2)',
+            amount: '19.99',
+            method: { type: 'usd_balance' },
+            status: 'declined',
+            hasReceipt: false,
+            detail: reason,
+          }),
+          entry('f2', { status: 'failed', detail: 'Your card was declined.' }),
+          entry('f3', {}),
+        ],
+        nextCursor: null,
+      },
+    }));
+    try {
+      renderWithApp(app, { path: '/billing' });
+      const table = await screen.findByRole('table', { name: 'Billing history' });
+      const [declined, failed, paid] = within(table).getAllByTestId('billing-entry');
+      const description = within(declined).getAllByRole('cell')[1];
+      expect(within(description).getByTestId('billing-detail').textContent).toBe(reason);
+      expect(within(failed).getByTestId('billing-detail').textContent).toBe('Your card was declined.');
+      expect(within(failed).getByTestId('billing-status').textContent).toBe('Failed');
+      expect(within(paid).queryByTestId('billing-detail')).toBeNull();
+    } finally {
+      matchMedia.mockRestore();
+    }
   });
 
   it('shows an empty state', async () => {

@@ -41,6 +41,16 @@ function Amount({ entry }: { entry: BillingEntry }) {
   );
 }
 
+/** Why a declined or failed row did not go through (e.g. "Insufficient funds"), under its description; wraps. */
+function Detail({ entry }: { entry: BillingEntry }) {
+  if (!entry.detail) return null;
+  return (
+    <Typography variant="body2" color="textSecondary" sx={{ overflowWrap: 'anywhere' }} data-testid="billing-detail">
+      {entry.detail}
+    </Typography>
+  );
+}
+
 function ReceiptLink({ entry }: { entry: BillingEntry }) {
   if (!entry.hasReceipt) return null;
   return (
@@ -65,6 +75,7 @@ function EntryCard({ entry }: { entry: BillingEntry }) {
         <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
           <Box sx={{ minWidth: 0 }}>
             <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{entry.description}</Typography>
+            <Detail entry={entry} />
             <Typography variant="body2" color="textSecondary">
               {formatDate(entry.occurredAt)} · {methodLabel(entry.method)}
             </Typography>
@@ -99,7 +110,10 @@ function EntryTable({ entries }: { entries: BillingEntry[] }) {
           {entries.map((entry) => (
             <TableRow key={entry.id} data-testid="billing-entry">
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(entry.occurredAt)}</TableCell>
-              <TableCell>{entry.description}</TableCell>
+              <TableCell>
+                {entry.description}
+                <Detail entry={entry} />
+              </TableCell>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{methodLabel(entry.method)}</TableCell>
               <TableCell>
                 <StatusChip entry={entry} />
