@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { userStream } from '../../domain/accounts/events';
 import type { BillingEntry } from '../../domain/contracts/billing';
 import type { MemberSubscription } from '../../domain/contracts/creator-subscriptions';
 import { FixedRatesProvider } from '../../domain/crypto/rates';
@@ -7,6 +6,7 @@ import { SandboxCryptoGateway } from '../../domain/crypto/sandbox-gateway';
 import { SANDBOX_INSUFFICIENT, SandboxGateway } from '../../domain/payments/sandbox-gateway';
 import { eventually } from '../../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { replaceCardOnFile } from '../../ops/testing/members';
 
 jest.setTimeout(180_000);
 
@@ -89,27 +89,7 @@ describe('creator renewals in the billing history', () => {
     const member = await register('Dora');
     const started = await subscribe(member.agent, creator.id);
     // The card on file becomes one the sandbox declines every charge of (SANDBOX_INSUFFICIENT: 'Insufficient funds').
-    const card = await gateway.createCustomer({
-      email: 'dora@example.test',
-      name: 'Dora Test',
-      paymentToken: 'dev_tok_insufficient_9999',
-      idempotencyKey: randomUUID(),
-    });
-    await stack.store.append(
-      userStream(member.id),
-      [
-        {
-          type: 'PaymentCardUpdated',
-          data: {
-            userId: member.id,
-            gatewayCustomerId: card.customerId,
-            cardLast4: card.cardLast4,
-            updatedAt: now.toISOString(),
-          },
-        },
-      ],
-      { expectedRevision: 'any' },
-    );
+    await replaceCardOnFile(stack, gateway, member.id, now);
     const end = new Date(started.endDate).getTime();
     await tickAt(new Date(end + 60_000));
     await tickAt(new Date(end + DAY + 60_000));

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { userStream } from '../../domain/accounts/events';
 import type { BillingEntry } from '../../domain/contracts/billing';
 import type { MemberSubscription } from '../../domain/contracts/creator-subscriptions';
 import { SITE_PLAN_PRICE_CENTS } from '../../domain/contracts/money';
@@ -8,6 +7,7 @@ import { changeStanding } from '../../domain/safety/commands';
 import { reconcile } from '../../ops/commands/reconcile';
 import { eventually } from '../../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { replaceCardOnFile } from '../../ops/testing/members';
 import { readWholeLog } from '../../ops/testing/read-whole-log';
 
 jest.setTimeout(180_000);
@@ -145,27 +145,7 @@ describe('creator subscriptions over time', () => {
     const member = await register('Dora');
     const started = await subscribe(member.agent, creator.id);
     // The member's card on file becomes one the sandbox declines every charge of.
-    const card = await gateway.createCustomer({
-      email: 'x@example.test',
-      name: 'Dora Test',
-      paymentToken: 'dev_tok_insufficient_9999',
-      idempotencyKey: randomUUID(),
-    });
-    await stack.store.append(
-      userStream(member.id),
-      [
-        {
-          type: 'PaymentCardUpdated',
-          data: {
-            userId: member.id,
-            gatewayCustomerId: card.customerId,
-            cardLast4: card.cardLast4,
-            updatedAt: now.toISOString(),
-          },
-        },
-      ],
-      { expectedRevision: 'any' },
-    );
+    const card = await replaceCardOnFile(stack, gateway, member.id, now);
     const end = new Date(started.endDate).getTime();
 
     await tickAt(new Date(end + 60_000), 2);

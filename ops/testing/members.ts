@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type supertest from 'supertest';
+import { userStream } from '../../domain/accounts/events';
+import type { PaymentGateway } from '../../domain/payments/gateway';
 import { eventually } from './eventually';
 import type { TestStack } from './harness';
 
@@ -45,4 +47,35 @@ export async function signUpMember(
   if (me.status !== 200 || me.body.subscriptionStatus !== 'active')
     throw new Error(`sign-up of ${firstName} did not activate`);
   return { agent, id: me.body.id };
+}
+
+/**
+ * Replaces the member's card on file with a sandbox card of `paymentToken` (by default one the
+ * sandbox declines every charge of: 'Insufficient funds', last 4 9999), as a card update records it;
+ * the new card's customer id at the gateway.
+ */
+export async function replaceCardOnFile(
+  stack: TestStack,
+  gateway: PaymentGateway,
+  memberId: string,
+  at: Date,
+  paymentToken = 'dev_tok_insufficient_9999',
+): Promise<{ customerId: string }> {
+  const card = await gateway.createCustomer({
+    email: `${memberId}@example.test`,
+    name: 'Card Holder',
+    paymentToken,
+    idempotencyKey: randomUUID(),
+  });
+  const updated = {
+    type: 'PaymentCardUpdated',
+    data: {
+      userId: memberId,
+      gatewayCustomerId: card.customerId,
+      cardLast4: card.cardLast4,
+      updatedAt: at.toISOString(),
+    },
+  };
+  await stack.store.append(userStream(memberId), [updated], { expectedRevision: 'any' });
+  return { customerId: card.customerId };
 }

@@ -1,4 +1,4 @@
-import '@/test-support/jsdom-setup';
+import { fixedMediaQuery } from '@/test-support/jsdom-setup';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import type { BillingEntry } from '@contracts/billing';
@@ -187,19 +187,8 @@ describe('billing page', () => {
   });
 
   it('on a wide screen, shows why a row failed in its description cell', async () => {
-    const matchMedia = jest.spyOn(window, 'matchMedia').mockImplementation(
-      (query: string) =>
-        ({
-          matches: true,
-          media: query,
-          onchange: null,
-          addListener() {},
-          removeListener() {},
-          addEventListener() {},
-          removeEventListener() {},
-          dispatchEvent: () => false,
-        }) as MediaQueryList,
-    );
+    // Every media query matches: the table layout of wide screens.
+    const matchMedia = jest.spyOn(window, 'matchMedia').mockImplementation(fixedMediaQuery(true));
     const reason = 'Insufficient USD balance: the renewal is $19.99 and your balance is $10.67';
     installFakeFetch(() => ({
       status: 200,

@@ -100,17 +100,21 @@ const app = (
 const cardOf = async (name: string) =>
   (await screen.findAllByTestId('subscription-card')).find((card) => within(card).queryByText(name))!;
 
+/** A subscription whose renewal failed: retried on 2 Apr, access until 8 Apr. */
+const failedRenewal = (id: string) =>
+  subscription(id, {
+    creatorName: 'Pat Past',
+    status: 'past_due',
+    renewsAt: '2026-04-02T10:00:00.000Z',
+    endsAt: '2026-04-08T10:00:00.000Z',
+  });
+
 describe('My subscriptions page', () => {
   it('shows where each subscription stands: renewal date and price, canceled until, payment failed', async () => {
     serve([
       subscription('s1', {}),
       subscription('s2', { creatorName: 'Max Moe', status: 'canceled', renewsAt: null, endsAt: PERIOD_END }),
-      subscription('s3', {
-        creatorName: 'Pat Past',
-        status: 'past_due',
-        renewsAt: '2026-04-02T10:00:00.000Z',
-        endsAt: '2026-04-08T10:00:00.000Z',
-      }),
+      failedRenewal('s3'),
     ]);
     renderWithApp(app, { path: '/subscriptions' });
     const active = await cardOf('Cleo Lee');
@@ -273,12 +277,7 @@ describe('My subscriptions page', () => {
     serve([
       subscription('s1', { status: 'canceled', renewsAt: null, endsAt: PERIOD_END }),
       subscription('s2', { creatorName: 'Gone Away', status: 'expired', renewsAt: null, endsAt: PERIOD_END }),
-      subscription('s3', {
-        creatorName: 'Pat Past',
-        status: 'past_due',
-        renewsAt: '2026-04-02T10:00:00.000Z',
-        endsAt: '2026-04-08T10:00:00.000Z',
-      }),
+      failedRenewal('s3'),
     ]);
     renderWithApp(app, { path: '/subscriptions' });
     expect(within(await cardOf('Cleo Lee')).queryByRole('radiogroup', { name: 'Renew with' })).toBeNull();
