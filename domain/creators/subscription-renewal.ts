@@ -1,3 +1,4 @@
+import { formatCents } from '../contracts/money';
 import type { EventStore } from '../event-store/port';
 import { loadCardOnFile } from '../membership/card-on-file';
 import type { PaymentGateway } from '../payments/gateway';
@@ -69,22 +70,9 @@ export async function runCreatorRenewal(
   const tier = await renewalTier(deps.store, state);
   // A banned creator's subscribers are not charged again: it fails like a decline and runs out.
   const banned = (await accountStanding(deps.store, state.creatorId!, now)).status === 'banned';
-  const spend = balanceMovement('tier_subscription', renewalId, tier.priceCents);
-  // A spend already made for this period (the tick died before recording it) is what pays it,
-  // whatever the member chose since: the money is never taken twice.
-  const spentBefore = await periodSpend(deps.store, state.subscriberId!, renewalId);
-  const fromBalance = state.renewFrom === 'balance' || spentBefore === 'spent';
-  const outcome: RecordCreatorRenewal['outcome'] = banned
+  const outcome: RenewalOutcome = banned
     ? { paid: false, failureReason: 'This creator’s account is closed' }
-    : fromBalance && spentBefore === 'returned' // its reference is used up: the wallet would not take it again
-      ? {
-          paid: false,
-          paidFrom: 'balance',
-          failureReason: 'This period’s payment from your USD balance was given back',
-        }
-      : fromBalance
-        ? await payFromBalance(deps.store, state.subscriberId!, spend, renewalContext)
-        : await payByCard(deps, state.subscriberId!, tier, chargeKey);
+    : await payPeriod(deps, state, { renewalId, tier, chargeKey }, renewalContext);
   const recorded = await handleCommand(
     deps.store,
     streamId,
@@ -120,9 +108,39 @@ async function renewalTier(store: EventStore, state: CreatorSubscriptionState): 
 
 type RenewalOutcome = RecordCreatorRenewal['outcome'];
 
-async function payByCard(deps: Deps, subscriberId: string, tier: TierTerms, idempotencyKey: string) {
+/**
+ * Pays the period the member's way. A spend already in the wallet for it pays it, whatever was
+ * chosen since (the tick died after spending): the money is never taken twice.
+ */
+async function payPeriod(
+  deps: Deps,
+  state: CreatorSubscriptionState,
+  period: { renewalId: string; tier: TierTerms; chargeKey: string },
+  context: CommandContext,
+): Promise<RenewalOutcome> {
+  const subscriberId = state.subscriberId!;
+  const spent = await periodSpend(deps.store, subscriberId, period.renewalId);
+  if (spent === 'spent') return { paid: true, paidFrom: 'balance' };
+  if (state.renewFrom === 'card') return payByCard(deps, subscriberId, period.tier, period.chargeKey);
+  // Given back already (the period was canceled in between, then resumed): the wallet takes a reference once.
+  if (spent === 'returned')
+    return {
+      paid: false,
+      paidFrom: 'balance',
+      failureReason: 'This period’s payment from your USD balance was given back',
+    };
+  const spend = balanceMovement('tier_subscription', period.renewalId, period.tier.priceCents);
+  return payFromBalance(deps.store, subscriberId, spend, context);
+}
+
+async function payByCard(
+  deps: Deps,
+  subscriberId: string,
+  tier: TierTerms,
+  idempotencyKey: string,
+): Promise<RenewalOutcome> {
   const { state: card } = await loadCardOnFile(deps.store, subscriberId);
-  if (!card.customerId) return { paid: false, failureReason: 'No card on file' } satisfies RenewalOutcome;
+  if (!card.customerId) return { paid: false, failureReason: 'No card on file' };
   const result = await deps.gateway.charge({
     customerId: card.customerId,
     amountCents: tier.priceCents,
@@ -131,11 +149,9 @@ async function payByCard(deps: Deps, subscriberId: string, tier: TierTerms, idem
     idempotencyKey,
   });
   return result.status === 'succeeded'
-    ? ({ paid: true, paidFrom: 'card', transactionId: result.transactionId } satisfies RenewalOutcome)
-    : ({ paid: false, failureReason: result.failureReason } satisfies RenewalOutcome);
+    ? { paid: true, paidFrom: 'card', transactionId: result.transactionId }
+    : { paid: false, failureReason: result.failureReason };
 }
-
-const usd = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /** The period from the USD balance; a balance too low is a decline the member can read. */
 async function payFromBalance(
@@ -153,7 +169,7 @@ async function payFromBalance(
     return {
       paid: false,
       paidFrom: 'balance',
-      failureReason: `Insufficient USD balance: the renewal is ${usd(spend.amountCents)} and your balance is ${usd(balance)}`,
+      failureReason: `Insufficient USD balance: the renewal is $${formatCents(spend.amountCents)} and your balance is $${formatCents(balance)}`,
     };
   }
 }
