@@ -79,6 +79,7 @@ async function seedMedia(
     await storage.put(mediaKey(mediaId, variant), bytes, type);
     files.set(variant, bytes);
   }
+  expect(await stack.settle()).toBe(true); // posts and messages find it ready in the media read model
   return { mediaId, files };
 }
 

@@ -72,6 +72,7 @@ async function seedImage(ownerId: string) {
   ]);
   for (const [variant, body] of files)
     await storage.put(mediaKey(mediaId, variant), body, variant.endsWith('.jpg') ? 'image/jpeg' : 'image/webp');
+  expect(await stack.settle()).toBe(true); // posts and messages find it ready in the media read model
   return { mediaId, files };
 }
 

@@ -40,7 +40,7 @@ type Member = TestMember;
 
 const member = (firstName: string) => signUpMember(stack, firstName, { lastName: 'Posts' });
 
-/** A processed image as the pipeline leaves it: its events, and its files in storage. */
+/** A processed image as the pipeline leaves it: its events, and its files in storage; once its read model has it. */
 async function seedImage(ownerId: string): Promise<string> {
   const mediaId = randomUUID();
   const variants: MediaVariant[] = ['w320.webp', 'w640.webp', 'preview.webp'];
@@ -54,6 +54,8 @@ async function seedImage(ownerId: string): Promise<string> {
     { expectedRevision: 'no_stream' },
   );
   for (const variant of variants) await storage.put(mediaKey(mediaId, variant), randomBytes(2000), 'image/webp');
+  // Posts check attachments on the media read model, as a creator's composer finds them ready.
+  expect(await stack.settle()).toBe(true);
   return mediaId;
 }
 
