@@ -257,7 +257,7 @@ function givenBackOf(event: RecordedEvent): GivenBack | null {
         kind: 'refund',
         chargeId,
         userId: d.subscriberId,
-        givenBackId: d.gatewayRefundId ?? d.balanceReference ?? `${d.saleReference}:returned`,
+        givenBackId: d.gatewayRefundId ?? d.balanceReference!,
         amountCents: d.amountCents,
         at: d.at,
         note: d.reason,
