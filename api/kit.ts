@@ -13,8 +13,11 @@ export interface Api {
   sessions: SessionStore;
   /** The command context of a request (actor, request and client ids, the clock's now). */
   context(req: Request): CommandContext;
-  /** Waits (bounded) until the read models have applied a command's position. */
-  readYourWrites(position: Position | null): Promise<boolean>;
+  /**
+   * Waits (bounded) until the read models have applied a command's position: all of them, or
+   * only those the next query reads (`only`), which may wait longer, being fewer to catch up.
+   */
+  readYourWrites(position: Position | null, only?: { projections: string[]; timeoutMs: number }): Promise<boolean>;
   /** 401 'Unauthorized' unless signed in. */
   requireUser: RequestHandler;
   /** Whether cookies must be Secure for this request (served over TLS). */
@@ -26,7 +29,8 @@ export function createApi(deps: AppDependencies): Api {
     deps,
     sessions: new SessionStore(deps.db),
     context: (req) => commandContext(req, deps.clock()),
-    readYourWrites: (position) => waitForProjections(deps.db, deps.projectionNames, position, 2000),
+    readYourWrites: (position, only) =>
+      waitForProjections(deps.db, only?.projections ?? deps.projectionNames, position, only?.timeoutMs ?? 2000),
     requireUser: (req, _res, next) => next(req.userId ? undefined : refuse.unauthorized()),
     secure: (req) => req.secure,
   };

@@ -83,7 +83,9 @@ export function mediaRoutes(api: Api): Router {
 
   async function takeIn(req: Request, who: Uploader, file: UploadedFile): Promise<MediaUploadResult> {
     const { id, kind, status, result } = await ingestUpload(ingest(), store, who, file, api.context(req));
-    await api.readYourWrites(result.position); // so GET /api/media/:id right after finds it
+    // GET /api/media/:id right after must find it (a 404 would read as a failed upload): wait for
+    // the one read model it reads, longer than for all of them, as a busy server may lag.
+    await api.readYourWrites(result.position, { projections: ['media'], timeoutMs: 10_000 });
     return { id, kind, status };
   }
 

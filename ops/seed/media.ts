@@ -98,6 +98,7 @@ export async function generatedVideo(seed: number, seconds: number): Promise<Buf
 export interface Uploading {
   upload(bytes: Buffer, filename: string, contentType: string): Promise<{ id: string }>;
   ok<T = unknown>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<T>;
+  call<T = unknown>(method: 'GET', path: string): Promise<{ status: number; body: T }>;
 }
 
 /** Uploads a file and waits until it is processed; its id, or an Error with the reason it failed. */
@@ -107,9 +108,12 @@ export async function uploadReady(
 ): Promise<string> {
   const { id } = await client.upload(file.bytes, file.filename, file.contentType);
   for (let waited = 0; waited < 120_000; waited += 100) {
-    const item = await client.ok<MediaItem>('GET', `/api/media/${id}`);
-    if (item.status === 'ready') return id;
-    if (item.status === 'failed') throw new Error(`${file.filename} failed to process: ${item.failureReason}`);
+    const { status, body } = await client.call<MediaItem>('GET', `/api/media/${id}`);
+    // 404: not in the media read model yet (the upload waits for it, but only so long).
+    if (status !== 200 && status !== 404) throw new Error(`GET /api/media/${id} -> ${status}`);
+    const item = status === 200 ? body : undefined;
+    if (item?.status === 'ready') return id;
+    if (item?.status === 'failed') throw new Error(`${file.filename} failed to process: ${item.failureReason}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${file.filename} was still processing after two minutes`);
