@@ -142,6 +142,8 @@ async function createTables(db: Knex, schema: string): Promise<void> {
     t.timestamp('period_end', { useTz: true }).nullable();
     // The member's page: newest first, keyset-paged on (occurred_at, id).
     t.index(['user_id', 'occurred_at', 'id']);
+    // A creator's stats sum the tips they received.
+    t.index(['creator_id', 'kind']);
   });
   await db.schema.withSchema(schema).createTable('billing_history_people', (t) => {
     t.text('user_id').primary();
@@ -662,7 +664,8 @@ const HANDLERS: Record<string, Apply> = {
 export const billingHistoryProjector: Projector = {
   name: 'billing-history',
   // 3: declined creator renewals; renewals paid from, and refunded to, the USD balance (issue 21).
-  version: 3,
+  // 4: indexed by creator (the stats' tips).
+  version: 4,
   tables: ['billing_history', 'billing_history_people', 'billing_history_subscriptions', 'billing_history_tiers'],
   eventTypes: Object.keys(HANDLERS),
   createTables,

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { CreatorShareReversedData, EarningsCreditedData, EarningsReversedData } from '../domain/payouts/events';
 import { insertRuns } from './engine/insert-runs';
+import { preparedQuery } from './engine/database';
 import type { Projector } from './engine/projector';
 
 /**
@@ -111,51 +112,50 @@ export interface CreatorBalanceRow {
   nextAvailableAt: string | null;
 }
 
+/**
+ * A creator's sums at `$2` (`$1` the creator), one prepared statement: earnings released, held
+ * and in total; what share reversals took from held earnings (by when they release), from the
+ * balance and of the total; and what payouts hold.
+ */
+const CREATOR_SUMS = `SELECT e.released, e.pending, e.total, e.next_available_at,
+    c.released AS cut_released, c.pending AS cut_pending, c.available AS cut_available, c.share AS cut_share, h.held
+  FROM (SELECT coalesce(sum(creator_share_cents) FILTER (WHERE available_at <= $2), 0)::text AS released,
+          coalesce(sum(creator_share_cents) FILTER (WHERE available_at > $2), 0)::text AS pending,
+          coalesce(sum(creator_share_cents), 0)::text AS total,
+          min(available_at) FILTER (WHERE available_at > $2) AS next_available_at
+        FROM creator_earnings WHERE creator_id = $1 AND reversed_at IS NULL) e,
+    (SELECT
+          coalesce(sum(c.cents) FILTER (WHERE c.part = 'pending' AND e.available_at <= $2 AND e.reversed_at IS NULL), 0)::text AS released,
+          coalesce(sum(c.cents) FILTER (WHERE c.part = 'pending' AND e.available_at > $2 AND e.reversed_at IS NULL), 0)::text AS pending,
+          coalesce(sum(c.cents) FILTER (WHERE c.part = 'available'), 0)::text AS available,
+          coalesce(sum(c.cents) FILTER (WHERE c.part = 'share' AND e.reversed_at IS NULL), 0)::text AS share
+        FROM creator_share_cuts c
+        LEFT JOIN creator_earnings e ON e.creator_id = c.creator_id AND e.reference = c.reference
+        WHERE c.creator_id = $1) c,
+    (SELECT coalesce(sum(amount_cents), 0)::text AS held FROM payouts
+        WHERE creator_id = $1 AND status IN ('pending', 'processing', 'completed')) h`;
+
+interface CreatorSums {
+  released: string;
+  pending: string;
+  total: string;
+  next_available_at: Date | null;
+  cut_released: string;
+  cut_pending: string;
+  cut_available: string;
+  cut_share: string;
+  held: string;
+}
+
 /** Balances of one creator at `now`, from the read models. */
 export async function creatorBalances(db: Knex, creatorId: string, now: Date): Promise<CreatorBalanceRow> {
-  const earnings = await db('creator_earnings')
-    .where({ creator_id: creatorId })
-    .whereNull('reversed_at')
-    .select(
-      db.raw('coalesce(sum(creator_share_cents) filter (where available_at <= ?), 0)::text as released', [now]),
-      db.raw('coalesce(sum(creator_share_cents) filter (where available_at > ?), 0)::text as pending', [now]),
-      db.raw('coalesce(sum(creator_share_cents), 0)::text as total'),
-      db.raw('min(available_at) filter (where available_at > ?) as next_available_at', [now]),
-    )
-    .first();
-  // What share reversals took: from held earnings (by when they release), from the balance, of the total.
-  const cuts = await db('creator_share_cuts as c')
-    .leftJoin('creator_earnings as e', (join) =>
-      join.on('e.creator_id', 'c.creator_id').andOn('e.reference', 'c.reference'),
-    )
-    .where('c.creator_id', creatorId)
-    .select(
-      db.raw(
-        `coalesce(sum(c.cents) filter (where c.part = 'pending' and e.available_at <= ? and e.reversed_at is null), 0)::text as released`,
-        [now],
-      ),
-      db.raw(
-        `coalesce(sum(c.cents) filter (where c.part = 'pending' and e.available_at > ? and e.reversed_at is null), 0)::text as pending`,
-        [now],
-      ),
-      db.raw(`coalesce(sum(c.cents) filter (where c.part = 'available'), 0)::text as available`),
-      db.raw(`coalesce(sum(c.cents) filter (where c.part = 'share' and e.reversed_at is null), 0)::text as share`),
-    )
-    .first();
-  const held = await db('payouts')
-    .where({ creator_id: creatorId })
-    .whereIn('status', ['pending', 'processing', 'completed'])
-    .sum({ held: 'amount_cents' })
-    .first();
-  const next = earnings?.next_available_at as Date | null;
+  const [sums] = await preparedQuery<CreatorSums>(db, 'creator-sums', CREATOR_SUMS, [creatorId, now]);
+  const cents = (text: string) => Number(text);
+  const next = sums.next_available_at;
   return {
-    availableCents:
-      Number(earnings?.released ?? 0) -
-      Number(cuts?.released ?? 0) -
-      Number(held?.held ?? 0) -
-      Number(cuts?.available ?? 0),
-    pendingCents: Number(earnings?.pending ?? 0) - Number(cuts?.pending ?? 0),
-    totalEarningsCents: Number(earnings?.total ?? 0) - Number(cuts?.share ?? 0),
+    availableCents: cents(sums.released) - cents(sums.cut_released) - cents(sums.held) - cents(sums.cut_available),
+    pendingCents: cents(sums.pending) - cents(sums.cut_pending),
+    totalEarningsCents: cents(sums.total) - cents(sums.cut_share),
     nextAvailableAt: next ? new Date(next).toISOString() : null,
   };
 }

@@ -6,6 +6,7 @@ import type { CreatorRegistered, CreatorWatermarkSet, TierData } from '../domain
 import { FALLBACK_TIERS } from '../domain/creators/fallback-tiers';
 import { publicMediaUrl, type ProfileImageSetData } from '../domain/media/profile-images';
 import { splitEarnings } from '../domain/payouts/money';
+import { preparedQuery } from './engine/database';
 import type { Projector } from './engine/projector';
 import { verifiedColumn } from './verifications';
 import { displayName, isUserId } from './users';
@@ -122,25 +123,24 @@ function creatorView(row: CreatorRow): Creator {
   };
 }
 
-function creatorQuery(db: Knex, now: Date) {
-  return db('creators as c')
-    .join('users as u', 'u.id', db.raw('c.user_id::uuid'))
-    .select(
-      'c.user_id',
-      'c.bio',
-      'c.cover_image_url',
-      'u.first_name',
-      'u.last_name',
-      'u.profile_image_url',
-      db.raw('(SELECT min(t.price_cents) FROM subscription_tiers t WHERE t.creator_id = c.user_id) AS min_price'),
-      db.raw('(SELECT count(*) FROM posts p WHERE p.creator_id = c.user_id) AS post_count'),
-      db.raw(
-        '(SELECT count(DISTINCT s.subscriber_id) FROM creator_subscriptions s WHERE s.creator_id = c.user_id AND s.end_date > ?) AS subscriber_count',
-        [now],
-      ),
-      db.raw(`${verifiedColumn('c.user_id::uuid')} AS verified`),
-    );
-}
+/** A creator's card: `$1` is now (subscribers are counted while their period runs). */
+const CREATOR_CARD = `SELECT c.user_id, c.bio, c.cover_image_url, u.first_name, u.last_name, u.profile_image_url,
+    (SELECT min(t.price_cents) FROM subscription_tiers t WHERE t.creator_id = c.user_id) AS min_price,
+    (SELECT count(*) FROM posts p WHERE p.creator_id = c.user_id) AS post_count,
+    (SELECT count(DISTINCT s.subscriber_id) FROM creator_subscriptions s
+      WHERE s.creator_id = c.user_id AND s.end_date > $1) AS subscriber_count,
+    ${verifiedColumn('c.user_id::uuid')} AS verified
+  FROM creators c JOIN users u ON u.id = c.user_id::uuid`;
+const LIST_ORDER = 'ORDER BY c.registered_at, c.user_id';
+
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+const FULL_NAME = `concat_ws(' ', u.first_name, u.last_name)`;
+/** `$3` is the query as a contained pattern, `$4` as a prefix. */
+const CREATOR_SEARCH = `${CREATOR_CARD}
+  WHERE u.first_name ILIKE $3 OR u.last_name ILIKE $3 OR ${FULL_NAME} ILIKE $3 OR c.bio ILIKE $3
+  ORDER BY CASE WHEN u.first_name ILIKE $4 OR u.last_name ILIKE $4 OR ${FULL_NAME} ILIKE $4 THEN 0
+    WHEN ${FULL_NAME} ILIKE $3 THEN 1 ELSE 2 END, c.registered_at, c.user_id
+  LIMIT $2`;
 
 /**
  * Creators in registration order; `q` matches first name, last name, full name and bio (never the
@@ -152,32 +152,26 @@ export async function listCreators(
   now: Date,
   options: { q?: string; limit?: number } = {},
 ): Promise<Creator[]> {
-  const query = creatorQuery(db, now).limit(options.limit ?? 100);
+  const limit = options.limit ?? 100;
   const q = options.q?.trim();
-  if (q) {
-    const escaped = q.replace(/[\\%_]/g, (char) => `\\${char}`);
-    const contains = `%${escaped}%`;
-    const startsWith = `${escaped}%`;
-    const fullName = `concat_ws(' ', u.first_name, u.last_name)`;
-    query.where((where) =>
-      where
-        .whereILike('u.first_name', contains)
-        .orWhereILike('u.last_name', contains)
-        .orWhereRaw(`${fullName} ILIKE ?`, [contains])
-        .orWhereILike('c.bio', contains),
-    );
-    query.orderByRaw(
-      `CASE WHEN u.first_name ILIKE ? OR u.last_name ILIKE ? OR ${fullName} ILIKE ? THEN 0 WHEN ${fullName} ILIKE ? THEN 1 ELSE 2 END`,
-      [startsWith, startsWith, startsWith, contains],
-    );
-  }
-  query.orderBy([{ column: 'c.registered_at' }, { column: 'c.user_id' }]);
-  return ((await query) as CreatorRow[]).map(creatorView);
+  // Prepared statements: the list every page load asks for is planned once per connection.
+  const rows = q
+    ? await preparedQuery<CreatorRow>(db, 'creator-search', CREATOR_SEARCH, [
+        now,
+        limit,
+        `%${likeEscaped(q)}%`,
+        `${likeEscaped(q)}%`,
+      ])
+    : await preparedQuery<CreatorRow>(db, 'creator-list', `${CREATOR_CARD} ${LIST_ORDER} LIMIT $2`, [now, limit]);
+  return rows.map(creatorView);
 }
 
 export async function findCreator(db: Knex, now: Date, creatorId: string): Promise<Creator | null> {
   if (!isUserId(creatorId)) return null;
-  const row = (await creatorQuery(db, now).where('c.user_id', creatorId).first()) as CreatorRow | undefined;
+  const [row] = await preparedQuery<CreatorRow>(db, 'creator-card', `${CREATOR_CARD} WHERE c.user_id = $2`, [
+    now,
+    creatorId,
+  ]);
   return row ? creatorView(row) : null;
 }
 

@@ -167,11 +167,12 @@ export async function conversionsOf(db: Knex, userId: string): Promise<Conversio
 
 /** A member's completed conversions whose credit has reached the USD balance (`wallet_entries`), newest first. */
 export async function creditedConversionsOf(db: Knex, userId: string): Promise<ConversionRecord[]> {
-  const rows = await newestFirst(db, userId)
-    .where({ status: 'completed' })
-    .whereExists(
-      db('wallet_entries').whereRaw(`wallet_entries.reference = 'conversion:' || crypto_conversions.transaction_id`),
-    );
+  const rows = await newestFirst(db, userId).where({ status: 'completed' }).whereExists(
+    // The member's own entries (an index on user_id), not a scan of everyone's.
+    db('wallet_entries').whereRaw(
+      `wallet_entries.user_id = crypto_conversions.user_id AND wallet_entries.reference = 'conversion:' || crypto_conversions.transaction_id`,
+    ),
+  );
   return rows.map(conversionRecord);
 }
 

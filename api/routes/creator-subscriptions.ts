@@ -24,7 +24,7 @@ import {
   memberSubscription,
   memberSubscriptions,
 } from '../../projections/creator-subscriptions';
-import { findCreator } from '../../projections/creators';
+import { isCreator } from '../../projections/creators';
 import { findUserRow } from '../../projections/users';
 import { requestUser, requireActiveSubscription } from '../http/access';
 import { idempotency } from '../http/idempotency';
@@ -84,10 +84,10 @@ export function creatorSubscriptionRoutes(api: Api): Router {
   });
 
   router.get('/subscriptions/check/:creatorId', member, async (req, res) => {
-    const creator = await findCreator(db, now(), String(req.params.creatorId));
-    if (!creator) throw refuse.notFound('Creator not found');
-    const row = await activeSubscription(db, now(), req.userId!, creator.id);
-    const latest = row ? await latestSubscriptionTo(db, now(), req.userId!, creator.id) : null;
+    const creatorId = String(req.params.creatorId);
+    if (!(await isCreator(db, creatorId))) throw refuse.notFound('Creator not found');
+    const row = await activeSubscription(db, now(), req.userId!, creatorId);
+    const latest = row ? await latestSubscriptionTo(db, now(), req.userId!, creatorId) : null;
     const answer: SubscriptionCheck = row
       ? { subscribed: true, tierId: row.tier_id, endDate: new Date(row.end_date).toISOString(), subscription: latest }
       : { subscribed: false, tierId: null, endDate: null, subscription: null };

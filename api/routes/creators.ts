@@ -17,6 +17,7 @@ import {
   creatorStats,
   creatorTiers,
   findCreator,
+  isCreator,
   listCreators,
   watermarkEnabled,
 } from '../../projections/creators';
@@ -38,6 +39,11 @@ export function creatorRoutes(api: Api): Router {
     const creator = await findCreator(db, now(), id);
     if (!creator) throw refuse.notFound('Creator not found');
     return creator;
+  };
+  /** The id of a creator, checked to exist (without the card's counts). */
+  const creatorIdOr404 = async (id: string) => {
+    if (!(await isCreator(db, id))) throw refuse.notFound('Creator not found');
+    return id;
   };
 
   router.get('/creators', member, async (req, res) => {
@@ -92,8 +98,7 @@ export function creatorRoutes(api: Api): Router {
   });
 
   router.get('/creators/:id/tiers', member, async (req, res) => {
-    const creator = await creatorOr404(String(req.params.id));
-    res.json(await creatorTiers(db, creator.id));
+    res.json(await creatorTiers(db, await creatorIdOr404(String(req.params.id))));
   });
 
   const tierView = (
@@ -160,14 +165,14 @@ export function creatorRoutes(api: Api): Router {
   });
 
   router.get('/creators/:id/posts', member, async (req, res) => {
-    const creator = await creatorOr404(String(req.params.id));
-    res.json(await creatorPosts(db, now(), req.userId!, creator.id, api.deps.ports.mediaUrls as MediaLinks));
+    const creatorId = await creatorIdOr404(String(req.params.id));
+    res.json(await creatorPosts(db, now(), req.userId!, creatorId, api.deps.ports.mediaUrls as MediaLinks));
   });
 
   router.get('/creators/:id/stats', member, async (req, res) => {
-    const creator = await creatorOr404(String(req.params.id));
-    if (creator.id !== req.userId) throw refuse.forbidden('Only the creator can see these stats');
-    res.json(await creatorStats(db, now(), creator.id));
+    const creatorId = await creatorIdOr404(String(req.params.id));
+    if (creatorId !== req.userId) throw refuse.forbidden('Only the creator can see these stats');
+    res.json(await creatorStats(db, now(), creatorId));
   });
 
   return router;

@@ -27,7 +27,7 @@ const creator: Creator = {
 function serve(feed: (call: FakeCall) => FakeAnswer, creators: Creator[] = [creator]) {
   return installFakeFetch((call) => {
     if (call.url === '/api/auth/user') return { status: 401, body: { error: 'Unauthorized' } };
-    if (call.url === '/api/creators') return { status: 200, body: creators };
+    if (call.url === '/api/creators?limit=6') return { status: 200, body: creators };
     if (call.url.startsWith('/api/posts/feed')) return feed(call);
     return { status: 404, body: {} };
   });

@@ -67,7 +67,7 @@ function FeedPageList({
 export function HomePage() {
   useDocumentTitle('Home');
   const { user } = useCurrentUser();
-  const creators = useCreatorsQuery();
+  const creators = useCreatorsQuery({ limit: FEATURED }); // the page shows these, and picks its background among them
   const firstPage = useFeedQuery(undefined);
   const [cursors, setCursors] = useState<string[]>([]);
   const [dialogOpen, setDialogOpen] = useState(false);
