@@ -19,6 +19,8 @@ export interface Config {
   metricsHost: string;
   /** With it, GET /metrics also answers on PORT to `Authorization: Bearer <token>`. */
   metricsToken: string | null;
+  /** Redis of the chat service shared by several processes (realtime/cluster.ts); null: this process alone. */
+  redisUrl: string | null;
 }
 
 function integer(value: string | undefined, fallback: number, name: string): number {
@@ -47,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: env.METRICS_PORT === 'off' ? null : integer(env.METRICS_PORT, 9464, 'METRICS_PORT'),
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     metricsToken: env.METRICS_TOKEN || null,
+    redisUrl: env.REDIS_URL || null,
   };
 }
 

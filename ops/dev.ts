@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     metricsToken: config.metricsToken,
     turn: turnConfig(config.dataDir),
     chatRateLimits: chatRateLimits(),
+    chatRedisUrl: config.redisUrl,
     logger,
   });
   const vite = await createServer({ configFile: path.resolve(__dirname, '../web/vite.config.ts') });

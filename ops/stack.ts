@@ -45,6 +45,8 @@ export interface StackOptions {
   turn?: TurnConfig;
   /** Chat joins and skips per member per minute (default CHAT_RATE_LIMITS). */
   chatRateLimits?: Partial<ChatRateLimits>;
+  /** Redis shared by the chat service's processes (REDIS_URL); unset: chat on this process alone. */
+  chatRedisUrl?: string | null;
 }
 
 export interface Stack {
@@ -101,6 +103,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     logger,
     allowedOrigins: options.allowedOrigins ?? [],
     rateLimits: options.chatRateLimits,
+    redisUrl: options.chatRedisUrl ?? null,
   });
   ports.realtime = realtime; // for GET /metrics (open sockets, queue, matches)
   const turn = await startTurn(options.turn ?? { kind: 'none', reason: null, stunUrls: null }, logger);

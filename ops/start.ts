@@ -48,6 +48,7 @@ async function main(): Promise<void> {
     metricsToken: config.metricsToken,
     turn: turnConfig(config.dataDir),
     chatRateLimits: chatRateLimits(),
+    chatRedisUrl: config.redisUrl,
     logger,
   });
   logger.info(

@@ -9,6 +9,7 @@ import { isBlocking } from '../domain/safety/commands';
 import { DEACTIVATING_EVENTS, type UserUnblocked } from '../domain/safety/events';
 import type { EventStore, Position, Subscription } from '../domain/event-store/port';
 import { SESSION_COOKIE } from '../projections/sessions';
+import { ChatCluster } from './cluster';
 import { compileRequest, Matcher, type Effect, type Member } from './matcher';
 import { cookieValue, DatabaseDirectory, type Admission, type MemberDirectory } from './members';
 import { PresenceRecorder } from './presence-recorder';
@@ -19,7 +20,15 @@ export interface RealtimeServer {
   port: number;
   openSockets(): number;
   /** Matcher and recorder figures (for the benchmark and health). */
-  stats(): { sockets: number; waiting: number; inSessions: number; recorderBacklog: number; recorderFailures: number };
+  stats(): {
+    sockets: number;
+    waiting: number;
+    inSessions: number;
+    recorderBacklog: number;
+    recorderFailures: number;
+    /** In a cluster (REDIS_URL): whether this process runs the matcher (waiting and inSessions are its figures). */
+    owner?: boolean;
+  };
   /** The last event of the log the service has taken in: its blocks are current up to there. */
   followed(): Position | null;
   close(): Promise<void>;
@@ -39,6 +48,13 @@ export interface RealtimeOptions {
   skipCooldownMs?: number;
   /** Joins and skips per user per minute (default CHAT_RATE_LIMITS). */
   rateLimits?: Partial<ChatRateLimits>;
+  /**
+   * Redis of the shared chat service: with it this process is one of several that behave as one
+   * (realtime/cluster.ts), as REDIS_URL sets it; none (null or unset): matching on this process alone.
+   */
+  redisUrl?: string | null;
+  /** Prefix of the cluster's Redis keys and channels (default `lively:chat`). */
+  clusterPrefix?: string;
 }
 
 interface SocketData {
@@ -90,6 +106,9 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
   const recorder = options.store ? new SessionRecorder(options.store, log) : null;
   const presence = options.store ? new PresenceRecorder(options.store, log) : null;
   const matcher = new Matcher({ newSessionId: randomUUID, skipCooldownMs: options.skipCooldownMs });
+  const redisUrl = options.redisUrl ?? null;
+  /** In a cluster, the matcher above stays unused: the bucket owner's runs (whichever process that is). */
+  let cluster: ChatCluster | null = null;
   /** The one open chat socket of each user. */
   const sockets = new Map<string, Socket>();
   /** Block sets of connected users, shared with their Member objects so a new block applies at once. */
@@ -198,6 +217,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
 
   const now = options.clock ? () => clock().getTime() : Date.now;
   const sweep = setInterval(() => {
+    if (cluster) return; // the bucket owner sweeps its own
     try {
       apply(matcher.expireCooldowns(now()));
     } catch (error) {
@@ -251,12 +271,14 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     switch (message.type) {
       case 'join_queue':
         if (!joins.take(me.userId, now())) return send(ws, { type: 'error', error: CHAT_ERRORS.tooManyJoins });
+        if (cluster) return cluster.join(me, message.mode, message.filters);
         return apply(matcher.join(me, compileRequest(me, message.mode, message.filters), now()));
       case 'skip':
         if (!skips.take(me.userId, now())) return send(ws, { type: 'error', error: CHAT_ERRORS.tooManySkips });
+        if (cluster) return cluster.skip(me.userId, message.sessionId);
         return apply(matcher.skip(me.userId, message.sessionId, now()));
       case 'leave':
-        return apply(matcher.leave(me.userId, 'left', now()));
+        return leaveChat(me.userId, 'left');
       default:
         return;
     }
@@ -274,6 +296,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     data: unknown,
     asIs: string | null,
   ) => {
+    if (cluster) return cluster.relay(me.userId, type, sessionId, data, asIs);
     const session = matcher.sessionOf(me.userId);
     if (!session || session.id !== sessionId) return;
     const partner = session.user1.userId === me.userId ? session.user2 : session.user1;
@@ -303,7 +326,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
       return closeWith(ws, 'Chat was opened in another window.', 4000, 'Replaced');
     if (older) {
       sockets.delete(data.userId);
-      apply(matcher.leave(data.userId, 'disconnected', now()));
+      leaveChat(data.userId, 'disconnected');
       closeWith(older, 'Chat was opened in another window.', 4000, 'Replaced');
     } else presence?.online(data.userId, clock());
     sockets.set(data.userId, ws);
@@ -317,6 +340,23 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
       for (const message of early ?? []) if (!data.closed) receive(ws, message.raw, message.isBinary);
       serving = null;
     });
+  };
+
+  /** Out of the queue and any session (the partner is told and re-queued). */
+  const leaveChat = (userId: string, reason: 'left' | 'disconnected') => {
+    if (cluster) cluster.leave(userId, reason);
+    else apply(matcher.leave(userId, reason, now()));
+  };
+
+  /**
+   * In a cluster the member is claimed for this process before the socket is admitted (an older
+   * socket of theirs on another process closes); a socket gone meanwhile lets the claim go.
+   */
+  const attach = async (ws: Socket, admission: Admission) => {
+    const data = ws.getUserData();
+    if (!cluster || !admission.ok || admission.refusal || data.closed) return;
+    await cluster.attach(data.userId);
+    if (data.closed && !sockets.has(data.userId)) cluster.detach(data.userId);
   };
 
   const receive = (ws: Socket, message: ArrayBuffer, isBinary: boolean) => {
@@ -366,7 +406,10 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
       startAdmission(data.userId);
       directory!
         .admit(data.token, data.userId)
-        .then((admission) => admitted(ws, admission))
+        .then(async (admission) => {
+          await attach(ws, admission);
+          admitted(ws, admission);
+        })
         .finally(() => endAdmission(data.userId))
         .catch((error) => {
           log.error({ err: error, component: 'realtime' }, 'chat admission failed');
@@ -396,7 +439,8 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
       blockSets.delete(data.userId);
       presence?.offline(data.userId, clock());
       try {
-        apply(matcher.leave(data.userId, 'disconnected', now()));
+        if (cluster) cluster.detach(data.userId);
+        else apply(matcher.leave(data.userId, 'disconnected', now()));
       } catch (error) {
         log.error({ err: error, component: 'realtime' }, 'chat leave failed');
       }
@@ -406,14 +450,38 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     res.end('ok');
   });
 
-  if (presence && options.db) await presence.settleAfterRestart(options.db, clock());
+  // One process alone: whoever shows online from before its restart is not any more. In a cluster
+  // the other processes' members are online: a restart leaves them be.
+  if (presence && options.db && !redisUrl) await presence.settleAfterRestart(options.db, clock());
+  if (redisUrl)
+    cluster = await ChatCluster.join({
+      redisUrl,
+      prefix: options.clusterPrefix,
+      recorder,
+      log,
+      skipCooldownMs: options.skipCooldownMs,
+      now,
+      deliver: (userId, text) => deliver(sockets.get(userId), text),
+      memberOf: (userId) => sockets.get(userId)?.getUserData().member ?? null,
+      replaced: (userId) => {
+        const ws = sockets.get(userId);
+        if (ws) closeWith(ws, 'Chat was opened in another window.', 4000, 'Replaced');
+      },
+    });
   const follower =
     options.store && directory
-      ? await followChatEvents(options.store, directory, sockets, { blockSets, arriving }, log, (userId) => {
-          // Suspended or banned: the open chat ends now (the partner is told as for a disconnect).
-          const ws = sockets.get(userId);
-          if (ws) closeWith(ws, ACCOUNT_DEACTIVATED_TEXT, 4403, 'Account deactivated');
-        })
+      ? await followChatEvents(
+          options.store,
+          directory,
+          sockets,
+          { blockSets, arriving, owned: cluster?.ownerBlockSets },
+          log,
+          (userId) => {
+            // Suspended or banned: the open chat ends now (the partner is told as for a disconnect).
+            const ws = sockets.get(userId);
+            if (ws) closeWith(ws, ACCOUNT_DEACTIVATED_TEXT, 4403, 'Account deactivated');
+          },
+        )
       : null;
 
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
@@ -426,7 +494,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
     openSockets: () => open,
     stats: () => ({
       sockets: open,
-      ...matcher.stats(),
+      ...(cluster ? cluster.stats() : matcher.stats()),
       recorderBacklog: recorder?.backlog() ?? 0,
       recorderFailures: recorder?.failed() ?? 0,
     }),
@@ -436,6 +504,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
       clearInterval(limitSweep);
       uWS.us_listen_socket_close(listenSocket);
       app.close();
+      await cluster?.close();
       await follower?.subscription.close();
       await recorder?.drain();
       await presence?.drain();
@@ -472,6 +541,8 @@ async function followChatEvents(
   blocks: {
     blockSets: Map<string, Set<string>>;
     arriving: Map<string, Omit<ArrivingBlocks, 'admissions'>>;
+    /** In a cluster's owning process: the block sets of the members its matcher holds (from any process). */
+    owned?: Map<string, Set<string>>;
   },
   log: Logger,
   deactivated: (userId: string) => void,
@@ -489,12 +560,15 @@ async function followChatEvents(
             [blockedId, blockerId],
           ]) {
             blocks.blockSets.get(who)?.add(whom);
+            blocks.owned?.get(who)?.add(whom);
             blocks.arriving.get(who)?.blocked.add(whom);
             blocks.arriving.get(who)?.unblocked.delete(whom);
           }
         } else if (event.type === 'UserUnblocked') {
           const { blockerId, blockedId } = (event as unknown as UserUnblocked).data;
-          const concerned = [blockerId, blockedId].some((id) => blocks.blockSets.has(id) || blocks.arriving.has(id));
+          const concerned = [blockerId, blockedId].some(
+            (id) => blocks.blockSets.has(id) || blocks.arriving.has(id) || blocks.owned?.has(id),
+          );
           // The pair stays apart while the other one still blocks them (a block list of its own).
           if (concerned && !(await isBlocking(store, blockedId, blockerId)))
             for (const [who, whom] of [
@@ -502,6 +576,7 @@ async function followChatEvents(
               [blockedId, blockerId],
             ]) {
               blocks.blockSets.get(who)?.delete(whom);
+              blocks.owned?.get(who)?.delete(whom);
               blocks.arriving.get(who)?.blocked.delete(whom);
               blocks.arriving.get(who)?.unblocked.add(whom);
             }

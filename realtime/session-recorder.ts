@@ -55,16 +55,21 @@ export class SessionRecorder {
   }
 
   ended(session: Session, endedBy: string | null, reason: ChatEndReason, at: Date): void {
-    const end: End = { type: 'EndSession', roomId: session.id, endedBy, reason, now: at };
-    const pending = this.pending.get(session.id);
+    this.endedById(session.id, endedBy, reason, at);
+  }
+
+  /** The end of a session known by its id only (one a chat cluster's new owner adopted). */
+  endedById(roomId: string, endedBy: string | null, reason: ChatEndReason, at: Date): void {
+    const end: End = { type: 'EndSession', roomId, endedBy, reason, now: at };
+    const pending = this.pending.get(roomId);
     if (pending) {
       pending.end = end;
       return;
     }
     this.queued++;
-    const previous = this.writing.get(session.id) ?? Promise.resolve();
+    const previous = this.writing.get(roomId) ?? Promise.resolve();
     this.track(
-      session.id,
+      roomId,
       previous.then(() => this.limited(() => this.writeEnd(end, endedBy))),
     );
   }

@@ -7,11 +7,14 @@ import { ACTIVITIES, INTERESTS, ROLES } from '../../domain/contracts/chat';
 import { compileProfile } from '../../realtime/compatibility';
 import { compileRequest, Matcher, type Member } from '../../realtime/matcher';
 import type { MemberDirectory } from '../../realtime/members';
+import { createClient } from 'redis';
+import { startTestRedis, type TestRedis } from '../testing/redis-server';
 import { LoadSocket, textFrame } from './_chat-load-client';
 
 /**
  * `npm run bench -- chat [--waiting 11000] [--joiners 1000] [--rates 5000,1000] [--seconds 4]
- *   [--relay 100] [--matcher-only]`   (CHAT_BENCH_PROFILE=<dir> writes the service's CPU profile)
+ *   [--relay 100] [--matcher-only] [--no-blocks] [--processes 2]`
+ *   (CHAT_BENCH_PROFILE=<dir> writes the service's CPU profile)
  *
  * 1. Matcher micro-benchmark (in process): 10,000 members waiting in standard mode, joiners
  *    arrive one by one; each join is matched against the waiting pool (which is topped up).
@@ -27,6 +30,13 @@ import { LoadSocket, textFrame } from './_chat-load-client';
  * 4. Blocks (issue 20), unless --no-blocks: the service run again with every tenth waiting member
  *    holding 100 blocks (of joiners, the people they would otherwise meet; both ways, as the
  *    service keeps them), side by side with the run without: matches/s and join-to-matched p99.
+ * 5. Processes (issue 24), with --processes N: the same service as N realtime processes on a
+ *    real redis-server (started here on a free loopback port), side by side with the run on one
+ *    process. The waiting members connect to the first process (the bucket's owner) and the
+ *    joiners to the last, so every match and every relayed message crosses processes. Figures:
+ *    join-to-matched p99 at the paced rates; service CPU per match (all processes together) against
+ *    one process's; relay msgs/s against the echo baseline; memory per idle socket; and the
+ *    engine's share: Redis CPU, publishes per match and per relayed message, memory per member.
  * The load generator's joiners join thousands of times a minute: the service runs here without
  * the per-member join and skip limits (the limiter is still consulted on every join).
  * Every figure is printed with the load average when it was measured (2 shared cores here).
@@ -117,6 +127,8 @@ async function serveRole(role: string) {
         port: 0,
         directory: benchDirectory(blocks),
         rateLimits: { joinsPerMinute: Infinity, skipsPerMinute: Infinity },
+        // Only the cluster runs join one (a REDIS_URL of the shell must not turn the baseline into one).
+        redisUrl: process.env.CHAT_BENCH_REDIS_URL ?? null,
       })
     ).port;
   } else {
@@ -277,7 +289,7 @@ const TYPE = { connected: 99, waiting: 119, matched: 109, skipped: 115, ice: 105
 const typeOf = (buffer: Buffer, start: number) => buffer[start + 9];
 
 async function openAll(
-  port: number,
+  port: (i: number) => number,
   n: number,
   path: (i: number) => string,
   headers: (i: number) => Record<string, string>,
@@ -288,7 +300,7 @@ async function openAll(
     await Promise.all(
       Array.from({ length: Math.min(500, n - start) }, async (_, k) => {
         const i = start + k;
-        sockets[i] = await LoadSocket.open(port, path(i), headers(i), (b, s, e) => onFrame(i, b, s, e));
+        sockets[i] = await LoadSocket.open(port(i), path(i), headers(i), (b, s, e) => onFrame(i, b, s, e));
       }),
     );
   }
@@ -321,6 +333,58 @@ interface RealtimeOptions {
   relayRounds: number;
   /** Every tenth waiting member holds 100 blocks (benchBlocks). */
   blocks?: boolean;
+  /** Realtime processes (more than one: a cluster on this Redis). */
+  processes?: number;
+  redis?: TestRedis;
+}
+
+/** The engine's own figures, read from INFO: publishes so far, CPU seconds, memory. */
+interface EngineSample {
+  publishes: number;
+  cpuSeconds: number;
+  usedMemory: number;
+}
+
+async function engineSample(url: string): Promise<EngineSample> {
+  const client = createClient({ url });
+  await client.connect();
+  try {
+    const info = await client.info('all');
+    const field = (name: string) => Number(new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1] ?? 0);
+    const publishes = Number(/^cmdstat_publish:calls=(\d+)/m.exec(info)?.[1] ?? 0);
+    if (process.env.CHAT_BENCH_DEBUG)
+      console.log(
+        info
+          .split('\n')
+          .filter((l) => l.startsWith('cmdstat_'))
+          .join('\n'),
+      );
+    return {
+      publishes,
+      cpuSeconds: field('used_cpu_sys') + field('used_cpu_user'),
+      usedMemory: field('used_memory'),
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+/** The service: one realtime process, or a cluster whose first process owns the bucket before the others start. */
+async function startService(o: RealtimeOptions): Promise<Child[]> {
+  const env: Record<string, string> = o.blocks
+    ? { CHAT_BENCH_BLOCKS: '1', CHAT_BENCH_WAITING: String(o.waiting), CHAT_BENCH_JOINERS: String(o.joiners) }
+    : {};
+  if ((o.processes ?? 1) <= 1) return [await startChild('realtime', env)];
+  const url = o.redis!.url;
+  const first = await startChild('realtime', { ...env, CHAT_BENCH_REDIS_URL: url });
+  const client = createClient({ url });
+  await client.connect();
+  while (!(await client.get('lively:chat:owner:0'))) await sleep(20);
+  await client.close();
+  const rest = await Promise.all(
+    Array.from({ length: o.processes! - 1 }, () => startChild('realtime', { ...env, CHAT_BENCH_REDIS_URL: url })),
+  );
+  return [first, ...rest];
 }
 
 /**
@@ -332,12 +396,14 @@ interface RealtimeOptions {
  * - relay: the joiners stay matched and each sends `relayRounds` ICE candidates to its partner.
  */
 async function benchRealtime(o: RealtimeOptions) {
-  const server = await startChild(
-    'realtime',
-    o.blocks
-      ? { CHAT_BENCH_BLOCKS: '1', CHAT_BENCH_WAITING: String(o.waiting), CHAT_BENCH_JOINERS: String(o.joiners) }
-      : {},
-  );
+  const servers = await startService(o);
+  // All processes together: CPU and memory are summed, so one process and a cluster compare as services.
+  const server = {
+    rss: async () => (await Promise.all(servers.map((s) => s.rss()))).reduce((a, b) => a + b, 0),
+    cpu: async () => (await Promise.all(servers.map((s) => s.cpu()))).reduce((a, b) => a + b, 0),
+  };
+  const engine = o.redis ? () => engineSample(o.redis!.url) : async () => null;
+  const engineBefore = await engine();
   const rssBefore = await server.rss();
   const total = o.waiting + o.joiners;
   const userOf = (i: number) => (i < o.waiting ? 2 * i : 2 * (i - o.waiting) + 1);
@@ -374,8 +440,9 @@ async function benchRealtime(o: RealtimeOptions) {
   };
 
   const t0 = performance.now();
+  // Waiting members on the first process (the owner), joiners on the last: every match crosses.
   sockets = await openAll(
-    server.port,
+    (i) => (i < o.waiting ? servers[0] : servers[servers.length - 1]).port,
     total,
     (i) => `/ws/chat?userId=u${userOf(i)}`,
     (i) => ({ Cookie: `lively.sid=tok-${userOf(i)}` }),
@@ -385,6 +452,7 @@ async function benchRealtime(o: RealtimeOptions) {
   const connectSeconds = (performance.now() - t0) / 1000;
   await sleep(1000);
   const rssIdle = await server.rss();
+  const engineIdle = await engine();
   const idleLoad = load();
 
   for (let i = 0; i < o.waiting; i++) {
@@ -398,7 +466,7 @@ async function benchRealtime(o: RealtimeOptions) {
   mode = 'loop';
   matches = 0;
   latencies = [];
-  const [serverCpu0, clientCpu0] = [await server.cpu(), ownCpu()];
+  const [serverCpu0, clientCpu0, engine0] = [await server.cpu(), ownCpu(), await engine()];
   const loopStart = performance.now();
   for (let j = 0; j < o.joiners; j++) {
     sentAt[j] = performance.now();
@@ -407,8 +475,14 @@ async function benchRealtime(o: RealtimeOptions) {
   await sleep(o.seconds * 1000);
   const loopMatches = matches;
   const loopSeconds = (performance.now() - loopStart) / 1000;
-  const [serverCpu1, clientCpu1] = [await server.cpu(), ownCpu()];
-  const loopCpu = { server: (serverCpu1 - serverCpu0) / loopMatches, client: (clientCpu1 - clientCpu0) / loopMatches };
+  const [serverCpu1, clientCpu1, engine1] = [await server.cpu(), ownCpu(), await engine()];
+  const loopCpu = {
+    server: (serverCpu1 - serverCpu0) / loopMatches,
+    client: (clientCpu1 - clientCpu0) / loopMatches,
+    engine: engine0 && engine1 ? ((engine1.cpuSeconds - engine0.cpuSeconds) * 1e6) / loopMatches : null,
+  };
+  // Publishes per match in the closed loop: each round is a leave and a join too, as a member's "Next" is.
+  const publishesPerMatch = engine0 && engine1 ? (engine1.publishes - engine0.publishes) / loopMatches : null;
   const loopLatencies = Float64Array.from(latencies).sort();
   mode = 'paced'; // the joins still in flight end with a leave and free their joiner
   await until(() => free.length === o.joiners, 30_000, 'the closed loop to finish');
@@ -417,6 +491,7 @@ async function benchRealtime(o: RealtimeOptions) {
   const paced = [];
   for (const rate of o.rates) {
     const pacedLoad = load();
+    const pacedEngine0 = await engine();
     latencies = [];
     const planned = Math.round(rate * o.seconds);
     const pacedStart = performance.now();
@@ -437,7 +512,11 @@ async function benchRealtime(o: RealtimeOptions) {
     const pacedSeconds = (performance.now() - pacedStart) / 1000;
     const sorted = Float64Array.from(latencies).sort();
     await until(() => free.length === o.joiners, 30_000, 'the paced joins to leave');
+    const pacedEngine1 = await engine();
     paced.push({
+      /** Redis publishes per join (its match and leave included): batches are small at a paced rate. */
+      publishesPerJoin:
+        pacedEngine0 && pacedEngine1 ? (pacedEngine1.publishes - pacedEngine0.publishes) / planned : null,
       rate,
       joins: planned,
       perSecond: Math.round(planned / pacedSeconds),
@@ -456,14 +535,28 @@ async function benchRealtime(o: RealtimeOptions) {
   const relayLoad = load();
   const relayTarget = o.joiners * o.relayRounds;
   const relayCpu0 = await server.cpu();
+  const relayEngine0 = await engine();
   const relayStart = performance.now();
   await sendRounds(o.relayRounds, o.joiners, (j) => sockets[o.waiting + j].send(frames[j]));
   await until(() => relayed >= relayTarget, 60_000, 'the relayed messages');
   const relaySeconds = (performance.now() - relayStart) / 1000;
   const relayCpu = ((await server.cpu()) - relayCpu0) / relayed;
+  const relayEngine1 = await engine();
   for (const ws of sockets) ws.destroy();
-  server.process.send('exit');
+  for (const child of servers) child.process.send('exit');
+  await Promise.all(servers.map((child) => new Promise((resolve) => child.process.once('exit', resolve))));
   return {
+    processes: servers.length,
+    engine:
+      engineBefore && engineIdle && relayEngine0 && relayEngine1
+        ? {
+            bytesPerMember: Math.round((engineIdle.usedMemory - engineBefore.usedMemory) / total),
+            publishesPerMatch: publishesPerMatch!,
+            cpuPerMatch: loopCpu.engine!,
+            publishesPerRelayed: (relayEngine1.publishes - relayEngine0.publishes) / relayed,
+            cpuPerRelayed: ((relayEngine1.cpuSeconds - relayEngine0.cpuSeconds) * 1e6) / relayed,
+          }
+        : null,
     sockets: total,
     connectSeconds,
     bytesPerIdleSocket: Math.round((rssIdle - rssBefore) / total),
@@ -495,7 +588,7 @@ async function benchEcho(total: number, senders: number, rounds: number) {
   const rssBefore = await server.rss();
   let echoed = 0;
   const sockets = await openAll(
-    server.port,
+    () => server.port,
     total,
     () => '/echo',
     () => ({}),
@@ -576,6 +669,64 @@ export async function run(args: string[]): Promise<void> {
     `Relay / echo throughput: ${((rt.relay.perSecond / echo.perSecond) * 100).toFixed(0)}% (target >= 50%); by server CPU per message: ${((echo.cpu / rt.relay.cpu) * 100).toFixed(0)}%`,
   );
   if (!args.includes('--no-blocks')) await compareBlocks(o, rt);
+  const processes = arg(args, 'processes', 1);
+  if (processes > 1) await compareProcesses(o, processes, rt, echo);
+}
+
+/** Issue 24: the service as `processes` realtime processes on Redis, beside the run on one. */
+async function compareProcesses(
+  o: RealtimeOptions,
+  processes: number,
+  one: Awaited<ReturnType<typeof benchRealtime>>,
+  echo: Awaited<ReturnType<typeof benchEcho>>,
+) {
+  console.log(
+    `Processes: the service as ${processes} realtime processes on a local redis-server; waiting members on the first (the matcher's owner), joiners on the last: every match and relayed message crosses processes...`,
+  );
+  const redis = await startTestRedis();
+  let many: Awaited<ReturnType<typeof benchRealtime>>;
+  try {
+    many = await benchRealtime({ ...o, processes, redis });
+  } finally {
+    await redis.stop();
+  }
+  const row = (what: string, a: string, b: string, target: string) =>
+    console.log(`  ${what.padEnd(36)}${a.padStart(16)}${b.padStart(18)}   ${target}`);
+  row('', '1 process', `${processes} processes`, 'target');
+  for (const [i, p] of one.paced.entries()) {
+    const q = many.paced[i]!;
+    row(
+      `join-to-matched p99 at ${p.rate}/s`,
+      `${p.p99.toFixed(1)} ms`,
+      `${q.p99.toFixed(1)} ms`,
+      p.rate === 1000 ? `< 50 ms: ${q.p99 < 50 ? 'met' : 'NOT met'} [load ${q.load}]` : `[load ${q.load}]`,
+    );
+    row(`join-to-matched p50 at ${p.rate}/s`, `${p.p50.toFixed(1)} ms`, `${q.p50.toFixed(1)} ms`, '');
+    row(`Redis publishes per join at ${p.rate}/s`, '', (q.publishesPerJoin ?? 0).toFixed(2), '(join, match, leave)');
+  }
+  const cpuRatio = many.loop.cpu.server / one.loop.cpu.server;
+  row(
+    'service CPU per match (closed loop)',
+    `${one.loop.cpu.server.toFixed(0)} µs`,
+    `${many.loop.cpu.server.toFixed(0)} µs`,
+    `<= 1.3x of one: ${cpuRatio.toFixed(2)}x ${cpuRatio <= 1.3 ? 'met' : 'NOT met'}`,
+  );
+  row('matches/s (closed loop)', String(one.loop.perSecond), String(many.loop.perSecond), `[load ${many.loop.load}]`);
+  const relayShare = many.relay.perSecond / echo.perSecond;
+  row(
+    'relay msgs/s',
+    String(one.relay.perSecond),
+    String(many.relay.perSecond),
+    `>= 50% of echo (${echo.perSecond}/s): ${(relayShare * 100).toFixed(0)}% ${relayShare >= 0.5 ? 'met' : 'NOT met'} [load ${many.relay.load}]`,
+  );
+  row('service CPU per relayed message', `${one.relay.cpu.toFixed(1)} µs`, `${many.relay.cpu.toFixed(1)} µs`, '');
+  row('memory per idle socket (all procs)', `${one.bytesPerIdleSocket} B`, `${many.bytesPerIdleSocket} B`, '');
+  if (many.engine) {
+    const e = many.engine;
+    console.log(
+      `  engine (redis-server): ${e.publishesPerMatch.toFixed(3)} publishes and ${e.cpuPerMatch.toFixed(0)} µs CPU per match (closed loop: join, match, leave); ${e.publishesPerRelayed.toFixed(3)} publishes and ${e.cpuPerRelayed.toFixed(1)} µs CPU per relayed message; ${e.bytesPerMember} B of Redis memory per connected member (its key)`,
+    );
+  }
 }
 
 /** Issue 20: the same service run with blocks, side by side with the run without. */

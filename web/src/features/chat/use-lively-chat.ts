@@ -277,7 +277,7 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
       if (!cancelled) connect();
     })();
 
-    /** Opens the socket; a dropped socket ends any chat and is reopened a second later. */
+    /** Opens the socket; a dropped socket ends any chat and is reopened half a second later (then backing off). */
     function connect() {
       if (cancelled) return;
       try {
@@ -312,7 +312,9 @@ export function useLivelyChat(userId: string | null, ageVerified: boolean) {
         if (deactivated.current) return;
         setStatus('idle');
         failures++;
-        reconnect = setTimeout(connect, Math.min(10_000, 1000 * failures));
+        // 0.5, 1, 2, 4 s…: a page whose realtime process died is on another one within 5 s (issue 24),
+        // even when the first try still meets the dead one.
+        reconnect = setTimeout(connect, Math.min(10_000, 500 * 2 ** (failures - 1)));
       };
       current.onmessage = (event) => {
         let message: ServerMessage;
