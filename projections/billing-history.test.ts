@@ -165,12 +165,20 @@ const givenBackUnused = '99999999-9999-4999-8999-999999999993';
 const subscription = { subscriptionId: 'sub-2', subscriberId: bea, creatorId: creator };
 const tier = (type: 'TierCreated' | 'TierUpdated', tierId: string, name: string, priceCents: number, at: string) =>
   recorded(type, { creatorId: creator, tierId, name, description: name, priceCents, features: [], at }, at);
-const declinedRenewal = (periodEnd: string, attempt: number, failureReason: string, at: string) =>
+/** A decline names the tier and price it tried (`tried`: null for one from before they were named). */
+const declinedRenewal = (
+  periodEnd: string,
+  attempt: number,
+  failureReason: string,
+  at: string,
+  tried: { tierId: string; tierName: string; priceCents: number; paidFrom?: 'balance' } | null,
+) =>
   recorded(
     'CreatorSubscriptionRenewalDeclined',
-    { ...subscription, periodEnd, attempt, failureReason, nextAttemptAt: null, graceEndsAt: periodEnd, at },
+    { ...subscription, ...tried, periodEnd, attempt, failureReason, nextAttemptAt: null, graceEndsAt: periodEnd, at },
     at,
   );
+const gold = { tierId: 'tier-gold', tierName: 'Gold', priceCents: 1700 };
 const wallet = (
   type: 'WalletDebited' | 'WalletCredited',
   amountCents: number,
@@ -200,8 +208,9 @@ const beaEvents = [
   ),
   // The creator raises the price before the renewal: the renewal tries the price of the day.
   tier('TierUpdated', 'tier-gold', 'Gold', 1700, '2026-01-20T00:00:00.000Z'),
-  declinedRenewal('2026-02-06T00:00:02.000Z', 1, 'Insufficient funds', '2026-02-06T00:01:00.000Z'),
-  declinedRenewal('2026-02-06T00:00:02.000Z', 2, 'Card expired', '2026-02-07T00:01:00.000Z'),
+  declinedRenewal('2026-02-06T00:00:02.000Z', 1, 'Insufficient funds', '2026-02-06T00:01:00.000Z', gold),
+  // Written before declines named their price: the last paid charge's tier and amount stand in.
+  declinedRenewal('2026-02-06T00:00:02.000Z', 2, 'Card expired', '2026-02-07T00:01:00.000Z', null),
   recorded(
     'CreatorSubscriptionRenewed',
     {
@@ -236,7 +245,12 @@ const beaEvents = [
     { ...subscription, source: 'balance', at: '2026-02-21T00:00:00.000Z' },
     '2026-02-21T00:00:00.000Z',
   ),
-  declinedRenewal('2026-03-06T00:00:02.000Z', 1, 'Not enough USD balance', '2026-03-06T00:01:00.000Z'),
+  declinedRenewal('2026-03-06T00:00:02.000Z', 1, 'Not enough USD balance', '2026-03-06T00:01:00.000Z', {
+    tierId: 'tier-silver',
+    tierName: 'Silver',
+    priceCents: 1000,
+    paidFrom: 'balance',
+  }),
   // A renewal paid from the balance but handed back unused (the subscription changed in between): no renewal.
   wallet(
     'WalletDebited',
@@ -414,7 +428,8 @@ describe('billing history projector', () => {
           true,
           'Subscription to Cleo Lee – Silver, monthly renewal',
         ],
-        // From the next period on, the changed-to tier at its price of the day, from the balance the member chose.
+        // From the next period on, the changed-to tier at its price of the day, from the balance the member chose
+        // (as the renewal process named them).
         [
           'tier_subscription',
           'charge',
@@ -433,10 +448,11 @@ describe('billing history projector', () => {
           true,
           'Subscription to Cleo Lee – Gold, monthly renewal',
         ],
+        // A decline from before declines named their price: at the last paid charge's.
         [
           'tier_subscription',
           'charge',
-          '17.00',
+          '7.50',
           'declined',
           { type: 'card', cardLast4: '5555' },
           false,
@@ -478,7 +494,7 @@ describe('billing history projector', () => {
         .select('note', 'amount_cents');
       expect(declinedRows).toEqual([
         { note: 'Insufficient funds', amount_cents: 1700 },
-        { note: 'Card expired', amount_cents: 1700 },
+        { note: 'Card expired', amount_cents: 750 },
         { note: 'Not enough USD balance', amount_cents: 1000 },
       ]);
       // The wallet's debits and credits of the renewals (paid, returned unused, refunded) add no rows.

@@ -11,14 +11,10 @@ import type {
 } from '../domain/contracts/billing';
 import { formatCents } from '../domain/contracts/money';
 import type {
-  CreatorSubscriptionCanceled,
   CreatorSubscriptionRefunded,
   CreatorSubscriptionRenewalDeclined,
-  CreatorSubscriptionRenewalSourceChanged,
   CreatorSubscriptionRenewed,
   CreatorSubscriptionStarted,
-  CreatorSubscriptionTierChanged,
-  TierData,
 } from '../domain/creators/events';
 import type {
   CryptoConversionCompletedData,
@@ -63,10 +59,8 @@ import { displayName } from './users';
  * are stored at the time of the charge (from `billing_history_people`, which follows sign-ups
  * and card changes), so a later rename or new card never rewrites an old receipt.
  *
- * A declined renewal names no price: the amount it tried is worked out as the renewal process
- * does, from `billing_history_subscriptions` (each subscription's tier, the changed-to tier of
- * the next period, how renewals are paid) and `billing_history_tiers` (each creator tier's name
- * and price of the day), both kept by this read model from the events.
+ * A declined renewal names the tier and price it tried to charge; one from before they were
+ * named shows those of the member's last paid charge to that creator.
  */
 
 const SITE_PLAN_MONTHLY = 'Lively site plan, 1 month';
@@ -97,6 +91,8 @@ interface HistoryRow {
   source_id: string;
   creator_id: string | null;
   creator_name: string | null;
+  /** A creator tier's rows: its name (a declined renewal from before its events named one looks it up). */
+  tier_name: string | null;
   period_start: string | null;
   period_end: string | null;
 }
@@ -114,6 +110,7 @@ const UNSET = {
   refund_of: null,
   creator_id: null,
   creator_name: null,
+  tier_name: null,
   period_start: null,
   period_end: null,
 } as const;
@@ -138,6 +135,7 @@ async function createTables(db: Knex, schema: string): Promise<void> {
     t.text('source_id').notNullable();
     t.text('creator_id').nullable();
     t.text('creator_name').nullable();
+    t.text('tier_name').nullable();
     t.timestamp('period_start', { useTz: true }).nullable();
     t.timestamp('period_end', { useTz: true }).nullable();
     // The member's page: newest first, keyset-paged on (occurred_at, id).
@@ -149,25 +147,6 @@ async function createTables(db: Knex, schema: string): Promise<void> {
     t.text('user_id').primary();
     t.text('name').notNullable();
     t.string('card_last4', 4).nullable();
-  });
-  // What a renewal of each subscription is charged: its tier, or the changed-to one from the next period.
-  await db.schema.withSchema(schema).createTable('billing_history_subscriptions', (t) => {
-    t.text('subscription_id').primary();
-    t.text('tier_id').notNullable();
-    t.text('tier_name').notNullable();
-    t.integer('price_cents').notNullable();
-    t.text('next_tier_id').nullable();
-    t.text('next_tier_name').nullable();
-    t.integer('next_price_cents').nullable();
-    t.text('renew_from').notNullable();
-  });
-  // The creators' own tiers at their price of the day (the fallback tiers keep the price they were subscribed at).
-  await db.schema.withSchema(schema).createTable('billing_history_tiers', (t) => {
-    t.text('creator_id').notNullable();
-    t.text('tier_id').notNullable();
-    t.text('name').notNullable();
-    t.integer('price_cents').notNullable();
-    t.primary(['creator_id', 'tier_id']);
   });
 }
 
@@ -360,33 +339,8 @@ const periodPaid: Apply = async (context, event) => {
     .update({ period_start: d.periodStart, period_end: d.periodEnd });
 };
 
-interface SubscriptionTerms {
-  subscription_id: string;
-  tier_id: string;
-  tier_name: string;
-  price_cents: number;
-  next_tier_id: string | null;
-  next_tier_name: string | null;
-  next_price_cents: number | null;
-  renew_from: 'card' | 'balance';
-}
-
-const subscriptionTerms = (context: ProjectionContext) => context.table('billing_history_subscriptions');
-
 const creatorSubscriptionStarted: Apply = async (context, event) => {
   const d = event.data as CreatorSubscriptionStarted['data'];
-  // A new subscription renews by card at its tier's price (not a promotion's first-period charge).
-  const terms: SubscriptionTerms = {
-    subscription_id: d.subscriptionId,
-    tier_id: d.tierId,
-    tier_name: d.tierName,
-    price_cents: d.tierPriceCents ?? d.priceCents,
-    next_tier_id: null,
-    next_tier_name: null,
-    next_price_cents: null,
-    renew_from: 'card',
-  };
-  await subscriptionTerms(context).insert(terms).onConflict('subscription_id').merge();
   const [creator, subscriber] = await Promise.all([person(context, d.creatorId), person(context, d.subscriberId)]);
   const creatorName = creator?.name ?? 'a creator';
   await insert(
@@ -398,6 +352,7 @@ const creatorSubscriptionStarted: Apply = async (context, event) => {
       kind: 'tier_subscription',
       direction: 'charge',
       description: `Subscription to ${creatorName} – ${d.tierName}, 1 month`,
+      tier_name: d.tierName,
       amount_cents: d.priceCents,
       method: 'card',
       card_last4: subscriber?.card_last4 ?? null,
@@ -417,14 +372,6 @@ const creatorSubscriptionStarted: Apply = async (context, event) => {
  */
 const creatorSubscriptionRenewed: Apply = async (context, event) => {
   const d = event.data as CreatorSubscriptionRenewed['data'];
-  await subscriptionTerms(context).where({ subscription_id: d.subscriptionId }).update({
-    tier_id: d.tierId,
-    tier_name: d.tierName,
-    price_cents: d.priceCents,
-    next_tier_id: null,
-    next_tier_name: null,
-    next_price_cents: null,
-  });
   const fromBalance = d.paidFrom === 'balance';
   const [creator, subscriber] = await Promise.all([person(context, d.creatorId), person(context, d.subscriberId)]);
   await insert(
@@ -436,6 +383,7 @@ const creatorSubscriptionRenewed: Apply = async (context, event) => {
       kind: 'tier_subscription',
       direction: 'charge',
       description: `Subscription to ${creator?.name ?? 'a creator'} – ${d.tierName}, monthly renewal`,
+      tier_name: d.tierName,
       amount_cents: d.priceCents,
       method: fromBalance ? 'usd_balance' : 'card',
       card_last4: fromBalance ? null : (subscriber?.card_last4 ?? null),
@@ -451,29 +399,18 @@ const creatorSubscriptionRenewed: Apply = async (context, event) => {
 
 /**
  * A renewal attempt the card (or the balance) refused: a row of its own per attempt (attempts 1
- * to 4 of a period), declined, at what it tried to charge: the tier of the next period (the
- * changed-to one, if any) at the creator's price of the day, as the renewal process charges it.
+ * to 4 of a period), declined, at what it tried to charge (the tier of the next period at the
+ * creator's price of the day, as the renewal process named it).
  */
 const creatorSubscriptionRenewalDeclined: Apply = async (context, event) => {
   const d = event.data as CreatorSubscriptionRenewalDeclined['data'];
-  const terms: SubscriptionTerms | undefined = await subscriptionTerms(context)
-    .where({ subscription_id: d.subscriptionId })
-    .first();
-  if (!terms) return; // no start of it seen: nothing to price it at
-  const chosen =
-    terms.next_tier_id !== null
-      ? { tierId: terms.next_tier_id, name: terms.next_tier_name ?? '', priceCents: terms.next_price_cents ?? 0 }
-      : { tierId: terms.tier_id, name: terms.tier_name, priceCents: terms.price_cents };
-  const [offered, creator, subscriber] = await Promise.all([
-    context
-      .table('billing_history_tiers')
-      .where({ creator_id: d.creatorId, tier_id: chosen.tierId })
-      .first<{ name: string; price_cents: number } | undefined>(),
-    person(context, d.creatorId),
-    person(context, d.subscriberId),
-  ]);
-  const tierName = offered?.name ?? chosen.name;
-  const fromBalance = terms.renew_from === 'balance';
+  const tried =
+    d.tierName !== undefined && d.priceCents !== undefined
+      ? { tier_name: d.tierName, amount_cents: d.priceCents }
+      : await lastPaidTier(context, d.subscriberId, d.creatorId);
+  if (!tried?.tier_name) return; // no charge of it seen: nothing to price it at
+  const [creator, subscriber] = await Promise.all([person(context, d.creatorId), person(context, d.subscriberId)]);
+  const fromBalance = d.paidFrom === 'balance';
   await insert(
     context,
     row({
@@ -482,8 +419,9 @@ const creatorSubscriptionRenewalDeclined: Apply = async (context, event) => {
       occurred_at: d.at,
       kind: 'tier_subscription',
       direction: 'charge',
-      description: `Subscription to ${creator?.name ?? 'a creator'} – ${tierName}, monthly renewal (attempt ${d.attempt})`,
-      amount_cents: offered?.price_cents ?? chosen.priceCents,
+      description: `Subscription to ${creator?.name ?? 'a creator'} – ${tried.tier_name}, monthly renewal (attempt ${d.attempt})`,
+      tier_name: tried.tier_name,
+      amount_cents: tried.amount_cents,
       method: fromBalance ? 'usd_balance' : 'card',
       card_last4: fromBalance ? null : (subscriber?.card_last4 ?? null),
       status: 'declined',
@@ -496,46 +434,14 @@ const creatorSubscriptionRenewalDeclined: Apply = async (context, event) => {
   );
 };
 
-/** Another tier from the next period on; changing back to the current tier leaves none pending. */
-const creatorSubscriptionTierChanged: Apply = async (context, event) => {
-  const d = event.data as CreatorSubscriptionTierChanged['data'];
-  const terms: SubscriptionTerms | undefined = await subscriptionTerms(context)
-    .where({ subscription_id: d.subscriptionId })
-    .first();
-  if (!terms) return;
-  const back = d.tierId === terms.tier_id;
-  await subscriptionTerms(context)
-    .where({ subscription_id: d.subscriptionId })
-    .update({
-      next_tier_id: back ? null : d.tierId,
-      next_tier_name: back ? null : d.tierName,
-      next_price_cents: back ? null : d.priceCents,
-    });
-};
-
-/** A cancellation drops a pending tier change (resumed, the subscription renews at its tier). */
-const creatorSubscriptionCanceled: Apply = async (context, event) => {
-  const d = event.data as CreatorSubscriptionCanceled['data'];
-  await subscriptionTerms(context)
-    .where({ subscription_id: d.subscriptionId })
-    .update({ next_tier_id: null, next_tier_name: null, next_price_cents: null });
-};
-
-/** How the next renewals are paid: the card on file or the USD balance. */
-const renewalSourceChanged: Apply = async (context, event) => {
-  const d = event.data as CreatorSubscriptionRenewalSourceChanged['data'];
-  await subscriptionTerms(context).where({ subscription_id: d.subscriptionId }).update({ renew_from: d.source });
-};
-
-/** A creator's tier at its price of the day. */
-const tierDefined: Apply = async (context, event) => {
-  const d = event.data as TierData;
-  await context
-    .table('billing_history_tiers')
-    .insert({ creator_id: d.creatorId, tier_id: d.tierId, name: d.name, price_cents: d.priceCents })
-    .onConflict(['creator_id', 'tier_id'])
-    .merge();
-};
+/** The tier and amount of the member's last paid charge to the creator (a decline from before declines named theirs). */
+function lastPaidTier(context: ProjectionContext, subscriberId: string, creatorId: string) {
+  return context
+    .table('billing_history')
+    .where({ user_id: subscriberId, creator_id: creatorId, kind: 'tier_subscription', status: 'paid' })
+    .orderBy('occurred_at', 'desc')
+    .first<Pick<HistoryRow, 'tier_name' | 'amount_cents'> | undefined>('tier_name', 'amount_cents');
+}
 
 const messageUnlocked: Apply = async (context, event) => {
   const d = event.data as MessageUnlocked['data'];
@@ -649,11 +555,6 @@ const HANDLERS: Record<string, Apply> = {
   CreatorSubscriptionStarted: creatorSubscriptionStarted,
   CreatorSubscriptionRenewed: creatorSubscriptionRenewed,
   CreatorSubscriptionRenewalDeclined: creatorSubscriptionRenewalDeclined,
-  CreatorSubscriptionTierChanged: creatorSubscriptionTierChanged,
-  CreatorSubscriptionCanceled: creatorSubscriptionCanceled,
-  CreatorSubscriptionRenewalSourceChanged: renewalSourceChanged,
-  TierCreated: tierDefined,
-  TierUpdated: tierDefined,
   MessageUnlocked: messageUnlocked,
   TipGiven: tipGiven,
   CryptoConversionRequested: conversionRequested,
@@ -664,9 +565,10 @@ const HANDLERS: Record<string, Apply> = {
 export const billingHistoryProjector: Projector = {
   name: 'billing-history',
   // 3: declined creator renewals; renewals paid from, and refunded to, the USD balance (issue 21).
-  // 4: indexed by creator (the stats' tips).
+  // 4: indexed by creator (the stats' tips); declined renewals priced by their events, without
+  // the two tables that worked the price out again.
   version: 4,
-  tables: ['billing_history', 'billing_history_people', 'billing_history_subscriptions', 'billing_history_tiers'],
+  tables: ['billing_history', 'billing_history_people'],
   eventTypes: Object.keys(HANDLERS),
   createTables,
   // Refunds and periods find their charge by id, and refund totals through refund_of.

@@ -129,7 +129,8 @@ function tierChargeRow(event: RecordedEvent): Row | undefined {
       : e.type === 'CreatorSubscriptionRenewed'
         ? { id: e.data.renewalId, type: 'creator_renewal', transactionId: e.data.transactionId, at: e.data.renewedAt }
         : null;
-  if (!charge?.transactionId || !('priceCents' in e.data) || e.data.priceCents <= 0) return undefined;
+  const priceCents = 'priceCents' in e.data ? (e.data.priceCents ?? 0) : 0; // a decline's price was not charged
+  if (!charge?.transactionId || priceCents <= 0) return undefined;
   return {
     ...notRefunded,
     id: charge.id,
@@ -138,7 +139,7 @@ function tierChargeRow(event: RecordedEvent): Row | undefined {
     request_type: charge.type,
     gateway_transaction_id: charge.transactionId,
     gateway_customer_id: null,
-    amount_cents: e.data.priceCents,
+    amount_cents: priceCents,
     currency: 'USD',
     status: 'succeeded',
     gateway_response: {},

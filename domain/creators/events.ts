@@ -101,15 +101,17 @@ export interface CreatorSubscriptionRenewalSourceChanged {
  */
 export interface CreatorSubscriptionRenewalDeclined {
   type: 'CreatorSubscriptionRenewalDeclined';
-  data: SubscriptionFact & {
-    periodEnd: string;
-    attempt: number;
-    failureReason: string;
-    paidFrom?: 'balance';
-    nextAttemptAt: string | null;
-    graceEndsAt: string;
-    at: string;
-  };
+  /** The tier and price it tried to charge: absent on events from before they were named. */
+  data: SubscriptionFact &
+    Partial<SubscribedTier> & {
+      periodEnd: string;
+      attempt: number;
+      failureReason: string;
+      paidFrom?: 'balance';
+      nextAttemptAt: string | null;
+      graceEndsAt: string;
+      at: string;
+    };
 }
 
 /** No further renewals; access lasts until `accessUntil`. */

@@ -430,6 +430,7 @@ function decide(command: CreatorSubscriptionCommand, state: CreatorSubscriptionS
           type: 'CreatorSubscriptionRenewalDeclined',
           data: {
             ...fact(),
+            ...asSubscribed(command.tier),
             periodEnd: state.periodEnd,
             attempt: command.attempt,
             failureReason: command.outcome.failureReason,

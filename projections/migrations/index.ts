@@ -4,6 +4,7 @@ import * as emailOutbox from './0002-email-outbox';
 import * as conversionNumbers from './0003-conversion-numbers';
 import * as loginThrottle from './0004-login-throttle';
 import * as mediaProgress from './0005-media-progress';
+import * as billingPriceTables from './0006-billing-price-tables';
 
 /**
  * Knex migrations, listed here rather than discovered on disk so they run the same under
@@ -35,6 +36,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0003-conversion-numbers': conversionNumbers,
   '0004-login-throttle': loginThrottle,
   '0005-media-progress': mediaProgress,
+  '0006-billing-price-tables': billingPriceTables,
 };
 
 const source: Knex.MigrationSource<string> = {
