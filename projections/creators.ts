@@ -192,12 +192,25 @@ export async function isCreator(db: Knex, userId: string): Promise<boolean> {
   return Boolean(await db('creators').where({ user_id: userId }).first('user_id'));
 }
 
-/** The creator's tiers, cheapest first, or the three fallback tiers while there are none. */
-export async function creatorTiers(db: Knex, creatorId: string): Promise<Tier[]> {
-  const rows = await db('subscription_tiers')
-    .where({ creator_id: creatorId })
-    .orderBy([{ column: 'price_cents' }, { column: 'created_at' }]);
-  if (rows.length === 0) {
+/** A creator's tiers (`$1`), cheapest first; one row of nulls while they have none, no row for anyone not a creator. */
+const CREATOR_TIERS = `SELECT t.id, t.name, t.description, t.price_cents, t.features
+  FROM creators c LEFT JOIN subscription_tiers t ON t.creator_id = c.user_id
+  WHERE c.user_id = $1 ORDER BY t.price_cents, t.created_at`;
+
+/**
+ * The creator's tiers, cheapest first, or the three fallback tiers while there are none; null
+ * when `creatorId` is no creator. One round trip: the creator page asks on every load.
+ */
+export async function creatorTiers(db: Knex, creatorId: string): Promise<Tier[] | null> {
+  const rows = await preparedQuery<{
+    id: string | null;
+    name: string;
+    description: string;
+    price_cents: number;
+    features: string[];
+  }>(db, 'creator-tiers', CREATOR_TIERS, [creatorId]);
+  if (rows.length === 0) return null;
+  if (rows[0].id === null) {
     return FALLBACK_TIERS.map((tier) => ({
       id: tier.tierId,
       creatorId,
@@ -210,7 +223,7 @@ export async function creatorTiers(db: Knex, creatorId: string): Promise<Tier[]>
     }));
   }
   return rows.map((row) => ({
-    id: row.id,
+    id: row.id!,
     creatorId,
     name: row.name,
     description: row.description,

@@ -128,6 +128,12 @@ describe('creator registration and profiles', () => {
     await unsubscribed.agent.get('/api/creators/00000000-0000-4000-8000-000000000000').expect(404);
     await unsubscribed.agent.get('/api/creators/nope').expect(404);
     await unsubscribed.agent.get(`/api/creators/${unsubscribed.id}`).expect(404);
+    // A creator's tiers, posts and subscription check: 404 for anyone not a creator, as the card.
+    for (const path of ['tiers', 'posts']) {
+      await unsubscribed.agent.get(`/api/creators/${unsubscribed.id}/${path}`).expect(404);
+      await unsubscribed.agent.get(`/api/creators/nope/${path}`).expect(404);
+    }
+    await unsubscribed.agent.get(`/api/subscriptions/check/${unsubscribed.id}`).expect(404);
     await visitor.get('/api/creators').expect(401);
     await visitor.get(`/api/creators/${owner.id}`).expect(401);
   });

@@ -98,7 +98,9 @@ export function creatorRoutes(api: Api): Router {
   });
 
   router.get('/creators/:id/tiers', member, async (req, res) => {
-    res.json(await creatorTiers(db, await creatorIdOr404(String(req.params.id))));
+    const tiers = await creatorTiers(db, String(req.params.id));
+    if (!tiers) throw refuse.notFound('Creator not found');
+    res.json(tiers);
   });
 
   const tierView = (

@@ -76,7 +76,7 @@ export function promotionRoutes(api: Api): Router {
     const promotion = await findPromotion(db, String(req.params.id), now);
     if (!promotion) throw refuse.notFound('This offer does not exist');
     const creator = await findCreator(db, now, promotion.creatorId);
-    const tier = (await creatorTiers(db, promotion.creatorId)).find((candidate) => candidate.id === promotion.tierId);
+    const tier = (await creatorTiers(db, promotion.creatorId))?.find((candidate) => candidate.id === promotion.tierId);
     if (!creator || !tier) throw refuse.notFound('This offer is no longer available');
     const priceCents = parseCents(tier.price) ?? 0;
     const offer: PromotionOffer = {
