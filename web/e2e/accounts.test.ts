@@ -221,6 +221,9 @@ describeInBrowser('accounts journeys', () => {
     const email = uniqueEmail('reset');
     await registerByApi(email);
     await page.goto('/login');
+    // Once the app has adopted the pre-rendered page (its Sign In button is enabled then): a click
+    // while it hydrated once missed the heading's 15 s on a loaded CI machine (cause not found).
+    await page.locator('button[type="submit"]:not([disabled])').waitFor();
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.getByRole('heading', { name: 'Reset Password' }).waitFor();
     await page.getByLabel('Email').fill(email);
