@@ -28,6 +28,9 @@ export interface ClusterKeys {
   member(userId: string): string;
 }
 
+/** The keys' and channels' prefix unless a service sharing the Redis chooses another. */
+export const DEFAULT_PREFIX = 'lively:chat';
+
 export function clusterKeys(prefix: string): ClusterKeys {
   return {
     inbox: (bucket) => `${prefix}:bucket:${bucket}`,

@@ -110,6 +110,29 @@ async function matchPair(first: ChatClient, second: ChatClient): Promise<string>
   return a.sessionId;
 }
 
+/** The partner of a dead process's member hears the call ended and waits again. */
+async function toldAndRequeued(client: ChatClient, sessionId: string, since: number, timeoutMs: number) {
+  expect(await client.next('skipped', timeoutMs, since)).toEqual({ type: 'skipped', sessionId });
+  await client.next('waiting', 10_000, since);
+}
+
+/** The member reconnects to `server`, joins, and is matched with `waiting`: the new session's id. */
+async function meetAgain(
+  server: RealtimeProcess,
+  member: TestMember,
+  waiting: ChatClient,
+  since: number,
+): Promise<{ client: ChatClient; sessionId: string }> {
+  const client = await connected(server, member);
+  client.send({ type: 'join_queue', mode: 'random' });
+  const [again, forWaiting] = await Promise.all([
+    client.next('matched', 10_000),
+    waiting.next('matched', 10_000, since),
+  ]);
+  expect(again.sessionId).toBe(forWaiting.sessionId);
+  return { client, sessionId: again.sessionId };
+}
+
 suite('chat across realtime processes (REDIS_URL)', () => {
   let one: RealtimeProcess;
   let two: RealtimeProcess;
@@ -205,14 +228,10 @@ suite('chat across realtime processes (REDIS_URL)', () => {
     const before = d.messages.length;
     await kill(two);
     // Within the heartbeat's lifetime and a sweep: Dee hears the call ended and waits again.
-    expect(await d.next('skipped', 10_000, before)).toEqual({ type: 'skipped', sessionId });
-    await d.next('waiting', 10_000, before);
+    await toldAndRequeued(d, sessionId, before, 10_000);
     // Eli's page reconnects to the process that is left, joins, and meets Dee again (no cool-down for a crash).
-    const e2 = await connected(one, eli);
-    e2.send({ type: 'join_queue', mode: 'random' });
-    const [again, forDee] = await Promise.all([e2.next('matched', 10_000), d.next('matched', 10_000, before)]);
-    expect(again.sessionId).toBe(forDee.sessionId);
-    expect(again.sessionId).not.toBe(sessionId);
+    const { client: e2, sessionId: again } = await meetAgain(one, eli, d, before);
+    expect(again).not.toBe(sessionId);
     const row = await eventually(
       () => stack.db('chat_sessions').where({ room_id: sessionId }).first(),
       (r) => r?.end_reason === 'disconnected',
@@ -231,12 +250,8 @@ suite('chat across realtime processes (REDIS_URL)', () => {
     const before = f.messages.length;
     await kill(one);
     // `three` takes the lease, hears Fay is in a call whose other side never comes back, and ends it.
-    expect(await f.next('skipped', 15_000, before)).toEqual({ type: 'skipped', sessionId });
-    await f.next('waiting', 10_000, before);
-    const g2 = await connected(three, gil);
-    g2.send({ type: 'join_queue', mode: 'random' });
-    const [again, forFay] = await Promise.all([g2.next('matched', 10_000), f.next('matched', 10_000, before)]);
-    expect(again.sessionId).toBe(forFay.sessionId);
+    await toldAndRequeued(f, sessionId, before, 15_000);
+    const { client: g2 } = await meetAgain(three, gil, f, before);
     f.close();
     g2.close();
   }, 90_000);

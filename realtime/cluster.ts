@@ -6,6 +6,7 @@ import {
   BEAT_MS,
   BUCKET,
   clusterKeys,
+  DEFAULT_PREFIX,
   parseSignalLine,
   signalLine,
   toWire,
@@ -66,7 +67,7 @@ export class ChatCluster {
 
   static async join(options: ClusterOptions): Promise<ChatCluster> {
     const bus = await connectRedisBus(options.redisUrl, options.log);
-    const cluster = new ChatCluster(bus, clusterKeys(options.prefix ?? 'lively:chat'), options);
+    const cluster = new ChatCluster(bus, clusterKeys(options.prefix ?? DEFAULT_PREFIX), options);
     await cluster.start();
     return cluster;
   }

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { ACTIVITIES, INTERESTS, ROLES } from '../../domain/contracts/chat';
+import { BUCKET, clusterKeys, DEFAULT_PREFIX } from '../../realtime/cluster-protocol';
 import { compileProfile } from '../../realtime/compatibility';
 import { compileRequest, Matcher, type Member } from '../../realtime/matcher';
 import type { MemberDirectory } from '../../realtime/members';
@@ -352,13 +353,6 @@ async function engineSample(url: string): Promise<EngineSample> {
     const info = await client.info('all');
     const field = (name: string) => Number(new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1] ?? 0);
     const publishes = Number(/^cmdstat_publish:calls=(\d+)/m.exec(info)?.[1] ?? 0);
-    if (process.env.CHAT_BENCH_DEBUG)
-      console.log(
-        info
-          .split('\n')
-          .filter((l) => l.startsWith('cmdstat_'))
-          .join('\n'),
-      );
     return {
       publishes,
       cpuSeconds: field('used_cpu_sys') + field('used_cpu_user'),
@@ -379,7 +373,7 @@ async function startService(o: RealtimeOptions): Promise<Child[]> {
   const first = await startChild('realtime', { ...env, CHAT_BENCH_REDIS_URL: url });
   const client = createClient({ url });
   await client.connect();
-  while (!(await client.get('lively:chat:owner:0'))) await sleep(20);
+  while (!(await client.get(clusterKeys(DEFAULT_PREFIX).lease(BUCKET)))) await sleep(20);
   await client.close();
   const rest = await Promise.all(
     Array.from({ length: o.processes! - 1 }, () => startChild('realtime', { ...env, CHAT_BENCH_REDIS_URL: url })),
@@ -673,6 +667,12 @@ export async function run(args: string[]): Promise<void> {
   if (processes > 1) await compareProcesses(o, processes, rt, echo);
 }
 
+/** A printer of rows comparing two runs: a label, each run's figure, and the target. */
+const sideBySide =
+  (labelWidth: number, firstWidth: number, secondWidth: number) =>
+  (what: string, a: string, b: string, target: string) =>
+    console.log(`  ${what.padEnd(labelWidth)}${a.padStart(firstWidth)}${b.padStart(secondWidth)}   ${target}`);
+
 /** Issue 24: the service as `processes` realtime processes on Redis, beside the run on one. */
 async function compareProcesses(
   o: RealtimeOptions,
@@ -690,8 +690,7 @@ async function compareProcesses(
   } finally {
     await redis.stop();
   }
-  const row = (what: string, a: string, b: string, target: string) =>
-    console.log(`  ${what.padEnd(36)}${a.padStart(16)}${b.padStart(18)}   ${target}`);
+  const row = sideBySide(36, 16, 18);
   row('', '1 process', `${processes} processes`, 'target');
   for (const [i, p] of one.paced.entries()) {
     const q = many.paced[i]!;
@@ -736,8 +735,7 @@ async function compareBlocks(o: RealtimeOptions, without: Awaited<ReturnType<typ
     `Blocks: the service run again with ${blockers} of the ${o.waiting} waiting (10%) holding ${Math.min(100, o.joiners)} blocks each, of joiners (both ways)...`,
   );
   const withBlocks = await benchRealtime({ ...o, blocks: true });
-  const row = (what: string, a: string, b: string, target: string) =>
-    console.log(`  ${what.padEnd(34)}${a.padStart(16)}${b.padStart(16)}   ${target}`);
+  const row = sideBySide(34, 16, 16);
   row('', 'without blocks', 'with blocks', 'target');
   const ratio = withBlocks.loop.perSecond / without.loop.perSecond;
   row(
