@@ -19,6 +19,7 @@ import { allProjectors } from '../projections/engine/registry';
 import { ProjectionRunner } from '../projections/engine/runner';
 import { startRealtimeServer, type RealtimeServer } from '../realtime/server';
 import type { ChatRateLimits } from '../realtime/rate-limits';
+import { personalDataKey } from './personal-data-key';
 import { startTickers, type RunningTickers } from './tickers';
 import { startTurn, type TurnConfig } from './turn';
 import { allProcessManagers, allTickers, createPorts, startMedia } from './wiring';
@@ -47,6 +48,8 @@ export interface StackOptions {
   chatRateLimits?: Partial<ChatRateLimits>;
   /** Redis shared by the chat service's processes (REDIS_URL); unset: chat on this process alone. */
   chatRedisUrl?: string | null;
+  /** The personal-data key store's own key (default: ops/personal-data-key.ts); null: events unsealed. */
+  personalDataKey?: Buffer | null;
 }
 
 export interface Stack {
@@ -77,6 +80,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const store = await openEventStore({
     databaseUrl: options.databaseUrl,
     eventStoreConnectionString: options.eventStoreConnectionString ?? undefined,
+    personalDataKey:
+      options.personalDataKey === null
+        ? undefined
+        : (options.personalDataKey ?? personalDataKey(process.env.LIVELY_DATA_DIR || '.data')),
   });
   const db = openReadDatabase(options.databaseUrl, 20);
   await migrateToLatest(db);

@@ -4,6 +4,7 @@ import { openEventStore } from '../../domain/event-store';
 import { openReadDatabase } from '../../projections/engine/database';
 import { migrateToLatest } from '../../projections/migrations';
 import type { Config } from '../config';
+import { personalDataKey } from '../personal-data-key';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../database/embedded-postgres';
 import type { Connection } from './command';
 
@@ -56,6 +57,7 @@ export async function openConnection(
   const store = await openEventStore({
     databaseUrl: database.databaseUrl,
     eventStoreConnectionString: config.eventStoreConnectionString ?? undefined,
+    personalDataKey: personalDataKey(config.dataDir),
   });
   const db = openReadDatabase(database.databaseUrl, 5);
   await migrateToLatest(db);

@@ -2,6 +2,7 @@ import { finished } from 'node:stream/promises';
 import { EventStoreDbEventStore } from '../../domain/event-store/eventstoredb-event-store';
 import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
 import type { EventStore } from '../../domain/event-store/port';
+import { storedLog } from '../../domain/privacy/private-event-store';
 import { parseArgs, type OpsCommand, type OpsContext } from './command';
 import { openDatabaseUrl } from './connect';
 import { copyEventLog, exportEventLog, fileLines, fileWriter, importEventLog } from './event-log';
@@ -21,7 +22,8 @@ file is given (progress goes to standard error). Works on either event store.`,
     const file = parseArgs(args).positional[0];
     const { store } = await context.connect();
     const out = file ? fileWriter(file) : process.stdout;
-    const count = await exportEventLog(store, out, file ? progressLine('exported') : undefined);
+    // Ciphertext as it is: a backup restored after an erasure must not bring the person back.
+    const count = await exportEventLog(storedLog(store), out, file ? progressLine('exported') : undefined);
     if (file) {
       out.end();
       await finished(out);
@@ -47,7 +49,7 @@ themselves (or run "rebuild").`,
       return 2;
     }
     const { store } = await context.connect();
-    const count = await importEventLog(store, fileLines(file), progressLine('imported'));
+    const count = await importEventLog(storedLog(store), fileLines(file), progressLine('imported'));
     process.stderr.write('\n');
     context.out(`Imported ${thousands(count)} events from ${file} into the ${store.kind} event store`);
     return 0;
