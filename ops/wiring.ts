@@ -56,6 +56,8 @@ import { postgresMediaProgress } from '../domain/media/progress';
 import { mediaStillProcessing } from '../projections/media';
 import type { MediaStorage } from '../domain/media/storage';
 import { twoFactorKeys } from '../domain/accounts/two-factor-keys';
+import { accountExportProcess, type ExportDeps } from '../domain/accounts/export';
+import { accountExport } from '../projections/account-export';
 import { twoFactorMasterKey } from './two-factor-key';
 import { checkIdentityVerifications, IDENTITY_CHECK_MS, type IdentityProvider } from '../domain/verification/commands';
 import { createSandboxIdentityProvider } from '../domain/verification/sandbox-provider';
@@ -81,6 +83,8 @@ export function createPorts(infrastructure: { db: Knex; logger: Logger }): Recor
     identitySealer: createSealer(verificationKey(process.env.LIVELY_DATA_DIR || '.data')),
     safetyPolicy: autoSuspendPolicy(),
     twoFactorKeys: twoFactorKeys(twoFactorMasterKey(process.env.LIVELY_DATA_DIR || '.data')),
+    // A member's copy of their data, built from the read models by the export process (issue 23).
+    buildAccountExport: (userId: string, now: Date) => accountExport(infrastructure.db, userId, now),
   };
 }
 
@@ -114,6 +118,10 @@ export function allProcessManagers(ports: Record<string, unknown>): ProcessManag
     autoSuspensionProcess,
     tipProcess,
     massMessageDeliveryProcess,
+    accountExportProcess({
+      build: ports.buildAccountExport as ExportDeps['build'],
+      storage: ports.mediaStorage as MediaStorage,
+    }),
   ];
 }
 

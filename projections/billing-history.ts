@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { UserRegisteredData } from '../domain/accounts/events';
+import type { AccountDeletedData, UserRegisteredData } from '../domain/accounts/events';
 import type {
   BillingDirection,
   BillingEntry,
@@ -32,6 +32,7 @@ import type {
   PaymentFailedData,
   PaymentRefundedData,
 } from '../domain/payments/events';
+import { DELETED_USER_NAME } from '../domain/privacy/personal-data';
 import { deterministicId } from '../domain/shared/ids';
 import { flowOfCardPayment, flowOfMovement, flowOfReference } from '../domain/shared/money-flows';
 import type { TipGiven } from '../domain/tips/events';
@@ -540,8 +541,30 @@ const cardUpdated: Apply = async (context, event) => {
   await context.table('billing_history_people').where({ user_id: d.userId }).update({ card_last4: d.cardLast4 });
 };
 
+/**
+ * Issue 23: a deleted person is named "Deleted user" from now on, as UserRegistered replays once
+ * their key is gone; the receipts of others that name them as the creator say so too (the name's
+ * first place in the description, where it was written). Amounts and ids stay.
+ */
+const accountDeleted: Apply = async ({ table, trx }, event) => {
+  const { userId } = event.data as AccountDeletedData;
+  await table('billing_history_people').where({ user_id: userId }).update({ name: DELETED_USER_NAME });
+  await table('billing_history')
+    .where({ creator_id: userId })
+    .whereNot({ creator_name: DELETED_USER_NAME })
+    .whereRaw('strpos(description, creator_name) > 0')
+    .update({
+      description: trx.raw(
+        'overlay(description placing ? from strpos(description, creator_name) for length(creator_name))',
+        [DELETED_USER_NAME],
+      ),
+      creator_name: DELETED_USER_NAME,
+    });
+};
+
 const HANDLERS: Record<string, Apply> = {
   UserRegistered: userRegistered,
+  AccountDeleted: accountDeleted,
   PaymentCardUpdated: cardUpdated,
   PaymentCaptured: cardPayment('paid'),
   PaymentFailed: cardPayment('failed'),
@@ -566,8 +589,8 @@ export const billingHistoryProjector: Projector = {
   name: 'billing-history',
   // 3: declined creator renewals; renewals paid from, and refunded to, the USD balance (issue 21).
   // 4: indexed by creator (the stats' tips); declined renewals priced by their events, without
-  // the two tables that worked the price out again.
-  version: 4,
+  // the two tables that worked the price out again. 5: AccountDeleted (issue 23).
+  version: 5,
   tables: ['billing_history', 'billing_history_people'],
   eventTypes: Object.keys(HANDLERS),
   createTables,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AccountDeletedData } from '../domain/accounts/events';
 import type { ChatUserBlocked } from '../domain/chat/events';
 import type { BlockedUser } from '../domain/contracts/safety';
 import type { UserUnblocked } from '../domain/safety/events';
@@ -12,9 +13,10 @@ import { displayName } from './users';
  */
 export const blocksProjector: Projector = {
   name: 'user_blocks',
-  version: 2,
+  // 3: AccountDeleted (issue 23).
+  version: 3,
   tables: ['user_blocks'],
-  eventTypes: ['ChatUserBlocked', 'UserBlocked', 'UserUnblocked'],
+  eventTypes: ['ChatUserBlocked', 'UserBlocked', 'UserUnblocked', 'AccountDeleted'],
   async createTables(db: Knex, schema: string) {
     await db.schema.withSchema(schema).createTable('user_blocks', (t) => {
       t.text('blocker_id').notNullable();
@@ -25,6 +27,12 @@ export const blocksProjector: Projector = {
     });
   },
   async apply({ table }, event) {
+    if (event.type === 'AccountDeleted') {
+      // Issue 23: a deleted blocker's reasons go (their block events replay them as null once the key is gone).
+      const { userId } = event.data as AccountDeletedData;
+      await table('user_blocks').where({ blocker_id: userId }).update({ reason: null });
+      return;
+    }
     if (event.type === 'UserUnblocked') {
       const d = (event as unknown as UserUnblocked).data;
       await table('user_blocks').where({ blocker_id: d.blockerId, blocked_id: d.blockedId }).delete();

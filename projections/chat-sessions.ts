@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AccountDeletedData } from '../domain/accounts/events';
 import type { ChatSessionEnded, ChatSessionReported, ChatSessionStarted, ChatUserBlocked } from '../domain/chat/events';
 import type { Projector } from './engine/projector';
 
@@ -9,11 +10,12 @@ import type { Projector } from './engine/projector';
  */
 export const chatSessionsProjector: Projector = {
   name: 'chat_sessions',
-  version: 1,
+  // 2: AccountDeleted (issue 23).
+  version: 2,
   tables: ['chat_sessions', 'user_matches'],
   // Blocks find a pair's matches by user ids.
   appliesThroughIndexes: true,
-  eventTypes: ['ChatSessionStarted', 'ChatSessionEnded', 'ChatSessionReported', 'ChatUserBlocked'],
+  eventTypes: ['ChatSessionStarted', 'ChatSessionEnded', 'ChatSessionReported', 'ChatUserBlocked', 'AccountDeleted'],
   async createTables(db: Knex, schema: string) {
     await db.schema.withSchema(schema).createTable('chat_sessions', (t) => {
       t.text('room_id').primary();
@@ -88,6 +90,15 @@ export const chatSessionsProjector: Projector = {
         await table('chat_sessions')
           .where({ room_id: d.roomId })
           .update({ [flag]: true, report_reason: d.reason });
+        return;
+      }
+      case 'AccountDeleted': {
+        // Issue 23: the text of a deleted member's report goes (the reports model drops it too).
+        const { userId } = event.data as AccountDeletedData;
+        await table('chat_sessions')
+          .where({ user1_id: userId, reported_by_user1: true })
+          .orWhere({ user2_id: userId, reported_by_user2: true })
+          .update({ report_reason: null });
         return;
       }
       case 'ChatUserBlocked': {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { DEFAULT_CREATOR_BIO, type Creator, type CreatorStats, type Tier } from '../domain/contracts/creators';
 import { formatCents } from '../domain/contracts/money';
+import type { AccountDeletedData } from '../domain/accounts/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { CreatorRegistered, CreatorWatermarkSet, TierData } from '../domain/creators/events';
 import { FALLBACK_TIERS } from '../domain/creators/fallback-tiers';
@@ -23,9 +24,10 @@ export const NO_TIERS_PRICE = formatCents(Math.min(...FALLBACK_TIERS.map((tier) 
  */
 export const creatorsProjector: Projector = {
   name: 'creators',
-  version: 3,
+  // 4: AccountDeleted (issue 23).
+  version: 4,
   tables: ['creators', 'subscription_tiers'],
-  eventTypes: ['CreatorRegistered', 'TierCreated', 'TierUpdated', 'CreatorWatermarkSet', 'CoverSet'],
+  eventTypes: ['CreatorRegistered', 'TierCreated', 'TierUpdated', 'CreatorWatermarkSet', 'CoverSet', 'AccountDeleted'],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('creators', (t) => {
       t.text('user_id').primary();
@@ -48,6 +50,13 @@ export const creatorsProjector: Projector = {
     });
   },
   async apply({ table }, event: RecordedEvent) {
+    if (event.type === 'AccountDeleted') {
+      // Issue 23: a deleted creator leaves listings, search and their page (a 404, as for anyone not a creator).
+      const { userId } = event.data as AccountDeletedData;
+      await table('creators').where({ user_id: userId }).delete();
+      await table('subscription_tiers').where({ creator_id: userId }).delete();
+      return;
+    }
     if (event.type === 'CreatorRegistered') {
       const data = (event as RecordedEvent<CreatorRegistered['data']>).data;
       await table('creators')

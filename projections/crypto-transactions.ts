@@ -8,8 +8,10 @@ import type {
   CryptoConversionSubmittedData,
 } from '../domain/crypto/events';
 import type { RecordedEvent } from '../domain/event-store/port';
+import { REMOVED } from '../domain/privacy/personal-data';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
+import { forgettingAccounts } from './users';
 
 /**
  * `crypto_transactions` (SPEC §3): one row per conversion with its status
@@ -18,13 +20,15 @@ import type { Projector } from './engine/projector';
  */
 export const cryptoTransactionsProjector: Projector = {
   name: 'crypto_transactions',
-  version: 1,
+  // 2: AccountDeleted (issue 23).
+  version: 2,
   tables: ['crypto_transactions'],
   eventTypes: [
     'CryptoConversionRequested',
     'CryptoConversionSubmitted',
     'CryptoConversionCompleted',
     'CryptoConversionFailed',
+    'AccountDeleted',
   ],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('crypto_transactions', (t) => {
@@ -49,11 +53,16 @@ export const cryptoTransactionsProjector: Projector = {
       t.timestamp('updated_at', { useTz: true }).notNullable();
     });
   },
-  ...rowPerEvent(
-    'crypto_transactions',
-    'id',
-    (event) => (event.data as { transactionId: string }).transactionId,
-    nextRow,
+  ...forgettingAccounts(
+    rowPerEvent(
+      'crypto_transactions',
+      'id',
+      (event) => (event.data as { transactionId: string }).transactionId,
+      nextRow,
+    ).applyAll,
+    // Issue 23: the address reads REMOVED (as CryptoConversionRequested replays once the key is gone); amounts stay.
+    (context, userId) =>
+      context.table('crypto_transactions').where({ user_id: userId }).update({ wallet_address: REMOVED }),
   ),
 };
 

@@ -2,8 +2,10 @@ import type { Knex } from 'knex';
 import { formatCryptoUnits, parseCryptoUnits, type CryptoType, type CryptoWallet } from '../domain/contracts/crypto';
 import type { CryptoConversionCompletedData, CryptoWalletRegisteredData } from '../domain/crypto/events';
 import type { RecordedEvent } from '../domain/event-store/port';
+import { REMOVED } from '../domain/privacy/personal-data';
 import { KeyedRows } from './engine/keyed-rows';
 import type { ProjectionContext, Projector } from './engine/projector';
+import { forgettingAccounts } from './users';
 
 /**
  * `crypto_wallets` (SPEC §3): a member's registered deposit wallets. `balance` is the crypto
@@ -12,9 +14,10 @@ import type { ProjectionContext, Projector } from './engine/projector';
  */
 export const cryptoWalletsProjector: Projector = {
   name: 'crypto_wallets',
-  version: 1,
+  // 2: AccountDeleted (issue 23).
+  version: 2,
   tables: ['crypto_wallets', 'crypto_wallet_deposits'],
-  eventTypes: ['CryptoWalletRegistered', 'CryptoConversionCompleted'],
+  eventTypes: ['CryptoWalletRegistered', 'CryptoConversionCompleted', 'AccountDeleted'],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('crypto_wallets', (t) => {
       t.uuid('id').primary();
@@ -31,8 +34,10 @@ export const cryptoWalletsProjector: Projector = {
       t.uuid('wallet_id').notNullable();
     });
   },
-  apply: (context, event) => applyWallets(context, [event]),
-  applyAll: applyWallets,
+  // Issue 23: a deleted member's addresses read REMOVED (as CryptoWalletRegistered replays once the key is gone).
+  ...forgettingAccounts(applyWallets, (context, userId) =>
+    context.table('crypto_wallets').where({ user_id: userId }).update({ wallet_address: REMOVED }),
+  ),
 };
 
 /**

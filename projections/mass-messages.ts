@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AccountDeletedData } from '../domain/accounts/events';
 import { LAPSED_WITHIN_DAYS, type MassMessageSummary } from '../domain/contracts/mass-messages';
 import { formatCents } from '../domain/contracts/money';
 import { FALLBACK_TIERS } from '../domain/creators/fallback-tiers';
@@ -8,6 +9,7 @@ import type {
   MassMessageSent,
   MessageUnlocked,
 } from '../domain/messaging/events';
+import { REMOVED } from '../domain/privacy/personal-data';
 import type { Projector } from './engine/projector';
 
 /**
@@ -17,9 +19,10 @@ import type { Projector } from './engine/projector';
  */
 export const massMessagesProjector: Projector = {
   name: 'mass-messages',
-  version: 1,
+  // 2: AccountDeleted (issue 23).
+  version: 2,
   tables: ['mass_messages', 'mass_message_unlocks'],
-  eventTypes: ['MassMessageSent', 'MassMessageDelivered', 'MessageUnlocked'],
+  eventTypes: ['MassMessageSent', 'MassMessageDelivered', 'MessageUnlocked', 'AccountDeleted'],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('mass_messages', (t) => {
       t.text('id').primary();
@@ -42,7 +45,11 @@ export const massMessagesProjector: Projector = {
     });
   },
   async apply({ table }, event) {
-    if (event.type === 'MassMessageSent') {
+    if (event.type === 'AccountDeleted') {
+      // Issue 23: a deleted creator's texts read REMOVED (as MassMessageSent replays once their key is gone).
+      const { userId } = event.data as AccountDeletedData;
+      await table('mass_messages').where({ creator_id: userId }).update({ content: REMOVED });
+    } else if (event.type === 'MassMessageSent') {
       const d = event.data as MassMessageSent['data'];
       await table('mass_messages')
         .insert({

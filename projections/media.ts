@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { MediaItem, MediaKind, MediaStatus } from '../domain/contracts/media';
+import type { AccountDeletedData } from '../domain/accounts/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type {
   MediaDeletedData,
@@ -102,6 +103,13 @@ const handlers: Record<string, (context: ProjectionContext, event: RecordedEvent
     const d = event.data as MessageSent['data'] & WithMediaIds;
     await attach(context, 'message', d.messageId, d.mediaIds);
   },
+  // Issue 23: a deleted person's items are gone, and nothing carries them (the files are deleted by the command side).
+  async AccountDeleted({ table }, event) {
+    const { userId } = event.data as AccountDeletedData;
+    const owned = table('media').where({ owner_id: userId }).select('id');
+    await table('media_attachments').whereIn('media_id', owned).delete();
+    await table('media').where({ owner_id: userId }).delete();
+  },
 };
 
 async function createTables(db: Knex, schema: string): Promise<void> {
@@ -135,7 +143,8 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const mediaProjector: Projector = {
   name: 'media',
-  version: 2,
+  // 3: AccountDeleted (issue 23).
+  version: 3,
   tables: ['media', 'media_attachments'],
   eventTypes: Object.keys(handlers),
   createTables,

@@ -1,12 +1,15 @@
 import type { Knex } from 'knex';
 import { PAID_MESSAGE_LABEL, type ChatUser, type Conversation, type Message } from '../domain/contracts/messaging';
 import { formatCents } from '../domain/contracts/money';
+import type { AccountDeletedData } from '../domain/accounts/events';
+import type { RecordedEvent } from '../domain/event-store/port';
 import type { MessageSent, MessageUnlocked } from '../domain/messaging/events';
+import { REMOVED } from '../domain/privacy/personal-data';
 import type { ContentRemoved } from '../domain/safety/events';
 import { bulkInsert } from './engine/bulk-insert';
 import type { ProjectionContext, Projector } from './engine/projector';
 import { attachedMediaSql, attachmentViews, type AttachedMedia, type MediaLinks } from './media-access';
-import { displayName } from './users';
+import { displayName, forgettingAccounts } from './users';
 
 const rowOf = (data: MessageSent['data']) => ({
   id: data.messageId,
@@ -39,12 +42,20 @@ const removedMessageIds = (events: Array<{ type: string; data: unknown }>) =>
 const markRemoved = (context: ProjectionContext, ids: string[]) =>
   ids.length === 0 ? undefined : context.table('messages').whereIn('id', ids).update({ removed: true });
 
+/**
+ * Issue 23: what a deleted person sent reads REMOVED, without media (as MessageSent replays once
+ * their key is gone; their media items are gone too). What they received stays: it is its sender's.
+ */
+const forgetSender = (context: ProjectionContext, userId: string) =>
+  context.table('messages').where({ sender_id: userId }).update({ content: REMOVED, media_url: null, media_ids: null });
+
 /** Direct messages between two users, paid ones with their lock state. */
 export const messagesProjector: Projector = {
   name: 'messages',
-  version: 3,
+  // 4: AccountDeleted (issue 23).
+  version: 4,
   tables: ['messages'],
-  eventTypes: ['MessageSent', 'MessageUnlocked', 'ContentRemoved'],
+  eventTypes: ['MessageSent', 'MessageUnlocked', 'ContentRemoved', 'AccountDeleted'],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('messages', (t) => {
       t.text('id').primary();
@@ -68,6 +79,7 @@ export const messagesProjector: Projector = {
   async apply(context, event) {
     const { table } = context;
     if (event.type === 'ContentRemoved') await markRemoved(context, removedMessageIds([event]));
+    else if (event.type === 'AccountDeleted') await forgetSender(context, (event.data as AccountDeletedData).userId);
     else if (event.type === 'MessageSent') {
       const row = rowOf(event.data as MessageSent['data']);
       await table('messages')
@@ -76,32 +88,38 @@ export const messagesProjector: Projector = {
         .ignore();
     } else await unlock(table, event.data as MessageUnlocked['data']);
   },
-  // Sent messages go in as one bulk insert, unlocked already when the batch unlocks them, then
-  // the page's other unlocks as one update: an update makes a new row version, several times
-  // the cost of the insert (an unlock only ever follows its message). When the insert met a
-  // stored id (a replay), which changes nothing, every unlock is updated, skipping rows already so.
-  async applyAll(context, events) {
-    const rows = new Map<string, Row>();
-    const unlocks = new Map<string, string>();
-    for (const event of events) {
-      if (event.type === 'ContentRemoved') continue;
-      if (event.type === 'MessageSent') {
-        const row = rowOf(event.data as MessageSent['data']);
-        if (!rows.has(row.id)) rows.set(row.id, row);
-        continue;
-      }
-      const { messageId, unlockedAt } = event.data as MessageUnlocked['data'];
-      unlocks.set(messageId, unlockedAt);
-      const sent = rows.get(messageId);
-      if (sent) rows.set(messageId, { ...sent, is_unlocked: true, unlocked_at: unlockedAt });
-    }
-    const allNew = await bulkInsert(context, 'messages', [...rows.values()], { conflict: ['id'], distinct: true });
-    const pending = [...unlocks].filter(([id]) => !(allNew && rows.has(id)));
-    if (pending.length > 0) await updateUnlocks(context, pending);
-    // A removal only ever follows its message, so it runs after this page's inserts.
-    await markRemoved(context, removedMessageIds(events));
-  },
+  // A batch is cut at each AccountDeleted (rare), which then sees the messages before it.
+  applyAll: forgettingAccounts(applyMessages, forgetSender).applyAll,
 };
+
+/**
+ * A batch without AccountDeleted. Sent messages go in as one bulk insert, unlocked already when
+ * the batch unlocks them, then the page's other unlocks as one update: an update makes a new row
+ * version, several times the cost of the insert (an unlock only ever follows its message). When
+ * the insert met a stored id (a replay), which changes nothing, every unlock is updated, skipping
+ * rows already so.
+ */
+async function applyMessages(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  const rows = new Map<string, Row>();
+  const unlocks = new Map<string, string>();
+  for (const event of events) {
+    if (event.type === 'ContentRemoved') continue;
+    if (event.type === 'MessageSent') {
+      const row = rowOf(event.data as MessageSent['data']);
+      if (!rows.has(row.id)) rows.set(row.id, row);
+      continue;
+    }
+    const { messageId, unlockedAt } = event.data as MessageUnlocked['data'];
+    unlocks.set(messageId, unlockedAt);
+    const sent = rows.get(messageId);
+    if (sent) rows.set(messageId, { ...sent, is_unlocked: true, unlocked_at: unlockedAt });
+  }
+  const allNew = await bulkInsert(context, 'messages', [...rows.values()], { conflict: ['id'], distinct: true });
+  const pending = [...unlocks].filter(([id]) => !(allNew && rows.has(id)));
+  if (pending.length > 0) await updateUnlocks(context, pending);
+  // A removal only ever follows its message, so it runs after this page's inserts.
+  await markRemoved(context, removedMessageIds(events));
+}
 
 function updateUnlocks(context: ProjectionContext, pending: Array<[string, string]>) {
   return context.trx.raw(

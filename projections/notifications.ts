@@ -12,7 +12,9 @@ import type {
   CreatorSubscriptionStarted,
   CreatorSubscriptionTierChanged,
 } from '../domain/creators/events';
+import type { AccountExportReadyData } from '../domain/accounts/events';
 import type { CryptoConversionCompletedData } from '../domain/crypto/events';
+import type { AccountDeletedData } from '../domain/accounts/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { MembershipPastDueData, MembershipRenewedData } from '../domain/membership/events';
 import type { MessageSent, MessageUnlocked } from '../domain/messaging/events';
@@ -42,6 +44,9 @@ interface Notice {
   /** Whose name replaces {actor} in the body. */
   actorId?: string;
 }
+
+/** Where a tip's message starts in its body. */
+const TIP_MESSAGE_START = ': “';
 
 const day = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 const dateOf = (iso: string) => day.format(new Date(iso));
@@ -97,7 +102,7 @@ const NOTIFICATION_SOURCES = {
     userId: d.creatorId,
     kind: 'tip_received',
     title: 'New tip',
-    body: `${ACTOR} tipped you $${formatCents(d.amountCents)}${d.message ? `: “${d.message}”` : ''}`,
+    body: `${ACTOR} tipped you $${formatCents(d.amountCents)}${d.message ? `${TIP_MESSAGE_START}${d.message}”` : ''}`,
     link: '/dashboard/analytics',
     actorId: d.tipperId,
   }),
@@ -106,6 +111,13 @@ const NOTIFICATION_SOURCES = {
   PayoutCompleted: (d: PayoutCompletedData) => payoutNotice(d, 'Payout completed', 'Your payout was sent'),
   PayoutFailed: (d: PayoutFailedData) => payoutNotice(d, 'Payout failed', `Your payout failed: ${d.reason}`),
   PayoutCancelled: (d: PayoutCancelledData) => payoutNotice(d, 'Payout cancelled', 'Your payout was cancelled'),
+  AccountExportReady: (d: AccountExportReadyData): Notice => ({
+    userId: d.userId,
+    kind: 'data_export_ready',
+    title: 'Your data is ready',
+    body: 'The copy of your data you asked for is ready to download',
+    link: `/account?export=${d.exportId}`,
+  }),
   CryptoConversionCompleted: (d: CryptoConversionCompletedData): Notice => ({
     userId: d.userId,
     kind: 'conversion_completed',
@@ -217,12 +229,25 @@ async function markRead({ table }: ProjectionContext, data: NotificationsReadDat
   else if (data.upTo) await unread.where('created_at', '<=', data.upTo).update({ read: true });
 }
 
+/**
+ * Issue 23: a deleted person's own notifications go. Where they are the actor, their name is
+ * filled in when read ("Deleted user" then), but a tip's body quotes its message: cut, as TipGiven
+ * replays without it once their key is gone.
+ */
+async function forget({ table, trx }: ProjectionContext, userId: string) {
+  await table('notifications').where({ user_id: userId }).delete();
+  await table('notifications')
+    .where({ actor_id: userId, kind: 'tip_received' })
+    .update({ body: trx.raw('split_part(body, ?, 1)', [TIP_MESSAGE_START]) });
+}
+
 /** Each user's notifications, derived from the events that concern them, with their read marks. */
 export const notificationsProjector: Projector = {
   name: 'notifications',
-  version: 1,
+  // 2: AccountDeleted (issue 23).
+  version: 3,
   tables: ['notifications'],
-  eventTypes: [...Object.keys(NOTIFICATION_SOURCES), 'NotificationsRead'],
+  eventTypes: [...Object.keys(NOTIFICATION_SOURCES), 'NotificationsRead', 'AccountDeleted'],
   // "Read all" finds a user's rows through the (user_id, …) index.
   appliesThroughIndexes: true,
   async createTables(db, schema) {
@@ -246,6 +271,7 @@ export const notificationsProjector: Projector = {
   },
   async apply(context, event) {
     if (event.type === 'NotificationsRead') return markRead(context, event.data as NotificationsReadData);
+    if (event.type === 'AccountDeleted') return forget(context, (event.data as AccountDeletedData).userId);
     const row = rowOf(event);
     if (row) await context.table('notifications').insert(row).onConflict('id').ignore();
   },

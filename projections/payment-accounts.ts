@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
+import type { AccountDeletedData } from '../domain/accounts/events';
 import type { PaymentAccountView } from '../domain/contracts/payouts';
 import type {
   PaymentAccountAddedData,
   PaymentAccountVerificationFailedData,
   PaymentAccountVerifiedData,
 } from '../domain/payouts/events';
+import { REMOVED } from '../domain/privacy/personal-data';
 import type { Projector } from './engine/projector';
 
 /**
@@ -32,14 +34,23 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const paymentAccountsProjector: Projector = {
   name: 'payment_accounts',
-  version: 2,
+  // 3: AccountDeleted (issue 23).
+  version: 3,
   tables: ['payment_accounts'],
   // A new default account clears the creator's others, found by creator_id.
   appliesThroughIndexes: true,
-  eventTypes: ['PaymentAccountAdded', 'PaymentAccountVerified', 'PaymentAccountVerificationFailed'],
+  eventTypes: ['PaymentAccountAdded', 'PaymentAccountVerified', 'PaymentAccountVerificationFailed', 'AccountDeleted'],
   createTables,
   async apply({ table }, event) {
     switch (event.type) {
+      case 'AccountDeleted': {
+        // Issue 23: the holder's name and routing number read as PaymentAccountAdded replays once the key is gone.
+        const { userId } = event.data as AccountDeletedData;
+        await table('payment_accounts')
+          .where({ creator_id: userId })
+          .update({ account_holder_name: REMOVED, routing_number: null });
+        return;
+      }
       case 'PaymentAccountAdded': {
         const d = event.data as PaymentAccountAddedData;
         // A new default replaces the old one; replaying leaves the same single default.

@@ -16,6 +16,7 @@ import { flowOfReference } from '../domain/shared/money-flows';
 import { tipStream, type TipGiven } from '../domain/tips/events';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
+import { forgettingAccounts } from './users';
 
 /**
  * The `payments` read model (SPEC §3 payments): one row per card payment, for finance audits.
@@ -76,8 +77,8 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const paymentsProjector: Projector = {
   name: 'payments',
-  // 3: tips paid by card.
-  version: 3,
+  // 3: tips paid by card. 4: AccountDeleted (issue 23).
+  version: 4,
   tables: ['payments'],
   eventTypes: [
     'PaymentCaptured',
@@ -89,10 +90,14 @@ export const paymentsProjector: Projector = {
     'ChargeRefunded',
     'ChargeDisputed',
     'TipGiven',
+    'AccountDeleted',
   ],
   createTables,
-  // Every event names its charge; two statements per batch.
-  ...rowPerEvent('payments', 'id', chargeIdOf, nextRow),
+  // Every event names its charge; two statements per batch (and one for an AccountDeleted).
+  ...forgettingAccounts(rowPerEvent('payments', 'id', chargeIdOf, nextRow).applyAll, (context, userId) =>
+    // Issue 23: the payer's name and email go (as their attempts replay once the key is gone); amounts and ids stay.
+    context.table('payments').where({ user_id: userId }).update({ card_holder_name: null, email: null }),
+  ),
 };
 
 /** The charge (row id) an event concerns. */

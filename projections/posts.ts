@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
+import type { AccountDeletedData } from '../domain/accounts/events';
 import type { RecordedEvent } from '../domain/event-store/port';
+import { REMOVED } from '../domain/privacy/personal-data';
 import type { Comment, FeedPage, Post } from '../domain/contracts/posts';
 import type {
   PostCommentDeleted,
@@ -25,7 +27,8 @@ import { displayName, isUserId } from './users';
  */
 export const postsProjector: Projector = {
   name: 'posts',
-  version: 5,
+  // 6: AccountDeleted (issue 23).
+  version: 6,
   tables: ['posts', 'post_likes', 'post_comments', 'scheduled_posts'],
   eventTypes: [
     'PostPublished',
@@ -39,6 +42,7 @@ export const postsProjector: Projector = {
     'ContentRemoved',
     'UserBanned',
     'UserReinstated',
+    'AccountDeleted',
   ],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('posts', (t) => {
@@ -97,6 +101,7 @@ export const postsProjector: Projector = {
     });
   },
   async apply({ table, trx }, event) {
+    if (event.type === 'AccountDeleted') return forgetAccount(table, (event.data as AccountDeletedData).userId);
     if (await applySafety(table, event)) return;
     const revision = event.revision.toString();
     if (event.type === 'PostPublished') {
@@ -202,6 +207,20 @@ async function applyLifecycle(table: ProjectionContext['table'], event: Recorded
     return true;
   }
   return false;
+}
+
+/**
+ * Issue 23: a deleted creator's posts go, with their likes and comments (as a deleted post's do).
+ * The person's comments on other posts stay, reading REMOVED as PostCommented replays once their
+ * key is gone; the users model names their author "Deleted user".
+ */
+async function forgetAccount(table: ProjectionContext['table'], userId: string): Promise<void> {
+  const posts = table('posts').where({ creator_id: userId }).select('id');
+  await table('post_likes').whereIn('post_id', posts).delete();
+  await table('post_comments').whereIn('post_id', posts).delete();
+  await table('posts').where({ creator_id: userId }).delete();
+  await table('scheduled_posts').where({ creator_id: userId }).delete();
+  await table('post_comments').where({ user_id: userId }).update({ content: REMOVED });
 }
 
 /** A post removed by staff, or every post of a creator while banned: hidden (`listed` false). */

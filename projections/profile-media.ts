@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AccountDeletedData } from '../domain/accounts/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { ProfileImageSetData } from '../domain/media/profile-images';
 import type { MediaVariant } from '../domain/media/variants';
@@ -13,9 +14,10 @@ const SLOT_OF: Record<string, string> = { AvatarSet: 'avatar', CoverSet: 'cover'
 
 export const profileMediaProjector: Projector = {
   name: 'profile-media',
-  version: 1,
+  // 2: AccountDeleted (issue 23).
+  version: 2,
   tables: ['profile_media'],
-  eventTypes: ['AvatarSet', 'CoverSet', 'ChatProfileImageAdded', 'ChatProfileImageRemoved'],
+  eventTypes: ['AvatarSet', 'CoverSet', 'ChatProfileImageAdded', 'ChatProfileImageRemoved', 'AccountDeleted'],
   async createTables(db, schema) {
     await db.schema.withSchema(schema).createTable('profile_media', (t) => {
       t.text('media_id').primary();
@@ -26,6 +28,11 @@ export const profileMediaProjector: Projector = {
     });
   },
   async apply({ table }, event: RecordedEvent) {
+    // Issue 23: a deleted person's profile items are gone (no longer public).
+    if (event.type === 'AccountDeleted')
+      return void (await table('profile_media')
+        .where({ owner_id: (event.data as AccountDeletedData).userId })
+        .delete());
     const d = event.data as ProfileImageSetData;
     if (event.type === 'ChatProfileImageRemoved')
       return void (await table('profile_media').where({ media_id: d.mediaId }).update({ current: false }));

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AccountDeletedData } from '../domain/accounts/events';
 import type { ChatSessionReported } from '../domain/chat/events';
 import type {
   AccountAction,
@@ -32,7 +33,8 @@ import { displayName, standingOf } from './users';
  */
 export const reportsProjector: Projector = {
   name: 'reports',
-  version: 1,
+  // 2: AccountDeleted (issue 23).
+  version: 2,
   tables: ['reports', 'moderation_actions'],
   eventTypes: [
     'ReportFiled',
@@ -43,6 +45,7 @@ export const reportsProjector: Projector = {
     'UserSuspended',
     'UserBanned',
     'UserReinstated',
+    'AccountDeleted',
   ],
   async createTables(db: Knex, schema: string) {
     await db.schema.withSchema(schema).createTable('reports', (t) => {
@@ -79,6 +82,12 @@ export const reportsProjector: Projector = {
     });
   },
   async apply({ table }, event) {
+    if (event.type === 'AccountDeleted') {
+      // Issue 23: what a deleted reporter wrote goes (ReportFiled replays it as null once their key is gone).
+      const { userId } = event.data as AccountDeletedData;
+      await table('reports').where({ reporter_id: userId }).update({ details: null });
+      return;
+    }
     const report = reportRow(event);
     if (report) {
       await table('reports').insert(report).onConflict('id').ignore();

@@ -4,13 +4,29 @@ import type { ChatPreferencesSaved } from '../domain/chat/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { bulkInsert } from './engine/bulk-insert';
 import type { ProjectionContext, Projector } from './engine/projector';
+import { forgettingAccounts } from './users';
+
+/** Issue 23: the lists ChatPreferencesSaved replays empty once the key is gone, and the profile private. */
+const forgetPreferences = (context: ProjectionContext, userId: string) =>
+  context
+    .table('user_preferences')
+    .where({ user_id: userId })
+    .update({
+      sexual_activities: JSON.stringify([]),
+      kinks: JSON.stringify([]),
+      role_preferences: JSON.stringify([]),
+      deal_breakers: JSON.stringify([]),
+      must_haves: JSON.stringify([]),
+      is_private: true,
+    });
 
 /** user_preferences: one row per member who saved matching preferences (SPEC §3). */
 export const userPreferencesProjector: Projector = {
   name: 'user_preferences',
-  version: 1,
+  // 2: AccountDeleted (issue 23).
+  version: 2,
   tables: ['user_preferences'],
-  eventTypes: ['ChatPreferencesSaved'],
+  eventTypes: ['ChatPreferencesSaved', 'AccountDeleted'],
   async createTables(db: Knex, schema: string) {
     await db.schema.withSchema(schema).createTable('user_preferences', (t) => {
       t.text('user_id').primary();
@@ -28,8 +44,7 @@ export const userPreferencesProjector: Projector = {
       t.timestamp('updated_at', { useTz: true }).notNullable();
     });
   },
-  apply: (context, event) => applyPreferences(context, [event]),
-  applyAll: applyPreferences,
+  ...forgettingAccounts(applyPreferences, forgetPreferences),
 };
 
 /** A save replaces the member's whole row: the batch's last save per member, in one upsert. */

@@ -7,7 +7,9 @@ import type {
   ChatSessionEnded,
   ChatSessionStarted,
 } from '../domain/chat/events';
+import type { AccountDeletedData } from '../domain/accounts/events';
 import type { RecordedEvent } from '../domain/event-store/port';
+import { DELETED_USER_NAME } from '../domain/privacy/personal-data';
 import { publicMediaPrefix, publicMediaUrl, type ProfileImageSetData } from '../domain/media/profile-images';
 import { KeyedRows } from './engine/keyed-rows';
 import type { ProjectionContext, Projector } from './engine/projector';
@@ -20,7 +22,8 @@ import type { ProjectionContext, Projector } from './engine/projector';
  */
 export const userProfilesProjector: Projector = {
   name: 'user_profiles',
-  version: 2,
+  // 3: AccountDeleted (issue 23); 4: it also forgets gender, orientation and relationship type.
+  version: 4,
   tables: ['user_profiles', 'chat_presence'],
   eventTypes: [
     'ChatProfileSaved',
@@ -31,6 +34,7 @@ export const userProfilesProjector: Projector = {
     'ChatProfileImageAdded',
     'ChatProfileImageRemoved',
     'ChatProfileImagesReordered',
+    'AccountDeleted',
   ],
   async createTables(db: Knex, schema: string) {
     await db.schema.withSchema(schema).createTable('chat_presence', (t) => {
@@ -120,6 +124,26 @@ async function applyProfiles(context: ProjectionContext, events: RecordedEvent[]
         d.userId,
         (row) => row && { ...row, profile_images: [...imagesOf(row)].sort((a, b) => rank(a) - rank(b)) },
       );
+    } else if (event.type === 'AccountDeleted') {
+      // Issue 23: the profile reads as ChatProfileSaved replays once the key is gone, without
+      // images (their items are gone); `chatMemberRow` no longer admits the account to chat.
+      const d = event.data as AccountDeletedData;
+      profiles.change(
+        d.userId,
+        (row) =>
+          row && {
+            ...row,
+            display_name: DELETED_USER_NAME,
+            location: '',
+            bio: '',
+            interests: [],
+            profile_images: [],
+            // Special-category data (GDPR art. 9): sealed in the log like the texts.
+            gender_identity: '',
+            sexual_orientation: '',
+            relationship_type: [],
+          },
+      );
     } else if (event.type === 'ChatProfileSaved') {
       const d = (event as unknown as ChatProfileSaved).data;
       const saved = {
@@ -206,7 +230,10 @@ export async function membersShownOnline(db: Knex): Promise<string[]> {
   return rows.map((row) => row.user_id);
 }
 
-/** What the chat service knows of a member: the `users` gates, the chat profile and the matching preferences. */
+/**
+ * What the chat service knows of a member: the `users` gates, the chat profile and the matching
+ * preferences; none for an account that is not active.
+ */
 export interface ChatMemberRow {
   id: string;
   first_name: string | null;
@@ -239,6 +266,8 @@ export async function chatMemberRow(db: Knex, userId: string): Promise<ChatMembe
       .leftJoin('user_profiles as p', (on) => on.on(db.raw('p.user_id = u.id::text')))
       .leftJoin('user_preferences as q', (on) => on.on(db.raw('q.user_id = u.id::text')))
       .where('u.id', userId)
+      // A deleted (or deactivated) account is no chat member: never admitted, never matched.
+      .where('u.is_active', true)
       .first(
         'u.id',
         'u.first_name',

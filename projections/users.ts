@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { CurrentUser } from '../domain/contracts/accounts';
 import type {
+  AccountDeletedData,
   AccountLockedData,
   AgeVerifiedData,
   LoginFailedData,
@@ -25,8 +26,9 @@ import type { StaffRoleGrantedData } from '../domain/payouts/staff-role';
 import { publicMediaUrl, type ProfileImageSetData } from '../domain/media/profile-images';
 import type { AccountStanding } from '../domain/contracts/safety';
 import type { UserBanned, UserReinstated, UserSuspended } from '../domain/safety/events';
+import { DELETED_FIRST_NAME, DELETED_LAST_NAME, forgottenEmail } from '../domain/privacy/personal-data';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
-import type { Projector } from './engine/projector';
+import type { ProjectionContext, Projector } from './engine/projector';
 
 /**
  * The `users` read model (SPEC §3 users fields, snake_case). One handler per event type:
@@ -145,7 +147,52 @@ export const userHandlers: Record<string, UserEventHandler> = {
     suspended_until: null,
     pending_review: false,
   })),
+  // Issue 23: the person is forgotten. Their name and email read as the forgotten values (as the
+  // log replays once their key is gone); no session, sign-in or reset works for the account.
+  AccountDeleted: update<AccountDeletedData>((d, user) => ({
+    email: forgottenEmail(d.userId),
+    first_name: DELETED_FIRST_NAME,
+    last_name: DELETED_LAST_NAME,
+    profile_image_url: null,
+    cover_image_url: null,
+    bio: null,
+    password_hash: '',
+    password_reset_token_hash: null,
+    password_reset_expires: null,
+    is_active: false,
+    // Their creator page is gone (the creators model drops it): no longer a creator.
+    is_creator: false,
+    role: user.role === 'creator' ? 'subscriber' : user.role,
+  })),
 };
+
+type ApplyAll = (context: ProjectionContext, events: RecordedEvent[]) => Promise<void>;
+
+/**
+ * `apply` and `applyAll` for a read model that forgets a person (issue 23) but whose batch code
+ * keys its rows by something else than the user: the batch is cut at each AccountDeleted, which
+ * `forget` applies alone, after the rows of the events before it are written and before those
+ * of the events after it are read.
+ */
+export function forgettingAccounts(
+  applyRun: ApplyAll,
+  forget: (context: ProjectionContext, userId: string) => Promise<unknown>,
+): { apply: Projector['apply']; applyAll: ApplyAll } {
+  const applyAll: ApplyAll = async (context, events) => {
+    let run: RecordedEvent[] = [];
+    for (const event of events) {
+      if (event.type !== 'AccountDeleted') {
+        run.push(event);
+        continue;
+      }
+      if (run.length) await applyRun(context, run);
+      run = [];
+      await forget(context, (event.data as AccountDeletedData).userId);
+    }
+    if (run.length) await applyRun(context, run);
+  };
+  return { applyAll, apply: (context, event) => applyAll(context, [event]) };
+}
 
 async function createTables(db: Knex, schema: string): Promise<void> {
   await db.schema.withSchema(schema).createTable('users', (t) => {
@@ -180,7 +227,8 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const usersProjector: Projector = {
   name: 'users',
-  version: 4,
+  // 5: AccountDeleted (issue 23).
+  version: 5,
   tables: ['users'],
   get eventTypes() {
     return Object.keys(userHandlers);

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { VerificationState, VerificationStatus } from '../domain/contracts/verification';
+import type { AccountDeletedData } from '../domain/accounts/events';
 import type { RecordedEvent } from '../domain/event-store/port';
+import { REMOVED } from '../domain/privacy/personal-data';
 import type { IdentityVerificationEvent } from '../domain/verification/events';
 import type { ProjectionContext, Projector } from './engine/projector';
 
@@ -13,6 +15,12 @@ import type { ProjectionContext, Projector } from './engine/projector';
 type Data<T extends IdentityVerificationEvent['type']> = Extract<IdentityVerificationEvent, { type: T }>['data'];
 
 const handlers: Record<string, (context: ProjectionContext, event: RecordedEvent) => Promise<void>> = {
+  // Issue 23: the sealed identity reads REMOVED (as IdentityVerificationSubmitted replays once the key is
+  // gone); the decisions stay for audit.
+  async AccountDeleted({ table }, event) {
+    const { userId } = event.data as AccountDeletedData;
+    await table('identity_verifications').where({ creator_id: userId }).update({ sealed_identity: REMOVED });
+  },
   async IdentityVerificationSubmitted({ table }, event) {
     const d = event.data as Data<'IdentityVerificationSubmitted'>;
     await table('identity_verifications')
@@ -65,7 +73,8 @@ async function createTables(db: Knex, schema: string): Promise<void> {
 
 export const verificationsProjector: Projector = {
   name: 'identity_verifications',
-  version: 1,
+  // 2: AccountDeleted (issue 23).
+  version: 2,
   tables: ['identity_verifications'],
   eventTypes: Object.keys(handlers),
   createTables,

@@ -547,7 +547,8 @@ async function followChatEvents(
   log: Logger,
   deactivated: (userId: string) => void,
 ): Promise<{ subscription: Subscription; followed(): Position | null }> {
-  const deactivating = new Set<string>(DEACTIVATING_EVENTS);
+  // A deleted account's socket closes like a suspended one's (issue 23).
+  const deactivating = new Set<string>([...DEACTIVATING_EVENTS, 'AccountDeleted']);
   let followed = await store.headPosition();
   const subscription = store.subscribeToAll({ after: followed });
   void (async () => {

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import type { Api } from '../kit';
+import { accountRoutes } from './account';
 import { accountsRoutes } from './accounts';
 import { chatRoutes } from './chat';
 import { iceServerRoutes } from './ice-servers';
@@ -35,6 +36,7 @@ export const routeModules: Array<(api: Api) => Router> = [
   healthRoutes,
   clientLogRoutes,
   accountsRoutes,
+  accountRoutes,
   twoFactorRoutes,
   verificationRoutes, // before creatorRoutes and adminRoutes: /creators/:id and /admin/:resource would take its paths
   membershipRoutes,

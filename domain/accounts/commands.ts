@@ -7,6 +7,8 @@ export { registerUser, WELCOME_MESSAGE } from './register';
 export { login, type UnknownEmailFailures } from './login';
 export { PASSWORD_RESET_MESSAGE, RESET_REQUEST_MESSAGE, requestPasswordReset, resetPassword } from './password-reset';
 export { hashPassword } from './passwords';
+export { confirmOwner, deleteAccount } from './delete-account';
+export { accountExportProcess, exportKey, exportsPrefix, requestAccountExport } from './export';
 export { invalidCredentials, noLoginFailures, type LoginFailures } from './decider';
 export type { PaymentGateway } from '../payments/gateway';
 export type { EmailSender } from '../notifications/email';

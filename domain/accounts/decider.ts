@@ -36,6 +36,8 @@ export interface AccountState extends LoginFailures {
   resetExpiresAt: string | null;
   /** Two-factor on: a right password asks for the second factor instead of signing in. */
   twoFactorEnabled: boolean;
+  /** The member deleted the account (AccountDeleted): nothing signs in as them again. */
+  deleted: boolean;
 }
 
 export interface RegisterUser {
@@ -78,7 +80,13 @@ export interface DeactivateUser {
   now: Date;
 }
 
-export type AccountCommand = RegisterUser | RecordLoginAttempt | RequestPasswordReset | ResetPassword | DeactivateUser;
+export interface DeleteAccount {
+  type: 'DeleteAccount';
+  now: Date;
+}
+
+export type AccountCommand =
+  RegisterUser | RecordLoginAttempt | RequestPasswordReset | ResetPassword | DeactivateUser | DeleteAccount;
 
 export const initialAccountState: AccountState = {
   exists: false,
@@ -93,6 +101,7 @@ export const initialAccountState: AccountState = {
   resetTokenHash: null,
   resetExpiresAt: null,
   twoFactorEnabled: false,
+  deleted: false,
 };
 
 export const isLocked = (state: Pick<LoginFailures, 'lockedUntil'>, now: Date) =>
@@ -177,6 +186,8 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         };
       case 'UserDeactivated':
         return { ...state, isActive: false };
+      case 'AccountDeleted':
+        return { ...state, isActive: false, deleted: true };
       default:
         return state;
     }
@@ -196,7 +207,7 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
         { type: 'AgeVerified', data: { userId, method: 'card', cardLast4, verifiedAt: at } },
       ];
     }
-    if (!state.exists)
+    if (!state.exists || (state.deleted && command.type !== 'DeleteAccount'))
       throw command.type === 'RecordLoginAttempt' ? invalidCredentials() : refuse.notFound('User not found');
     const userId = state.userId!;
     switch (command.type) {
@@ -231,6 +242,8 @@ export const accountDecider: Decider<AccountCommand, AccountState, AccountEvent>
       }
       case 'DeactivateUser':
         return state.isActive ? [{ type: 'UserDeactivated', data: { userId, reason: command.reason, at } }] : [];
+      case 'DeleteAccount':
+        return state.deleted ? [] : [{ type: 'AccountDeleted', data: { userId, at } }];
     }
   },
 };

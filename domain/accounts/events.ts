@@ -74,6 +74,34 @@ export interface UserDeactivatedData {
   at: string;
 }
 
+/**
+ * The member deleted their account (issue 23): every read model forgets them (names read
+ * "Deleted user", their texts "[removed]", their creator page, posts and media are gone) and
+ * their personal-data key is deleted right after, so the log itself can no longer name them.
+ * Payment and payout records stay, with amounts and ids only.
+ */
+export interface AccountDeletedData {
+  userId: string;
+  at: string;
+}
+
+/**
+ * A member asked for a copy of their data (issue 23), on `accountExport-<exportId>`: the
+ * export process writes the file and then AccountExportReady, which notifies them.
+ */
+export const accountExportStream = (exportId: string) => `accountExport-${exportId}`;
+export interface AccountExportRequestedData {
+  exportId: string;
+  userId: string;
+  at: string;
+}
+export interface AccountExportReadyData {
+  exportId: string;
+  userId: string;
+  bytes: number;
+  at: string;
+}
+
 /** On `email-<hash>`: the address belongs to this user. */
 export interface EmailClaimedData {
   userId: string;
@@ -150,6 +178,7 @@ export type AccountLocked = DomainEvent<'AccountLocked', AccountLockedData>;
 export type PasswordResetRequested = DomainEvent<'PasswordResetRequested', PasswordResetRequestedData>;
 export type PasswordChanged = DomainEvent<'PasswordChanged', PasswordChangedData>;
 export type UserDeactivated = DomainEvent<'UserDeactivated', UserDeactivatedData>;
+export type AccountDeleted = DomainEvent<'AccountDeleted', AccountDeletedData>;
 export type EmailClaimed = DomainEvent<'EmailClaimed', EmailClaimedData>;
 export type EmailReleased = DomainEvent<'EmailReleased', EmailReleasedData>;
 export type TwoFactorSetupStarted = DomainEvent<'TwoFactorSetupStarted', TwoFactorSetupStartedData>;
@@ -171,5 +200,6 @@ export type AccountEvent =
   | PasswordResetRequested
   | PasswordChanged
   | UserDeactivated
+  | AccountDeleted
   | LoginPasswordVerified
   | TwoFactorEvent;

@@ -38,7 +38,9 @@ export type TwoFactorCommand =
   | { type: 'StartTwoFactorSetup'; sealedSecret: string; now: Date }
   | { type: 'EnableTwoFactor'; sealedSecret: string; step: number | null; recoveryCodeHashes: string[]; now: Date }
   | { type: 'DisableTwoFactor'; sealedSecret: string; proof: Proof; now: Date }
-  | { type: 'CompleteSignIn'; sealedSecret: string; proof: Proof; now: Date };
+  | { type: 'CompleteSignIn'; sealedSecret: string; proof: Proof; now: Date }
+  /** A code confirms a grave step (deleting the account): it is used up, nothing else changes. */
+  | { type: 'ConfirmWithCode'; sealedSecret: string; proof: Proof; now: Date };
 
 export const initialTwoFactorState: TwoFactorState = {
   exists: false,
@@ -119,11 +121,13 @@ export const twoFactorDecider: Decider<TwoFactorCommand, TwoFactorState, Account
         return [{ type: 'TwoFactorEnabled', data: { userId, recoveryCodeHashes, step, at } }];
       }
       case 'DisableTwoFactor':
+      case 'ConfirmWithCode':
       case 'CompleteSignIn': {
         if (!state.enabled) throw refuse.conflict(TWO_FACTOR_OFF);
         if (state.secret !== command.sealedSecret) throw changedMeanwhile();
         const used = useProof(state, command.proof, userId, at);
         if (command.type === 'DisableTwoFactor') return [...used, { type: 'TwoFactorDisabled', data: { userId, at } }];
+        if (command.type === 'ConfirmWithCode') return used;
         return [...used, { type: 'LoginSucceeded', data: { userId, at } }];
       }
     }

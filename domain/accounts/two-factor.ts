@@ -117,10 +117,19 @@ export async function completeTwoFactorSignIn(
   return { position: (await useSecondFactor(deps, input, 'CompleteSignIn', context)).position };
 }
 
-async function useSecondFactor(
-  deps: TwoFactorDeps,
+/** A code from the app or a recovery code confirms a grave step (deleting the account); it is used up. */
+export async function confirmWithSecondFactor(
+  deps: Pick<TwoFactorDeps, 'store' | 'keys'>,
   input: { userId: string; code: string },
-  type: 'DisableTwoFactor' | 'CompleteSignIn',
+  context: CommandContext,
+): Promise<void> {
+  await useSecondFactor(deps, input, 'ConfirmWithCode', context);
+}
+
+async function useSecondFactor(
+  deps: Pick<TwoFactorDeps, 'store' | 'keys'>,
+  input: { userId: string; code: string },
+  type: 'DisableTwoFactor' | 'CompleteSignIn' | 'ConfirmWithCode',
   context: CommandContext,
 ) {
   const { state } = await loadTwoFactor(deps.store, input.userId);

@@ -15,7 +15,8 @@ export type NotificationKind =
   | 'subscription_renewed'
   | 'subscription_renewal_failed'
   | 'subscription_changed'
-  | 'subscription_ended';
+  | 'subscription_ended'
+  | 'data_export_ready';
 
 export interface NotificationItem {
   id: string;

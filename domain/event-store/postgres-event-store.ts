@@ -360,6 +360,21 @@ export class PostgresEventStore implements EventStore {
     return subscriptionFrom(this, options.after);
   }
 
+  /**
+   * Replaces the data of recorded events, keeping ids, order, types and metadata. Only for the
+   * one-time move of personal data to its sealed form (`npm run ops -- migrate-pii`): the values
+   * the events decode to stay the same, so no read model changes.
+   */
+  async rewriteData(events: ReadonlyArray<{ eventId: string; data: unknown }>): Promise<void> {
+    if (events.length === 0) return;
+    await this.pool.query(
+      `UPDATE events SET data = rewritten.data
+         FROM unnest($1::uuid[], $2::jsonb[]) AS rewritten(event_id, data)
+        WHERE events.event_id = rewritten.event_id`,
+      [events.map((e) => e.eventId), events.map((e) => JSON.stringify(e.data))],
+    );
+  }
+
   async headPosition(): Promise<Position | null> {
     const result = await this.pool.query<{ commit: string; prepare: string }>(
       `SELECT transaction_id::text AS commit, global_position::text AS prepare FROM events

@@ -29,6 +29,10 @@ export class DevelopmentEmailSender implements EmailSender {
       'email written to the outbox: read it with `npm run ops -- mail`',
     );
   }
+
+  async forgetRecipient(address: string): Promise<void> {
+    await this.db('email_outbox').whereRaw('lower(to_address) = lower(?)', [address]).delete();
+  }
 }
 
 export interface OutboxMail {

@@ -18,4 +18,9 @@ export interface EmailMessage {
 
 export interface EmailSender {
   send(message: EmailMessage): Promise<void>;
+  /**
+   * The account of `address` was deleted: mail kept for it is deleted (the development outbox);
+   * mail already handed to a mail service is that service's to keep, so SMTP does nothing.
+   */
+  forgetRecipient?(address: string): Promise<void>;
 }

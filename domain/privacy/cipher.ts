@@ -46,7 +46,9 @@ export class PersonalDataCipher {
         personal[field] = data[field];
         delete data[field];
       }
-      const box = this.sealer(key).seal(Buffer.from(JSON.stringify(personal))).toString('base64');
+      const box = this.sealer(key)
+        .seal(Buffer.from(JSON.stringify(personal)))
+        .toString('base64');
       data[SEALED] = { keyId: subjectId, box } satisfies SealedFields;
       return { ...event, data };
     });

@@ -40,7 +40,15 @@ export const PERSONAL_DATA: Readonly<Record<string, PersonalFields>> = {
   EmailReleased: { subject: 'userId', fields: email },
   ChatProfileSaved: {
     subject: 'userId',
-    fields: { displayName: DELETED_USER_NAME, location: '', bio: '', interests: [] },
+    fields: {
+      displayName: DELETED_USER_NAME,
+      location: '',
+      bio: '',
+      interests: [],
+      genderIdentity: '',
+      sexualOrientation: '',
+      relationshipType: [],
+    },
   },
   ChatPreferencesSaved: {
     subject: 'userId',
@@ -61,6 +69,7 @@ export const PERSONAL_DATA: Readonly<Record<string, PersonalFields>> = {
   PostEdited: { subject: 'creatorId', fields: post },
   PostCommented: { subject: 'userId', fields: { content: REMOVED } },
   ReportFiled: { subject: 'reporterId', fields: { details: null } },
+  ChatSessionReported: { subject: 'reporterId', fields: { reason: null } },
   TipRequested: tip,
   TipGiven: tip,
   IdentityVerificationSubmitted: { subject: 'creatorId', fields: { sealedIdentity: REMOVED } },

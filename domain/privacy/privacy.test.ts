@@ -126,9 +126,13 @@ describe('personal data in the log', () => {
     expect((await elsewhere.readStream(userStream(ann)))[0].data).toMatchObject({ firstName: 'Ann' });
 
     await forgetPerson(store, ann); // this process forgets; `elsewhere` still caches the key
-    await store.append(userStream(ann), [{ type: 'AccountDeleted', data: { userId: ann, at: new Date().toISOString() } }], {
-      expectedRevision: 0n,
-    });
+    await store.append(
+      userStream(ann),
+      [{ type: 'AccountDeleted', data: { userId: ann, at: new Date().toISOString() } }],
+      {
+        expectedRevision: 0n,
+      },
+    );
     const events = await elsewhere.readStream(userStream(ann));
     expect(events.map((e) => e.type)).toEqual(['UserRegistered', 'AccountDeleted']);
     expect((await elsewhere.readStream(userStream(ann)))[0].data).toMatchObject({ firstName: DELETED_FIRST_NAME });

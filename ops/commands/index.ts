@@ -13,6 +13,7 @@ import { createAdminCommand } from './create-admin';
 import { reconcileCommand } from './reconcile';
 import { mailCommand } from './mail';
 import { watermarkLookupCommand } from './watermark-lookup';
+import { migratePiiCommand } from './migrate-pii';
 
 /** Every `npm run ops` command, in the order help lists them. Other contexts add theirs here. */
 export const opsCommands: OpsCommand[] = [
@@ -25,6 +26,7 @@ export const opsCommands: OpsCommand[] = [
   projectorsCommand,
   seedCommand,
   reconcileCommand,
+  migratePiiCommand,
   createAdminCommand,
   mailCommand,
   watermarkLookupCommand,

@@ -146,7 +146,7 @@ describeInBrowser('accounts journeys', () => {
     // Members see no creator items in the menu.
     await page.getByLabel('User menu').click();
     const items = await page.getByRole('menuitem').allTextContents();
-    expect(items).toEqual(['Profile', 'Crypto Wallet', 'My subscriptions', 'Billing', 'Security', 'Logout']);
+    expect(items).toEqual(['Profile', 'Crypto Wallet', 'My subscriptions', 'Billing', 'Security', 'Account', 'Logout']);
     await page.getByRole('menuitem', { name: 'Logout' }).click();
 
     await page.waitForURL((url) => url.pathname === '/');

@@ -263,11 +263,19 @@ describeInBrowser('phone layout on every route in every access state', () => {
       '/billing',
       '/subscriptions',
       '/security',
+      '/account',
       ...POLICIES,
       ['/landing', '/subscribe'],
     ]);
     await checkTopBar(page, 'lapsed');
-    await checkUserMenu(page, 'lapsed', ['Profile', 'Crypto Wallet', 'My subscriptions', 'Billing', 'Security']);
+    await checkUserMenu(page, 'lapsed', [
+      'Profile',
+      'Crypto Wallet',
+      'My subscriptions',
+      'Billing',
+      'Security',
+      'Account',
+    ]);
   });
 
   it('a subscribed member: every route fits; messages show one pane at a time on phones', async () => {
@@ -295,6 +303,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
       '/subscriptions',
       '/profile',
       '/security',
+      '/account',
       '/subscribe',
       '/profile-setup',
       '/chat',
@@ -341,7 +350,14 @@ describeInBrowser('phone layout on every route in every access state', () => {
     await shot(page, 'member-390-subscribe-dialog', true);
     await page.keyboard.press('Escape');
 
-    await checkUserMenu(page, 'member', ['Profile', 'Crypto Wallet', 'My subscriptions', 'Billing', 'Security']);
+    await checkUserMenu(page, 'member', [
+      'Profile',
+      'Crypto Wallet',
+      'My subscriptions',
+      'Billing',
+      'Security',
+      'Account',
+    ]);
   });
 
   async function me(context: BrowserContext) {
@@ -362,6 +378,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
       '/dashboard/mass-messages',
       '/wallet',
       '/billing',
+      '/account',
       '/subscribe',
       '/profile-setup',
       '/chat',
@@ -394,6 +411,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
       'My subscriptions',
       'Billing',
       'Security',
+      'Account',
       'Dashboard',
       'Media Vault',
       'Payouts',
@@ -438,6 +456,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
       'My subscriptions',
       'Billing',
       'Security',
+      'Account',
       'Admin',
       'System',
     ]);

@@ -112,6 +112,12 @@ export const memberRoutes: MemberRoute[] = [
     element: lazyPage(() => import('@/features/security/security-page'), 'SecurityPage'),
     withoutSubscription: true,
   },
+  // Download your data or delete your account: for everyone signed in, a lapsed member too.
+  {
+    path: '/account',
+    element: lazyPage(() => import('@/features/account/account-page'), 'AccountPage'),
+    withoutSubscription: true,
+  },
   {
     path: '/verify-age',
     element: lazyPage(() => import('@/features/membership/verify-age-page'), 'VerifyAgePage'),

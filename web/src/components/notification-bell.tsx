@@ -1,5 +1,6 @@
 import AutorenewOutlined from '@mui/icons-material/AutorenewOutlined';
 import CurrencyExchange from '@mui/icons-material/CurrencyExchange';
+import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
 import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
 import LockOpenOutlined from '@mui/icons-material/LockOpenOutlined';
 import MailOutline from '@mui/icons-material/MailOutlineOutlined';
@@ -46,6 +47,7 @@ const KIND_ICONS: Record<NotificationKind, ReactNode> = {
   subscription_renewal_failed: <ErrorOutline fontSize="small" />,
   subscription_changed: <PersonAddAlt1Outlined fontSize="small" />,
   subscription_ended: <ErrorOutline fontSize="small" />,
+  data_export_ready: <DownloadOutlined fontSize="small" />,
 };
 
 function NotificationRow({ item, onOpen }: { item: NotificationItem; onOpen: (item: NotificationItem) => void }) {

@@ -27,8 +27,16 @@ function openMenu(user: CurrentUser) {
 jest.setTimeout(30_000);
 afterEach(cleanup);
 
-it('members see Profile, Crypto Wallet, My subscriptions, Billing, Security and Logout, not the creator items', () => {
-  expect(openMenu(member)).toEqual(['Profile', 'Crypto Wallet', 'My subscriptions', 'Billing', 'Security', 'Logout']);
+it('members see Profile, Crypto Wallet, My subscriptions, Billing, Security, Account and Logout, not the creator items', () => {
+  expect(openMenu(member)).toEqual([
+    'Profile',
+    'Crypto Wallet',
+    'My subscriptions',
+    'Billing',
+    'Security',
+    'Account',
+    'Logout',
+  ]);
 });
 
 it('creators also see Dashboard, Media Vault and Payouts', () => {
@@ -38,6 +46,7 @@ it('creators also see Dashboard, Media Vault and Payouts', () => {
     'My subscriptions',
     'Billing',
     'Security',
+    'Account',
     'Dashboard',
     'Media Vault',
     'Payouts',

@@ -3,6 +3,7 @@ import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOu
 import ChatBubbleOutline from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import Logout from '@mui/icons-material/Logout';
+import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
 import MailOutline from '@mui/icons-material/MailOutlineOutlined';
 import PaymentsOutlined from '@mui/icons-material/PaymentsOutlined';
 import PersonOutline from '@mui/icons-material/PersonOutlineOutlined';
@@ -52,6 +53,7 @@ export const userMenuItems: UserMenuItem[] = [
   { label: 'My subscriptions', icon: <StarBorderOutlined fontSize="small" />, to: () => '/subscriptions' },
   { label: 'Billing', icon: <ReceiptLongOutlined fontSize="small" />, to: () => '/billing' },
   { label: 'Security', icon: <SecurityOutlined fontSize="small" />, to: () => '/security' },
+  { label: 'Account', icon: <ManageAccountsOutlined fontSize="small" />, to: () => '/account' },
   {
     label: 'Dashboard',
     icon: <DashboardOutlined fontSize="small" />,
