@@ -169,7 +169,9 @@ export function accountsRoutes(api: Api): Router {
       api.context(req),
     );
     await signIn(api, req, res, userId, devices);
-    await api.readYourWrites(position);
+    // The answer carries the new user's row: wait for that read model (the others follow), and
+    // long enough for a machine busy with other work.
+    await api.readYourWrites(position, { projections: ['users'], timeoutMs: 10_000 });
     res
       .status(201)
       .json({ message: WELCOME_MESSAGE, user: await currentUser(db, userId) } satisfies AuthSuccessResponse);

@@ -16,8 +16,7 @@ export const WRONG_PASSWORD = 'Incorrect password';
 /** `POST /api/account/delete`: the password, and the authenticator or recovery code when two-factor is on. */
 export const deleteAccountSchema = z.object({
   password: text({ error: PASSWORD_REQUIRED }).pipe(z.string().min(1, PASSWORD_REQUIRED).max(200)),
-  code: z
-    .string()
+  code: text()
     .max(32)
     .optional()
     .transform((code) => code?.replace(/\s+/g, '') || undefined),

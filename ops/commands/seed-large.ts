@@ -1,19 +1,25 @@
 import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
 import type { EventStore } from '../../domain/event-store/port';
+import { PrivateEventStore } from '../../domain/privacy/private-event-store';
 import { LARGE_PLAN, seedLarge, type LargePlan } from '../seed/large';
 import { startReactionsAtHead } from '../seed/reactions';
 import { DEMO_ADMIN, DEMO_CREATOR, DEMO_LOGIN } from '../seed/names';
 import type { Connection, OpsContext } from './command';
 import { duration, thousands } from './format';
 
-/** The PostgreSQL log with a pool sized for the seed's workers; EventStoreDB as connected. */
+/**
+ * The PostgreSQL log with a pool sized for the seed's workers, sealing personal data as the
+ * connection does; EventStoreDB as connected.
+ */
 async function seedStore(
   connection: Connection,
   parallel: number,
 ): Promise<{ store: EventStore; close(): Promise<void> }> {
   if (connection.store.kind !== 'postgres') return { store: connection.store, close: async () => undefined };
-  const store = new PostgresEventStore({ connectionString: connection.databaseUrl, poolSize: parallel + 4 });
-  return { store, close: () => store.close() };
+  const log = new PostgresEventStore({ connectionString: connection.databaseUrl, poolSize: parallel + 4 });
+  const store =
+    connection.store instanceof PrivateEventStore ? new PrivateEventStore(log, connection.store.cipher) : log;
+  return { store, close: () => log.close() };
 }
 
 /** `seed --size large`: the in-process seed on the configured store, with a progress line. */

@@ -11,7 +11,8 @@ import * as billingPriceTables from './0006-billing-price-tables';
  * tsx, jest and a bundle. Append new ones; never edit a released one.
  */
 /**
- * The tables these migrations make, and the event store's `events`: none is a read model (not
+ * The tables these migrations make, the event store's `events` and the personal-data key store
+ * (`personal_data_keys`, domain/privacy/key-store.ts): none is a read model (not
  * derived from events, or the events themselves), so each is queried where it belongs:
  * checkpoints by the engine (`engine/`), sessions, rate limits, idempotency keys and sign-in
  * throttling by the API (`api/http/`; a session cookie is looked up by `sessions.ts`), the
@@ -20,6 +21,7 @@ import * as billingPriceTables from './0006-billing-price-tables';
  */
 export const NOT_READ_MODELS = [
   'events',
+  'personal_data_keys',
   'projection_checkpoints',
   'http_sessions',
   'rate_limits',

@@ -209,14 +209,14 @@ describe('account page', () => {
     });
   });
 
-  it('on success loads / in full and says so after that load', async () => {
+  it('on success loads /login in full and says so after that load', async () => {
     const calls = server();
     const assign = jest.spyOn(browser, 'assign').mockImplementation(() => undefined);
     renderWithApp(<AccountPage />);
     const dialog = await openDeleteDialog();
     fireEvent.change(within(dialog).getByLabelText('Password'), { target: { value: 'Secret123' } });
     await submit(dialog);
-    await waitFor(() => expect(assign).toHaveBeenCalledWith('/'));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/login'));
     expect(calls.find((call) => call.url === '/api/account/delete')?.body).toEqual({ password: 'Secret123' });
     // The full page load: everything in memory is gone, the app starts again.
     cleanup();

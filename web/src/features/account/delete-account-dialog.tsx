@@ -64,10 +64,11 @@ export function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
         setFormError(serverErrorText(failure) ?? 'Could not delete your account. Please try again.');
       return;
     }
-    // The session is over: nothing cached may outlive it, and the full load of / drops a toast raised now.
+    // The session is over: nothing cached may outlive it. A full load, to the sign-in page: the
+    // landing page is static HTML without the app's toasts, and a toast raised now would be lost.
     toastAfterReload({ title: 'Your account has been deleted' });
     dispatch(api.util.resetApiState());
-    browser.assign('/');
+    browser.assign('/login');
   }
 
   return (
