@@ -5,8 +5,9 @@ import {
   exportKey,
   exportsPrefix,
   requestAccountExport,
+  type EmailSender,
+  type TwoFactorKeys,
 } from '../../domain/accounts/commands';
-import type { TwoFactorKeys } from '../../domain/accounts/commands';
 import {
   deleteAccountSchema,
   type AccountDeletedResponse,
@@ -31,7 +32,6 @@ import { ownerVault } from '../../projections/media';
 import { payoutsOfCreator } from '../../projections/payouts';
 import { isCreator } from '../../projections/creators';
 import { findUserRow } from '../../projections/users';
-import type { EmailSender } from '../../domain/accounts/commands';
 import { hitRateLimit } from '../http/rate-limit';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';

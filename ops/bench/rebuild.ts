@@ -6,14 +6,21 @@ import type { Projector } from '../../projections/engine/projector';
 import { allProjectors } from '../../projections/engine/registry';
 import { parseArgs } from '../commands/command';
 import { rebuildAll } from '../commands/rebuild';
-import { largeSeedDatabase } from './_large-seed';
+import { LARGE_DATABASE, largeSeedDatabase, SEALED_DATABASE, sealedLargeSeedDatabase } from './_large-seed';
+import { sealedStore } from './_sealed';
 
 /**
  * Rebuild benchmark: every read model rebuilt blue/green (as `npm run ops -- rebuild all`)
  * from the 1,000,000-event large seed, beside the raw read-all rate of the same log measured
  * in the same run: no rebuild can read the log faster than that.
+ *
+ * Then the same on its sealed copy (issue 23: personal data sealed per person, read through the
+ * PrivateEventStore, as the product reads it), compared with the plain figures of the same run.
+ * `--plain-only` skips it; `--reseed` and `--min-events` are the large seed's.
  */
 const TARGET = 20_000;
+/** The sealed rebuild keeps at least this share of the plain one's rate (issue 23). */
+const SEALED_RATIO = 0.8;
 const BATCH = 5000;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
@@ -61,29 +68,87 @@ function timed(projectors: Projector[]) {
   return { wrapped, slowest };
 }
 
-export async function run(args: string[]): Promise<void> {
-  const { options } = parseArgs(args);
-  const database = await largeSeedDatabase({
-    reseed: options.reseed === true,
-    minEvents: options['min-events'] ? Number(options['min-events']) : undefined,
-  });
-  const store = new PostgresEventStore({ connectionString: database.url, poolSize: 6 });
-  const db = openReadDatabase(database.url, 6);
+interface Measured {
+  raw: { events: number; seconds: number };
+  rawRate: number;
+  result: Awaited<ReturnType<typeof rebuildAll>>;
+  rate: number;
+}
+
+/**
+ * The raw read-all, then the rebuild of every read model, of the log at `url`; `open` gives the
+ * event store to read it through (a fresh one for each, so neither inherits the other's caches).
+ */
+async function measure(
+  url: string,
+  open: () => Promise<{ store: EventStore; close(): Promise<void> }>,
+): Promise<Measured> {
+  const db = openReadDatabase(url, 6);
   try {
     await migrateToLatest(db);
-    const raw = await readAllRate(store);
+    const reader = await open();
+    let raw;
+    try {
+      raw = await readAllRate(reader.store);
+    } finally {
+      await reader.close();
+    }
     const rawRate = raw.events / raw.seconds;
     console.log(
       `  raw read-all: ${fmt(raw.events)} events in ${raw.seconds.toFixed(1)} s = ${fmt(rawRate)} events/s (the limit)`,
     );
     const projectors = timed(allProjectors);
-    const result = await rebuildAll({ store, db }, projectors.wrapped, (line) => console.log(`  ${line}`));
+    const rebuilder = await open();
+    let result;
+    try {
+      result = await rebuildAll({ store: rebuilder.store, db }, projectors.wrapped, (line) => console.log(`  ${line}`));
+    } finally {
+      await rebuilder.close();
+    }
     console.log(`  time in apply per read model (side by side): ${projectors.slowest().join(', ')}`);
     const { building, indexing, switching } = result.phases;
     console.log(
       `  phases: building the copies ${building.toFixed(1)} s, their deferred indexes ${indexing.toFixed(1)} s, switching ${switching.toFixed(1)} s`,
     );
-    const rate = raw.events / result.seconds;
+    return { raw, rawRate, result, rate: raw.events / result.seconds };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The plain PostgreSQL log, as the large seed wrote it. */
+const plainStore = (url: string) => async () => {
+  const store = new PostgresEventStore({ connectionString: url, poolSize: 6 });
+  return { store, close: () => store.close() };
+};
+
+/** The sealed copy read through a PrivateEventStore (personal fields opened, keys from its key table). */
+const privateStore = (url: string) => async () => {
+  const raw = new PostgresEventStore({ connectionString: url, poolSize: 6 });
+  const sealed = await sealedStore(raw, url);
+  return {
+    store: sealed.store,
+    close: async () => {
+      await sealed.close();
+      await raw.close();
+    },
+  };
+};
+
+export async function run(args: string[]): Promise<void> {
+  const { options } = parseArgs(args);
+  const plainOnly = options['plain-only'] === true;
+  const database = await largeSeedDatabase({
+    reseed: options.reseed === true,
+    minEvents: options['min-events'] ? Number(options['min-events']) : undefined,
+  });
+  try {
+    // Copied before any pool opens on the large seed: PostgreSQL copies no template in use.
+    const sealedDatabase = plainOnly ? null : await sealedLargeSeedDatabase(database);
+
+    if (sealedDatabase) console.log(`\nplain log (${LARGE_DATABASE}):`);
+    const plain = await measure(database.url, plainStore(database.url));
+    const { raw, rawRate, result, rate } = plain;
     console.log('');
     console.log(`raw read-all of the log (the limit)        ${fmt(rawRate).padStart(9)} events/s`);
     console.log(
@@ -92,9 +157,26 @@ export async function run(args: string[]): Promise<void> {
     console.log(
       `\nrebuild ${fmt(rate)} events/s, target >= ${fmt(TARGET)}: ${rate >= TARGET ? 'PASS' : 'FAIL'}   ${result.mismatches} mismatch(es); ${result.verified} of ${allProjectors.length} rebuilt read models verified equal to the old tables (the rest had none to compare with)`,
     );
+    if (!sealedDatabase) return;
+
+    console.log(
+      `\nsealed log (${SEALED_DATABASE}: the same log, personal data sealed per person; read through the PrivateEventStore, which opens it):`,
+    );
+    const sealed = await measure(sealedDatabase.url, privateStore(sealedDatabase.url));
+    const percent = (s: number, p: number) => `${((s / p) * 100).toFixed(1)}%`;
+    const rebuildRatio = sealed.rate / plain.rate;
+    console.log('');
+    console.log(`personal data sealed (issue 23), measured in this run   plain     sealed   sealed/plain`);
+    console.log(
+      `raw read-all of the log (the limit)                 ${fmt(plain.rawRate).padStart(9)}  ${fmt(sealed.rawRate).padStart(9)}   ${percent(sealed.rawRate, plain.rawRate).padStart(12)}   events/s`,
+    );
+    console.log(
+      `rebuild of all ${allProjectors.length} read models                       ${fmt(plain.rate).padStart(9)}  ${fmt(sealed.rate).padStart(9)}   ${percent(sealed.rate, plain.rate).padStart(12)}   events/s   (${plain.result.seconds.toFixed(1)} s / ${sealed.result.seconds.toFixed(1)} s)`,
+    );
+    console.log(
+      `\nsealed rebuild ${fmt(sealed.rate)} events/s = ${percent(sealed.rate, plain.rate)} of plain ${fmt(plain.rate)}, target >= ${SEALED_RATIO * 100}%: ${rebuildRatio >= SEALED_RATIO ? 'PASS' : 'FAIL'}   ${sealed.result.mismatches} mismatch(es); ${sealed.result.verified} of ${allProjectors.length} rebuilt read models verified equal to the old tables`,
+    );
   } finally {
-    await db.destroy();
-    await store.close();
     await database.close();
   }
 }
