@@ -93,6 +93,8 @@ const SAMPLES: Record<string, (f: Fixtures) => Record<string, unknown>> = {
   'POST /api/auth/2fa/setup': () => ({}),
   'POST /api/auth/2fa/enable': () => ({ code: '000000' }),
   'POST /api/auth/2fa/disable': () => ({ code: '000000' }),
+  // A wrong password: the sweep's people are never deleted.
+  'POST /api/account/delete': () => ({ password: 'Not-the-Passw0rd' }),
   'POST /api/auth/reset-password-request': () => ({ email: 'nobody-sweep@example.com' }),
   'POST /api/auth/reset-password': () => ({
     token: 'not-a-real-token',

@@ -11,7 +11,7 @@ import type { RecordedEvent } from '../domain/event-store/port';
 import { REMOVED } from '../domain/privacy/personal-data';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
-import { forgettingAccounts } from './users';
+import { forgettingAccounts } from './engine/forgetting-accounts';
 
 /**
  * `crypto_transactions` (SPEC §3): one row per conversion with its status

@@ -5,7 +5,7 @@ import type { RecordedEvent } from '../domain/event-store/port';
 import { REMOVED } from '../domain/privacy/personal-data';
 import { KeyedRows } from './engine/keyed-rows';
 import type { ProjectionContext, Projector } from './engine/projector';
-import { forgettingAccounts } from './users';
+import { forgettingAccounts } from './engine/forgetting-accounts';
 
 /**
  * `crypto_wallets` (SPEC §3): a member's registered deposit wallets. `balance` is the crypto

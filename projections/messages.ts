@@ -9,7 +9,8 @@ import type { ContentRemoved } from '../domain/safety/events';
 import { bulkInsert } from './engine/bulk-insert';
 import type { ProjectionContext, Projector } from './engine/projector';
 import { attachedMediaSql, attachmentViews, type AttachedMedia, type MediaLinks } from './media-access';
-import { displayName, forgettingAccounts } from './users';
+import { displayName } from './users';
+import { forgettingAccounts } from './engine/forgetting-accounts';
 
 const rowOf = (data: MessageSent['data']) => ({
   id: data.messageId,

@@ -16,7 +16,7 @@ import { flowOfReference } from '../domain/shared/money-flows';
 import { tipStream, type TipGiven } from '../domain/tips/events';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
-import { forgettingAccounts } from './users';
+import { forgettingAccounts } from './engine/forgetting-accounts';
 
 /**
  * The `payments` read model (SPEC §3 payments): one row per card payment, for finance audits.

@@ -4,7 +4,7 @@ import type { ChatPreferencesSaved } from '../domain/chat/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { bulkInsert } from './engine/bulk-insert';
 import type { ProjectionContext, Projector } from './engine/projector';
-import { forgettingAccounts } from './users';
+import { forgettingAccounts } from './engine/forgetting-accounts';
 
 /** Issue 23: the lists ChatPreferencesSaved replays empty once the key is gone, and the profile private. */
 const forgetPreferences = (context: ProjectionContext, userId: string) =>

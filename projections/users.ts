@@ -28,7 +28,7 @@ import type { AccountStanding } from '../domain/contracts/safety';
 import type { UserBanned, UserReinstated, UserSuspended } from '../domain/safety/events';
 import { DELETED_FIRST_NAME, DELETED_LAST_NAME, forgottenEmail } from '../domain/privacy/personal-data';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
-import type { ProjectionContext, Projector } from './engine/projector';
+import type { Projector } from './engine/projector';
 
 /**
  * The `users` read model (SPEC §3 users fields, snake_case). One handler per event type:
@@ -165,34 +165,6 @@ export const userHandlers: Record<string, UserEventHandler> = {
     role: user.role === 'creator' ? 'subscriber' : user.role,
   })),
 };
-
-type ApplyAll = (context: ProjectionContext, events: RecordedEvent[]) => Promise<void>;
-
-/**
- * `apply` and `applyAll` for a read model that forgets a person (issue 23) but whose batch code
- * keys its rows by something else than the user: the batch is cut at each AccountDeleted, which
- * `forget` applies alone, after the rows of the events before it are written and before those
- * of the events after it are read.
- */
-export function forgettingAccounts(
-  applyRun: ApplyAll,
-  forget: (context: ProjectionContext, userId: string) => Promise<unknown>,
-): { apply: Projector['apply']; applyAll: ApplyAll } {
-  const applyAll: ApplyAll = async (context, events) => {
-    let run: RecordedEvent[] = [];
-    for (const event of events) {
-      if (event.type !== 'AccountDeleted') {
-        run.push(event);
-        continue;
-      }
-      if (run.length) await applyRun(context, run);
-      run = [];
-      await forget(context, (event.data as AccountDeletedData).userId);
-    }
-    if (run.length) await applyRun(context, run);
-  };
-  return { applyAll, apply: (context, event) => applyAll(context, [event]) };
-}
 
 async function createTables(db: Knex, schema: string): Promise<void> {
   await db.schema.withSchema(schema).createTable('users', (t) => {

@@ -13,6 +13,9 @@ import { signUpMember, TEST_PASSWORD, type TestMember } from '../../ops/testing/
 import { earn, eventually, person } from '../../ops/testing/payouts-fixtures';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { createTestDatabase } from '../../ops/testing/test-database';
+import { createMemoryStorage } from '../../domain/media/testing/memory-storage';
+import { noisyJpeg } from '../../domain/media/testing/sample-files';
+import { mediaPrefix } from '../../domain/media/variants';
 
 jest.setTimeout(180_000);
 
@@ -26,8 +29,13 @@ const logSink = new Writable({
 });
 
 let stack: TestStack;
+const storage = createMemoryStorage();
 beforeAll(async () => {
-  stack = await startTestStack({ trustProxy: true, logger: createLogger({ level: 'debug', destination: logSink }) });
+  stack = await startTestStack({
+    trustProxy: true,
+    logger: createLogger({ level: 'debug', destination: logSink }),
+    ports: { mediaStorage: storage, mediaSettings: { queue: { pollMs: 100, retryDelaySeconds: 1 } } },
+  });
 });
 afterAll(() => stack.close());
 
@@ -54,6 +62,7 @@ describe('export my data, delete my account', () => {
   let bob: TestMember;
   let cleo: TestMember;
   const wallet = '0xAb5801a7D398351b8bE11C439e05C5B3259aeC9B';
+  let photoId: string;
 
   beforeAll(async () => {
     ann = await signUpMember(stack, 'Annabel', { lastName: 'Quist' });
@@ -69,6 +78,17 @@ describe('export my data, delete my account', () => {
       .post('/api/posts')
       .send({ title: 'Annabel at the wheel', content: 'Glaze day', isPublic: true })
       .expect(201);
+    photoId = (
+      await ann.agent
+        .post('/api/media')
+        .attach('file', await noisyJpeg(200), { filename: 'wheel.jpg', contentType: 'image/jpeg' })
+        .expect(201)
+    ).body.id;
+    await eventually(
+      () => ann.agent.get(`/api/media/${photoId}`),
+      (res) => res.status === 200 && res.body.status === 'ready',
+      60_000,
+    );
     await ann.agent.post('/api/subscriptions').send({ creatorId: cleo.id, tierId: 'default-basic' }).expect(201);
     await ann.agent.post('/api/messages').send({ receiverId: bob.id, content: 'Annabel says hello' }).expect(201);
     await bob.agent.post('/api/messages').send({ receiverId: ann.id, content: 'Hi there, see you Sunday' }).expect(201);
@@ -146,11 +166,14 @@ describe('export my data, delete my account', () => {
       }),
     );
 
+    expect(storage.keys().some((key) => key.startsWith(mediaPrefix(photoId)))).toBe(true);
     const res = await ann.agent.post('/api/account/delete').send({ password: TEST_PASSWORD }).expect(200);
     expect(res.body.message).toBe('Your account has been deleted');
     expect(await stack.settle()).toBe(true);
 
     await ann.agent.get('/api/auth/user').expect(401);
+    const stored = () => storage.keys().filter((key) => key.startsWith(mediaPrefix(photoId)));
+    expect(stored()).toEqual([]); // her photo's files are gone from storage
     await stack.agent().post('/api/auth/login').send({ email: annEmail, password: TEST_PASSWORD }).expect(401);
     await bob.agent.get(`/api/creators/${ann.id}`).expect(404);
     expect(JSON.stringify((await bob.agent.get('/api/creators?q=Annabel').expect(200)).body)).not.toContain(ann.id);
