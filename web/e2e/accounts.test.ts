@@ -100,6 +100,9 @@ describeInBrowser('accounts journeys', () => {
     await page.goto('/');
     await page.getByRole('link', { name: 'Get Started', exact: true }).click();
     await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
+    // As in the forgot-password journey: click once the app has adopted the pre-rendered page (a
+    // click while it hydrated missed the heading's 15 s once more on a loaded machine).
+    await page.locator('button[type="submit"]:not([disabled])').waitFor();
     await page.getByRole('link', { name: 'Create one' }).click();
     await page.getByRole('heading', { name: 'Create Account' }).waitFor();
 
