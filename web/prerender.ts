@@ -1,17 +1,26 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { createServer, type Manifest } from 'vite';
-import type { PrerenderedTree } from './src/app/prerender-page';
+import { build, type Manifest } from 'vite';
+import { hoistStyles, inertControls } from './src/app/page-html';
 
 /**
- * Run after `vite build` (npm run build): the public pages as HTML in web/dist/pages, so a
- * visitor's phone paints them before any JavaScript has run; the browser then hydrates the app's
- * pages (web/src/main.tsx), while the landing page stays as it is, driven by a small script
- * (web/src/landing-main.ts). api/http/web-assets.ts sends them to requests
- * without a session cookie. Each page is rendered by the same components, at its own address.
+ * Run after `vite build` (npm run build). First the server build of the client
+ * (web/src/app/server-entry.ts, into web/dist/.server, which express never serves: a dot
+ * directory). With it:
+ * - the public pages as HTML in web/dist/pages, so a visitor's phone paints them before any
+ *   JavaScript has run; the browser then hydrates the app's pages (web/src/main.tsx), while the
+ *   landing page stays as it is, driven by a small script (web/src/landing-main.ts).
+ *   api/http/web-assets.ts sends them to requests without a session cookie. Each page is
+ *   rendered by the same components, at its own address.
+ * - the frames of the members' pages the API server renders per request
+ *   (web/dist/pages/member/<name>.html, api/http/member-pages.ts): everything but the page's
+ *   markup, styles and data, which it fills in.
  */
 const DIST = path.join(__dirname, 'dist');
+const SERVER_BUILD = path.join(DIST, '.server');
+
+type PrerenderedTree = 'landing' | 'app';
 
 interface Page {
   /** web/dist/pages/<name>.html, served for /<name> (index: /). */
@@ -39,6 +48,18 @@ const PAGES: Page[] = [
   legal('copyright-policy'),
 ];
 
+/**
+ * The frames of the members' pages (web/src/app/member-page.tsx MEMBER_PAGES names them): the
+ * page's chunk and the top bar's are fetched with the app, since adopting the page needs both.
+ */
+const MEMBER_FRAMES: Record<string, string[]> = {
+  home: ['src/features/home/home-page.tsx', 'src/components/top-nav.tsx'],
+  creator: ['src/features/creators/creator-profile-page.tsx', 'src/components/top-nav.tsx'],
+};
+
+/** Where a member's page goes into its frame (api/http/member-pages.ts fills them). */
+const MEMBER_SLOTS = { head: '<!--member-head-->', markup: '<!--member-markup-->' };
+
 /** A built module's file and the files it statically imports, depth first. */
 function filesOf(manifest: Manifest, key: string, files = new Set<string>()): Set<string> {
   const entry = manifest[key];
@@ -53,45 +74,30 @@ const preloads = (files: Iterable<string>) =>
   [...files].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
 
 /**
- * Emotion's style tags, taken out of the markup into one tag for the head. The client's emotion
- * cache adopts them before hydrating (it skips the rules whose ids the tags list), so the markup
- * matches what React renders.
+ * index.html with the page's markup and head; its scripts replaced by the entry that hydrates
+ * the page and the files that entry and the page's own chunks import.
  */
-function hoistStyles(rendered: string): { markup: string; style: string } {
-  const globals = new Map<string, string>();
-  const rules = new Map<string, string>();
-  const markup = rendered.replace(
-    /<style data-emotion="([^"]+)"[^>]*>([\s\S]*?)<\/style>/g,
-    (tag, key: string, css: string) => {
-      const [cacheKey, ...ids] = key.split(' ');
-      if (cacheKey === 'css') rules.set(ids.join(' '), css);
-      else globals.set(key, tag); // `css-global <name>`: a global style, adopted tag by tag
-      return '';
-    },
-  );
-  const style = `<style data-emotion="css ${[...rules.keys()].join(' ')}">${[...rules.values()].join('')}</style>`;
-  return { markup, style: [...globals.values()].join('') + style };
-}
-
-/**
- * index.html with the page's markup and styles; its scripts replaced by the entry that hydrates
- * the page and the files that entry and the page's own chunk import (not the signed-in home
- * page index.html preloads).
- */
-function pageHtml(shell: string, manifest: Manifest, page: Page, markup: string, style: string): string {
-  const files = filesOf(manifest, page.tree === 'landing' ? 'src/landing-main.ts' : 'index.html');
-  if (page.chunk) filesOf(manifest, page.chunk, files);
+function pageHtml(
+  shell: string,
+  manifest: Manifest,
+  tree: PrerenderedTree,
+  chunks: string[],
+  markup: string,
+  head: string,
+) {
+  const files = filesOf(manifest, tree === 'landing' ? 'src/landing-main.ts' : 'index.html');
+  for (const chunk of chunks) filesOf(manifest, chunk, files);
   const [entry, ...imports] = files;
   // The landing page's own small script loads at once; the app's after the first paint.
   const scripts =
-    page.tree === 'landing' ? `<script type="module" crossorigin src="/${entry}"></script>` : appBoot(entry, imports);
+    tree === 'landing' ? `<script type="module" crossorigin src="/${entry}"></script>` : appBoot(entry, imports);
   return shell
     .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
     .replace(/<script type="module"[^>]*><\/script>/, scripts)
-    .replace('</head>', `${style}${page.tree === 'landing' ? preloads(imports) : ''}</head>`)
+    .replace('</head>', `${head}${tree === 'landing' ? preloads(imports) : ''}</head>`)
     .replace(
       /<div id="root">[\s\S]*?<\/div>\s*<\/div>/, // index.html's loading bar gives way to the page
-      `<div id="root" data-prerendered>${page.tree === 'app' ? inertControls(markup) : markup}</div>`,
+      `<div id="root" data-prerendered>${markup}</div>`,
     );
 }
 
@@ -110,42 +116,55 @@ function bootingShell(shell: string, manifest: Manifest): string {
     .replace(/<script type="module"[^>]*><\/script>/, appBoot(entry, imports));
 }
 
-/**
- * The app's pre-rendered controls are disabled until React has adopted them (web/src/main.tsx
- * enables each then): typed text would be lost to the form's state, and a click would submit
- * the bare HTML form (its fields in the address).
- */
-const inertControls = (markup: string) =>
-  markup.replace(/<(input|button|textarea|select)\b(?![^>]*\bdisabled\b)/g, '<$1 disabled data-until-hydrated');
+/** The client for node, one CommonJS file with its dependencies, React in its production build. */
+async function buildForServer(): Promise<typeof import('./src/app/server-entry')> {
+  await build({
+    configFile: path.join(__dirname, 'vite.config.ts'),
+    logLevel: 'warn',
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    ssr: { noExternal: true, target: 'node' },
+    build: {
+      ssr: 'src/app/server-entry.ts',
+      outDir: SERVER_BUILD,
+      emptyOutDir: true,
+      manifest: false,
+      copyPublicDir: false,
+      minify: false,
+      rollupOptions: {
+        // One file: the browser's lazy pages are all needed here, and statically too (member-page.tsx).
+        output: { format: 'cjs', entryFileNames: '[name].cjs', codeSplitting: false },
+        onwarn(warning, warn) {
+          if (warning.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') warn(warning);
+        },
+      },
+    },
+  });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the file was just built
+  return require(path.join(SERVER_BUILD, 'server-entry.cjs')) as typeof import('./src/app/server-entry');
+}
+
+function writePage(file: string, html: string): void {
+  writeFileSync(file, html);
+  writeFileSync(`${file}.gz`, gzipSync(html, { level: 9 }));
+  writeFileSync(`${file}.br`, brotliCompressSync(html));
+}
 
 async function main(): Promise<void> {
   const shell = readFileSync(path.join(DIST, 'index.html'), 'utf8');
   const manifest = JSON.parse(readFileSync(path.join(DIST, '.vite/manifest.json'), 'utf8')) as Manifest;
-  const vite = await createServer({
-    configFile: path.join(__dirname, 'vite.config.ts'),
-    server: { middlewareMode: true, hmr: false },
-    appType: 'custom',
-    logLevel: 'error',
-  });
-  try {
-    const { prerenderPage } = (await vite.ssrLoadModule(
-      '/src/app/prerender-page.tsx',
-    )) as typeof import('./src/app/prerender-page');
-    mkdirSync(path.join(DIST, 'pages'), { recursive: true });
-    writeFileSync(path.join(DIST, 'index.html'), bootingShell(shell, manifest));
-    for (const page of PAGES) {
-      const { markup, style } = hoistStyles(await prerenderPage(page.tree, page.location));
-      const html = pageHtml(shell, manifest, page, markup, style);
-      for (const name of page.names) {
-        const file = path.join(DIST, 'pages', `${name}.html`);
-        writeFileSync(file, html);
-        writeFileSync(`${file}.gz`, gzipSync(html, { level: 9 }));
-        writeFileSync(`${file}.br`, brotliCompressSync(html));
-      }
-      console.log(`pre-rendered ${page.location}: ${(html.length / 1024).toFixed(1)} kB`);
-    }
-  } finally {
-    await vite.close();
+  const { prerenderPage } = await buildForServer();
+  mkdirSync(path.join(DIST, 'pages', 'member'), { recursive: true });
+  writeFileSync(path.join(DIST, 'index.html'), bootingShell(shell, manifest));
+  for (const page of PAGES) {
+    const { markup, style } = hoistStyles(await prerenderPage(page.tree, page.location));
+    const body = page.tree === 'app' ? inertControls(markup) : markup;
+    const html = pageHtml(shell, manifest, page.tree, page.chunk ? [page.chunk] : [], body, style);
+    for (const name of page.names) writePage(path.join(DIST, 'pages', `${name}.html`), html);
+    console.log(`pre-rendered ${page.location}: ${(html.length / 1024).toFixed(1)} kB`);
+  }
+  for (const [name, chunks] of Object.entries(MEMBER_FRAMES)) {
+    const frame = pageHtml(shell, manifest, 'app', chunks, MEMBER_SLOTS.markup, MEMBER_SLOTS.head);
+    writeFileSync(path.join(DIST, 'pages', 'member', `${name}.html`), frame);
   }
 }
 

@@ -13,7 +13,7 @@ const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 function precompress(): Plugin {
   return {
     name: 'lively-precompress',
-    apply: 'build',
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
     writeBundle(options) {
       const assets = path.join(options.dir!, 'assets');
       for (const name of readdirSync(assets).filter((file) => /\.(js|css|svg)$/.test(file))) {

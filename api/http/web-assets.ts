@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { type RequestHandler } from 'express';
 import { SESSION_COOKIE } from '../../projections/sessions';
+import { memberPages } from './member-pages';
 
 /** Files under /assets/ carry a content hash in their name: a new build gives new names. */
 const HASHED_MAX_AGE_MS = 365 * 86_400_000;
@@ -50,15 +51,18 @@ const hasSessionCookie = (req: express.Request) =>
 /**
  * The page for a client-side route. A request without a session cookie gets the page
  * pre-rendered at build time when there is one (web/prerender.ts writes web/dist/pages/<name>.html
- * for /<name>, index.html for /): painted before any JavaScript runs, then hydrated. Everyone
- * else gets the app's index.html, which renders in the browser.
+ * for /<name>, index.html for /): painted before any JavaScript runs, then hydrated. A member
+ * opening home or a creator's page gets it rendered for them (./member-pages.ts). Everyone else
+ * gets the app's index.html, which renders in the browser.
  */
 export function webPage(webRoot: string): RequestHandler {
   const index = path.join(webRoot, 'index.html');
-  return (req, res, next) => {
+  const memberPage = memberPages(webRoot);
+  return async (req, res, next) => {
     res.vary('Cookie');
     const name = req.path === '/' ? 'index' : req.path.slice(1);
     const page = path.join(webRoot, 'pages', `${name}.html`);
+    if (hasSessionCookie(req) && (await memberPage(req, res))) return;
     if (hasSessionCookie(req) || !/^[a-z-]+$/.test(name) || !existsSync(page)) {
       return res.sendFile(index, (error) => error && next(error));
     }

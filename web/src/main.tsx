@@ -1,16 +1,25 @@
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import { RENDERED_QUERIES_ID, TIME_ZONE_COOKIE } from '@contracts/member-pages';
 import { installGlobalErrorLogging } from '@/lib/logger';
-import { App, knownVisitor } from './app/app';
+// The endpoints of the results a member's page comes with (app/member-page.tsx) must be known
+// before those results go into the cache.
+import '@/lib/creators-api';
+import { App, knownVisitor, renderedWith } from './app/app';
 
 installGlobalErrorLogging();
+rememberTimeZone();
 
 const container = document.getElementById('root')!;
 if (container.dataset.prerendered !== undefined) {
-  // The page came as HTML built from these components (web/prerender.ts): React adopts it.
+  // The page came as HTML built from these components: at build time for a visitor
+  // (web/prerender.ts), or by the server for a member with the data it shows
+  // (web/src/app/member-page.tsx), which goes into the cache first. React adopts it.
   // Hydrated as a transition: React yields to the browser every few milliseconds, so adopting
   // the page is no long task on a phone (the page is already painted meanwhile).
-  knownVisitor();
+  const state = document.getElementById(RENDERED_QUERIES_ID);
+  if (state?.textContent) renderedWith(JSON.parse(state.textContent));
+  else knownVisitor();
   startTransition(() => {
     hydrateRoot(container, <App />);
   });
@@ -20,6 +29,15 @@ if (container.dataset.prerendered !== undefined) {
   // holding the main thread for the whole first render (a phone stays responsive while it loads).
   const root = createRoot(container);
   startTransition(() => root.render(<App />));
+}
+
+/**
+ * The browser's time zone, for the server to write dates in when it renders a page for this
+ * member (api/http/member-pages.ts reads the cookie). A year: it is set again on every visit.
+ */
+function rememberTimeZone(): void {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (zone) document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
 }
 
 /**

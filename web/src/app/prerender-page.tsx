@@ -8,7 +8,7 @@ export type PrerenderedTree = 'landing' | 'app';
  * A page's HTML at `location`: the landing page alone (never hydrated: web/src/landing-main.ts)
  * or the whole app, which the browser then hydrates (web/src/main.tsx). Lazy pages are
  * waited for. Emotion writes each style beside its first element (web/prerender.ts moves them).
- * @public (loaded by web/prerender.ts through vite)
+ * @public (built by web/prerender.ts into the server build, web/src/app/server-entry.ts)
  */
 export async function prerenderPage(tree: PrerenderedTree, location: string): Promise<string> {
   knownVisitor();

@@ -56,9 +56,21 @@ export const theme = createTheme({
   },
 });
 
+/**
+ * `noSsr`: the scheme is read in the first render, not after it. Otherwise the provider gives
+ * every styled component a new theme once mounted, and adopting a page rendered on the server
+ * ends in one long re-render of all of it. The markup does not depend on the scheme (CSS
+ * variables; the toggle's icon waits for the page to be adopted).
+ */
 export function AppThemeProvider({ children }: { children: ReactNode }) {
   return (
-    <ThemeProvider theme={theme} modeStorageKey={THEME_STORAGE_KEY} defaultMode="system" disableTransitionOnChange>
+    <ThemeProvider
+      theme={theme}
+      modeStorageKey={THEME_STORAGE_KEY}
+      defaultMode="system"
+      disableTransitionOnChange
+      noSsr
+    >
       <CssBaseline />
       {children}
     </ThemeProvider>

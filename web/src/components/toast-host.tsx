@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { hasToastKeptForReload, useToast } from './toast';
 
 const LazyToaster = lazy(async () => ({ default: (await import('./toaster')).Toaster }));
@@ -9,7 +9,11 @@ const LazyToaster = lazy(async () => ({ default: (await import('./toaster')).Toa
  */
 export function ToastHost() {
   const { toasts: items } = useToast();
-  const [needed, setNeeded] = useState(hasToastKeptForReload);
+  const [needed, setNeeded] = useState(false);
+  // After the first render: a page rendered on the server knew nothing of the kept toast.
+  useEffect(() => {
+    if (hasToastKeptForReload()) setNeeded(true);
+  }, []);
   if (!needed && items.length) setNeeded(true);
   if (!needed) return null;
   return (

@@ -69,14 +69,26 @@ export function serverErrorText(error: unknown): string | null {
   return null;
 }
 
+/**
+ * A store on the server (web/src/app/member-page.tsx) asks the API on the member's behalf: at
+ * the server's own address, with the member's cookie. It is the thunks' extra argument.
+ */
+export interface ServerRequest {
+  origin: string;
+  cookie: string;
+}
+const serverRequestOf = (extra: unknown) => (extra as { server?: ServerRequest } | undefined)?.server;
+
 /** The one base query: session cookie, client id, JSON in and out, errors in one shape. */
 export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, ApiExtraOptions> = async (
   args,
-  { signal },
+  { signal, extra },
   extraOptions,
 ) => {
   const request: RequestArgs = typeof args === 'string' ? { url: args } : args;
   const headers: Record<string, string> = { 'X-Client-Id': clientId(), Accept: 'application/json', ...request.headers };
+  const server = serverRequestOf(extra);
+  if (server) headers.Cookie = server.cookie;
   let body: string | FormData | undefined;
   // A form (file uploads) goes as multipart: the browser sets its Content-Type with the boundary.
   if (request.body instanceof FormData) body = request.body;
@@ -86,7 +98,7 @@ export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, Api
   }
   let response: Response;
   try {
-    response = await fetch(request.url, {
+    response = await fetch(server ? server.origin + request.url : request.url, {
       method: request.method ?? 'GET',
       headers,
       body,
@@ -121,7 +133,8 @@ export const baseQuery: BaseQueryFn<string | RequestArgs, unknown, ApiError, Api
     const context = { status: error.status, url: request.url, method: request.method ?? 'GET', reqId };
     if (response.status >= 500) logger.error(error.message, context);
     else logger.debug(error.message, context);
-    if (response.status === 401 && extraOptions?.on401 !== 'error') handleUnauthorized();
+    // (On the server there is no page to send elsewhere: the browser meets the 401 itself.)
+    if (response.status === 401 && extraOptions?.on401 !== 'error' && !server) handleUnauthorized();
     return { error };
   }
   return { data: json ?? (text || null) };

@@ -1,4 +1,13 @@
-import { countOf, formatDate, formatDateTime, formatMonthDay, formatTime, timeAgo, usd } from './format';
+import {
+  countOf,
+  formatDate,
+  formatDateTime,
+  formatMonthDay,
+  formatTime,
+  setReaderTimeZone,
+  timeAgo,
+  usd,
+} from './format';
 
 // Local times, so the expectations hold in any time zone the tests run in.
 const local = (year: number, month: number, day: number, hours = 12, minutes = 0) =>
@@ -25,6 +34,19 @@ describe('dates', () => {
 
   it('writes Next Payout as month and day (SPEC §2)', () => {
     expect(formatMonthDay(local(2026, 2, 5))).toBe('Mar 5');
+  });
+
+  it("writes a moment in the reader's time zone when a server renders the page for them", () => {
+    try {
+      setReaderTimeZone(() => 'Pacific/Auckland'); // UTC+13 in January
+      expect(formatDateTime('2027-01-12T11:30:00Z')).toBe('13 Jan 2027, 00:30');
+      expect(formatMonthDay('2027-01-12T11:30:00Z')).toBe('Jan 13');
+      setReaderTimeZone(() => 'America/Los_Angeles'); // UTC-8
+      expect(formatDateTime('2027-01-12T07:05:00Z')).toBe('11 Jan 2027, 23:05');
+      expect(formatDate('2027-01-12')).toBe('12 Jan 2027'); // a calendar day stays that day
+    } finally {
+      setReaderTimeZone(() => undefined);
+    }
   });
 
   it('says how long ago for the last week, then the day', () => {

@@ -17,7 +17,8 @@ import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import { useCurrentUser } from '@/lib/current-user';
 import { CoverBanner } from '@/components/creator-card';
 import { countOf, usd } from '@/lib/format';
-import { useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from '@/lib/creators-api';
+import type { ApiDispatch } from '@/lib/api';
+import { creatorsApi, useCreatorPostsQuery, useCreatorQuery, useSubscriptionCheckQuery } from '@/lib/creators-api';
 import { PostCard } from '@/components/post-card';
 import { SafetyMenu } from '@/components/safety-menu';
 import { SubscribeDialog } from '@/components/subscribe-dialog';
@@ -25,6 +26,7 @@ import { TipButton } from '@/components/tip-dialog';
 import { SubscriptionCard } from '@/components/subscription-card';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { useFirstScreen } from '@/lib/use-first-screen';
 
 function NotFound() {
   return (
@@ -55,6 +57,20 @@ function ProfileSkeleton() {
   );
 }
 
+/**
+ * What the page shows first, asked for before a server renders it for a member
+ * (app/member-page.tsx): the creator, then their posts and whether the member subscribes.
+ */
+export async function prefetchCreatorPage(dispatch: ApiDispatch, id: string, userId: string): Promise<void> {
+  const once = { subscribe: false };
+  const creator = await dispatch(creatorsApi.endpoints.creator.initiate(id, once));
+  if (!creator.data) return;
+  await Promise.all([
+    dispatch(creatorsApi.endpoints.creatorPosts.initiate(id, once)),
+    userId === id ? null : dispatch(creatorsApi.endpoints.subscriptionCheck.initiate(id, once)),
+  ]);
+}
+
 /** /creator/:id (SPEC §2): cover, avatar, name, bio, posts; Subscribe, Message or owner actions. */
 export function CreatorProfilePage() {
   const { id = '' } = useParams();
@@ -63,6 +79,7 @@ export function CreatorProfilePage() {
   const creator = useCreatorQuery(id);
   const posts = useCreatorPostsQuery(id, { skip: !creator.data });
   const check = useSubscriptionCheckQuery(id, { skip: !creator.data || isOwner });
+  const shownPosts = useFirstScreen(posts.data ?? []);
   // A promotion's share link (`?promo=<id>`) opens the subscribe dialog on its offer.
   const promotionId = useSearchParams()[0].get('promo');
   const [dialogOpen, setDialogOpen] = useState(promotionId !== null);
@@ -176,7 +193,7 @@ export function CreatorProfilePage() {
           </Paper>
         ) : (
           <Stack spacing={2}>
-            {list.map((post) => (
+            {shownPosts.map((post) => (
               <PostCard
                 key={post.id}
                 post={post}

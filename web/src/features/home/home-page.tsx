@@ -8,17 +8,28 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { Post } from '@contracts/posts';
 import { useCurrentUser } from '@/lib/current-user';
 import { COVER_GRADIENT, CoverImage, CreatorCard, CreatorCardSkeleton } from '@/components/creator-card';
-import { useCreatorsQuery, useFeedQuery } from '@/lib/creators-api';
+import type { ApiDispatch } from '@/lib/api';
+import { creatorsApi, useCreatorsQuery, useFeedQuery } from '@/lib/creators-api';
 import { PostCard } from '@/components/post-card';
 import { SubscribeDialog } from '@/components/subscribe-dialog';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { useFirstScreen } from '@/lib/use-first-screen';
 
 const FEATURED = 6;
+
+/** What the page shows first, asked for before a server renders it for a member (app/member-page.tsx). */
+export async function prefetchHomePage(dispatch: ApiDispatch): Promise<void> {
+  const once = { subscribe: false };
+  await Promise.all([
+    dispatch(creatorsApi.endpoints.creators.initiate({ limit: FEATURED }, once)),
+    dispatch(creatorsApi.endpoints.feed.initiate(undefined, once)),
+  ]);
+}
 
 /** A feed request that failed: says so and offers to ask again (not the empty-feed text). */
 function FeedError({ onRetry }: { onRetry: () => void }) {
@@ -47,11 +58,12 @@ function FeedPageList({
   onMore: (next: string) => void;
 }) {
   const { data, isLoading, isError, refetch } = useFeedQuery(cursor ? { cursor } : undefined);
+  const shown = useFirstScreen(data?.posts ?? []);
   if (isError && !data) return <FeedError onRetry={() => void refetch()} />;
   if (isLoading || !data) return <Skeleton variant="rounded" height={160} />;
   return (
     <>
-      {data.posts.map((post: Post) => (
+      {shown.map((post: Post) => (
         <PostCard key={post.id} post={post} />
       ))}
       {isLast && data.nextCursor && (
@@ -74,11 +86,15 @@ export function HomePage() {
   const list = useMemo(() => creators.data ?? [], [creators.data]);
   // A random creator's cover as the page background, chosen once per visit: the covers in an order
   // starting at a random one. A cover that fails to load is passed over for the next; none: the gradient.
+  // Chosen once the page runs in the browser, so a page rendered on the server is adopted as it came.
+  const [luck, setLuck] = useState<number | null>(null);
+  useEffect(() => setLuck(Math.random()), []);
   const covers = useMemo(() => {
+    if (luck === null) return [];
     const urls = list.flatMap((creator) => (creator.coverImageUrl ? [creator.coverImageUrl] : []));
-    const start = Math.floor(Math.random() * urls.length);
+    const start = Math.floor(luck * urls.length);
     return [...urls.slice(start), ...urls.slice(0, start)];
-  }, [list]);
+  }, [list, luck]);
   const [failedCovers, setFailedCovers] = useState<readonly string[]>([]);
   const background = covers.find((url) => !failedCovers.includes(url)) ?? null;
 

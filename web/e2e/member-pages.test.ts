@@ -1,0 +1,127 @@
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { RENDERED_QUERIES_ID, TIME_ZONE_COOKIE } from '../../domain/contracts/member-pages';
+import { registerMember, unsubscribedUser, type TestMember } from '../../ops/testing/chat-client';
+import { verifyIdentity } from '../../ops/testing/identity-verification';
+import type { TestStack } from '../../ops/testing/harness';
+import { describeInBrowser, launchBrowser, newPage, screenshot, startE2EStack } from './support';
+
+/**
+ * Issue 19: a member's home and a creator's page come rendered by the server with the data they
+ * show (web/src/app/member-page.tsx, api/http/member-pages.ts), dates in the member's time zone;
+ * the browser adopts them without asking for that data again or rendering anything differently.
+ */
+const POST_TITLE = 'Sunrise over the harbour';
+
+/** A zone whose calendar day differs from UTC's at this hour, so a date written in the wrong zone shows. */
+const farZone = () => (new Date().getUTCHours() >= 12 ? 'Etc/GMT-14' : 'Etc/GMT+12');
+
+const dayIn = (iso: string, timeZone: string) => {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, day: 'numeric', month: 'short', year: 'numeric' })
+    .formatToParts(new Date(iso))
+    .reduce<Record<string, string>>((all, part) => ({ ...all, [part.type]: part.value }), {});
+  return `${parts.day} ${parts.month} ${parts.year}`;
+};
+
+describeInBrowser('member pages rendered on the server', () => {
+  let stack: TestStack;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let creator: TestMember;
+  let postedAt: string;
+  const zone = farZone();
+  const errors: string[] = [];
+  const apiCalls: string[] = [];
+
+  jest.setTimeout(180_000);
+
+  beforeAll(async () => {
+    stack = await startE2EStack();
+    creator = await registerMember(stack, 'Cleo');
+    await creator.agent.post('/api/creators/register').send({ bio: 'Cleo photographs harbours' }).expect(201);
+    await verifyIdentity(stack, creator.agent, creator.userId);
+    const post = await creator.agent
+      .post('/api/posts')
+      .send({ title: POST_TITLE, content: 'Gulls and ferries', isPublic: true })
+      .expect(201);
+    postedAt = post.body.createdAt;
+    const member = await registerMember(stack, 'Milo');
+    await member.agent
+      .post('/api/subscriptions')
+      .send({ creatorId: creator.userId, tierId: 'default-basic' })
+      .expect(201);
+    browser = await launchBrowser();
+    context = await browser.newContext({ baseURL: stack.url, timezoneId: zone, viewport: { width: 390, height: 844 } });
+    await context.addCookies([{ name: 'lively.sid', value: member.token, url: stack.url, httpOnly: true }]);
+    page = await newPage(context);
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    page.on('request', (request: Request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/')) apiCalls.push(url.pathname);
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await stack?.close();
+  });
+
+  /** The page's HTML as the server sent it, then the page once React has adopted every control. */
+  async function open(path: string) {
+    errors.length = 0;
+    apiCalls.length = 0;
+    const response = await page.goto(path);
+    const html = (await response?.text()) ?? '';
+    await page.waitForFunction(() => !document.querySelector('[data-until-hydrated]'));
+    return { html, response: response! };
+  }
+
+  it('renders home in the browser on a first visit, which tells the server the time zone', async () => {
+    const { html } = await open('/home');
+    expect(html).not.toContain(POST_TITLE);
+    await page.getByText(POST_TITLE).waitFor();
+    const cookies = await context.cookies(stack.url);
+    expect(cookies.find((cookie) => cookie.name === TIME_ZONE_COOKIE)?.value).toBe(encodeURIComponent(zone));
+  });
+
+  it('sends home rendered with the feed, in the member zone, and the browser adopts it as it is', async () => {
+    const { html, response } = await open('/home');
+    expect(response.headers()['cache-control']).toBe('private, no-store');
+    expect(html).toContain(`id="${RENDERED_QUERIES_ID}"`);
+    expect(html).toContain(POST_TITLE);
+    expect(html).toContain('Featured Creators');
+    // The date as the member's clock shows it, not the server's (they differ at this hour).
+    expect(dayIn(postedAt, zone)).not.toBe(dayIn(postedAt, 'UTC'));
+    expect(html).toContain(dayIn(postedAt, zone));
+    await page.getByText(POST_TITLE).waitFor();
+    await page.waitForTimeout(500); // effects after adoption
+    expect(errors).toEqual([]);
+    // What the page came with is not asked for again (the top bar's own data is).
+    expect(apiCalls.filter((call) => /^\/api\/(auth\/user|feed|creators)$/.test(call))).toEqual([]);
+    await screenshot(page, 'member-home-rendered-390');
+  });
+
+  it('sends a creator page rendered, and its controls work once adopted', async () => {
+    const { html } = await open(`/creator/${creator.userId}`);
+    expect(html).toContain(POST_TITLE);
+    expect(html).toContain('Cleo photographs harbours');
+    expect(errors).toEqual([]);
+    expect(apiCalls.filter((call) => call.startsWith(`/api/creators/${creator.userId}`))).toEqual([]);
+    await screenshot(page, 'member-creator-rendered-390');
+    await page.getByRole('link', { name: 'Message', exact: true }).click();
+    await page.waitForURL(`**/messages?user=${creator.userId}`);
+  });
+
+  it('leaves the page to the browser for someone without site access, and for visitors', async () => {
+    const lapsed = await unsubscribedUser(stack);
+    const cookie = `lively.sid=${lapsed.token}; ${TIME_ZONE_COOKIE}=UTC`;
+    const home = await fetch(`${stack.url}/home`, { headers: { cookie } });
+    expect(await home.text()).not.toContain(RENDERED_QUERIES_ID);
+    const visitor = await fetch(`${stack.url}/creator/${creator.userId}`, {
+      headers: { cookie: `${TIME_ZONE_COOKIE}=UTC` },
+    });
+    expect(await visitor.text()).not.toContain(RENDERED_QUERIES_ID);
+  });
+});
