@@ -13,6 +13,19 @@ const transform = {
     },
   ],
 };
+/**
+ * The client's component tests load lazy parts (dialogs, pages) as the browser does: their
+ * `import()` runs as a require, since jsdom tests have no native module loader.
+ */
+const webTransform = {
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    {
+      jsc: transform['^.+\\.(t|j)sx?$'][1].jsc,
+      module: { type: 'commonjs', ignoreDynamic: false },
+    },
+  ],
+};
 const common = {
   transform,
   // otplib's default plugins load @scure/base and @noble/hashes, ES modules only: compiled like our code.
@@ -40,6 +53,7 @@ module.exports = {
       ...common,
       displayName: 'web',
       testEnvironment: 'jsdom',
+      transform: webTransform,
       // The aliases of web/vite.config.ts and tsconfig.json (paths).
       moduleNameMapper: { '^@/(.*)$': '<rootDir>/web/src/$1', '^@contracts/(.*)$': '<rootDir>/domain/contracts/$1' },
       testMatch: ['<rootDir>/web/src/**/*.test.{ts,tsx}'],

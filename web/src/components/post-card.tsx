@@ -21,7 +21,7 @@ import { MediaGallery } from './media-gallery';
 import { PostComments } from './post-comments';
 import { PostOwnerMenu } from './post-owner-menu';
 import { SafetyMenu } from './safety-menu';
-import { TipButton } from './tip-dialog';
+import { TipButton } from './tip-button';
 import { useCurrentUser } from '@/lib/current-user';
 import { refusalText } from '@/lib/safety-api';
 import { formatDate } from '@/lib/format';

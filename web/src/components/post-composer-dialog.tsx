@@ -12,11 +12,12 @@ import { useEffect, useState } from 'react';
 import { createPostSchema, type EditPostRequest, type Post } from '@contracts/posts';
 import { MediaUploader } from './media-uploader';
 import { toast } from './toast';
-import { isApiError, isUnauthorized, serverErrorText } from '@/lib/api';
+import { isUnauthorized } from '@/lib/api';
 import { useCreatePostMutation, useEditPostMutation } from '@/lib/creators-api';
 import { formatDateTime } from '@/lib/format';
 import { IdentityRequiredAlert } from './identity-required-alert';
 import { identityRequiredText } from '@/lib/verification-api';
+import { refusalOf } from './post-refusal';
 import { useMediaUpload } from '@/lib/use-media-upload';
 
 interface Form {
@@ -30,9 +31,6 @@ interface Form {
 }
 
 const EMPTY: Form = { title: '', content: '', mediaUrl: '', isPublic: false, publishAt: '', later: false };
-
-/** The server's reason for refusing (a 4xx), not the text of a failure. */
-export const refusalOf = (error: unknown) => (isApiError(error) && error.status < 500 ? serverErrorText(error) : null);
 
 const twoDigits = (n: number) => String(n).padStart(2, '0');
 /** A moment as a `datetime-local` input shows it, in the browser's time zone. */

@@ -11,11 +11,14 @@ import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import type { Post } from '@contracts/posts';
 import { isUnauthorized } from '@/lib/api';
 import { useDeletePostMutation } from '@/lib/creators-api';
-import { PostComposerDialog, refusalOf } from './post-composer-dialog';
+import { refusalOf } from './post-refusal';
+
+// The editor (its fields and media upload) loads when the owner first edits: the menu is on every post they see.
+const PostComposerDialog = lazy(async () => ({ default: (await import('./post-composer-dialog')).PostComposerDialog }));
 import { toast } from './toast';
 
 /**
@@ -104,7 +107,9 @@ export function PostOwnerMenu({ post }: { post: Post }) {
           Delete post
         </MenuItem>
       </Menu>
-      {dialog === 'edit' && <PostComposerDialog open post={post} onClose={() => setDialog(null)} />}
+      <Suspense fallback={null}>
+        {dialog === 'edit' && <PostComposerDialog open post={post} onClose={() => setDialog(null)} />}
+      </Suspense>
       <DeletePostDialog post={post} open={dialog === 'delete'} onClose={() => setDialog(null)} />
     </>
   );

@@ -2,7 +2,7 @@ import '@/test-support/jsdom-setup';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { installFakeFetch, type FakeCall } from '@/test-support/fake-fetch';
 import { renderWithApp } from '@/test-support/render';
-import { TipButton } from './tip-dialog';
+import { TipButton } from './tip-button';
 
 afterEach(cleanup);
 
@@ -14,15 +14,17 @@ function serve(tipAnswer: (call: FakeCall) => { status: number; body: unknown })
   });
 }
 
-const open = () => {
+/** Opens the dialog, which loads on the first click. */
+const open = async () => {
   renderWithApp(<TipButton creatorId="c1" creatorName="Cora" postId="p1" />);
   fireEvent.click(screen.getByRole('button', { name: 'Tip' }));
+  await screen.findByRole('dialog', {}, { timeout: 15_000 });
 };
 
 describe('tip dialog', () => {
   it('tips a preset amount by card with a message, on the post it was opened from', async () => {
     const calls = serve(() => ({ status: 201, body: { id: 't1' } }));
-    open();
+    await open();
     fireEvent.click(screen.getByRole('button', { name: '$10' }));
     fireEvent.change(screen.getByLabelText('Message (optional)'), { target: { value: 'Great set!' } });
     fireEvent.click(screen.getByRole('button', { name: 'Tip $10.00' }));
@@ -39,7 +41,7 @@ describe('tip dialog', () => {
 
   it('takes a custom amount from $1 to $500 only, and pays from the balance when chosen', async () => {
     const calls = serve(() => ({ status: 201, body: { id: 't2' } }));
-    open();
+    await open();
     fireEvent.click(screen.getByRole('button', { name: 'Other' }));
     const amount = screen.getByLabelText('Custom amount');
     fireEvent.change(amount, { target: { value: '500.01' } });
@@ -61,7 +63,7 @@ describe('tip dialog', () => {
       status: 402,
       body: { error: 'Insufficient balance: this tip is $5.00 and your balance is $1.00.', code: 'PAYMENT_DECLINED' },
     }));
-    open();
+    await open();
     fireEvent.click(screen.getByRole('button', { name: 'Tip $5.00' }));
     expect(await screen.findByText(/Insufficient balance: this tip is \$5\.00/)).toBeTruthy();
     expect(screen.getByRole('dialog')).toBeTruthy();

@@ -32,7 +32,7 @@ function amountOf(preset: string, custom: string): number | null {
   return parseCents(custom, { signed: false, maxDigits: 6 });
 }
 
-interface TipDialogProps {
+export interface TipDialogProps {
   open: boolean;
   onClose: () => void;
   creatorId: string;
@@ -42,7 +42,7 @@ interface TipDialogProps {
 }
 
 /** Tip a creator (issue 21): a preset or custom amount ($1 to $500), an optional message, by card or from the balance. */
-function TipDialog({ open, onClose, creatorId, creatorName, postId }: TipDialogProps) {
+export function TipDialog({ open, onClose, creatorId, creatorName, postId }: TipDialogProps) {
   const [preset, setPreset] = useState(String(PRESETS_CENTS[0]));
   const [custom, setCustom] = useState('');
   const [message, setMessage] = useState('');
@@ -158,25 +158,5 @@ function TipDialog({ open, onClose, creatorId, creatorName, postId }: TipDialogP
         </Button>
       </DialogActions>
     </Dialog>
-  );
-}
-
-/** The small button that opens the tip dialog (post cards, creator pages, message threads). */
-export function TipButton(props: Omit<TipDialogProps, 'open' | 'onClose'> & { variant?: 'text' | 'outlined' }) {
-  const [open, setOpen] = useState(false);
-  const { variant = 'text', ...dialog } = props;
-  return (
-    <>
-      <Button
-        size="small"
-        variant={variant}
-        onClick={() => setOpen(true)}
-        startIcon={<VolunteerActivismOutlined />}
-        sx={{ minHeight: 44 }}
-      >
-        Tip
-      </Button>
-      {open && <TipDialog {...dialog} open onClose={() => setOpen(false)} />}
-    </>
   );
 }

@@ -5,7 +5,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useState } from 'react';
-import { BlockDialog, ReportDialog } from '@/components/safety-menu';
+import { BlockDialog, ReportDialog } from '@/components/safety-dialogs';
 import type { ChatMatch } from './use-lively-chat';
 
 /**

@@ -22,7 +22,7 @@ import { creatorsApi, useCreatorPostsQuery, useCreatorQuery, useSubscriptionChec
 import { PostCard } from '@/components/post-card';
 import { SafetyMenu } from '@/components/safety-menu';
 import { SubscribeDialog } from '@/components/subscribe-dialog';
-import { TipButton } from '@/components/tip-dialog';
+import { TipButton } from '@/components/tip-button';
 import { SubscriptionCard } from '@/components/subscription-card';
 import { VerifiedBadge } from '@/components/verified-badge';
 import { useDocumentTitle } from '@/lib/use-document-title';

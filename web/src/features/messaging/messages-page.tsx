@@ -39,7 +39,7 @@ import {
 } from './messaging-api';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { ThreadSafetyMenu } from './thread-safety-menu';
-import { TipButton } from '@/components/tip-dialog';
+import { TipButton } from '@/components/tip-button';
 import { IdentityRequiredAlert } from '@/components/identity-required-alert';
 import { identityRequiredText } from '@/lib/verification-api';
 import { refusalText } from '@/lib/safety-api';

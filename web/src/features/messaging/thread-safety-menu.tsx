@@ -17,7 +17,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import type { Message } from '@contracts/messaging';
-import { BlockDialog, ReportDialog, type ReportTarget } from '@/components/safety-menu';
+import { BlockDialog, ReportDialog, type ReportTarget } from '@/components/safety-dialogs';
 import { formatDateTime } from '@/lib/format';
 import { useThreadQuery } from './messaging-api';
 
