@@ -79,7 +79,7 @@ export function CreatorProfilePage() {
   const creator = useCreatorQuery(id);
   const posts = useCreatorPostsQuery(id, { skip: !creator.data });
   const check = useSubscriptionCheckQuery(id, { skip: !creator.data || isOwner });
-  const shownPosts = useFirstScreen(posts.data ?? []);
+  const { shown: shownPosts, more: morePosts } = useFirstScreen(posts.data ?? []);
   // A promotion's share link (`?promo=<id>`) opens the subscribe dialog on its offer.
   const promotionId = useSearchParams()[0].get('promo');
   const [dialogOpen, setDialogOpen] = useState(promotionId !== null);
@@ -201,6 +201,7 @@ export function CreatorProfilePage() {
                 onSubscribe={isOwner ? undefined : () => setDialogOpen(true)}
               />
             ))}
+            <div ref={morePosts} />
           </Stack>
         )}
       </Container>

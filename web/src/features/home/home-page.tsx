@@ -58,7 +58,7 @@ function FeedPageList({
   onMore: (next: string) => void;
 }) {
   const { data, isLoading, isError, refetch } = useFeedQuery(cursor ? { cursor } : undefined);
-  const shown = useFirstScreen(data?.posts ?? []);
+  const { shown, more } = useFirstScreen(data?.posts ?? []);
   if (isError && !data) return <FeedError onRetry={() => void refetch()} />;
   if (isLoading || !data) return <Skeleton variant="rounded" height={160} />;
   return (
@@ -66,6 +66,7 @@ function FeedPageList({
       {shown.map((post: Post) => (
         <PostCard key={post.id} post={post} />
       ))}
+      <div ref={more} />
       {isLast && data.nextCursor && (
         <Button variant="outlined" onClick={() => onMore(data.nextCursor!)}>
           Load more
