@@ -78,7 +78,7 @@ export function createApp(deps: AppDependencies): {
     app.use(webAssets(deps.webRoot));
     app.use(missingFile);
     // Client-side routes: every other GET gets the app shell, or a visitor the page pre-rendered.
-    app.get(/^(?!\/api\/|\/ws\/).*/, webPage(deps.webRoot));
+    app.get(/^(?!\/api\/|\/ws\/).*/, webPage(deps.webRoot, deps.memberPageBudgetMs));
   }
   app.use(errorHandler);
   return { app, api, metrics };

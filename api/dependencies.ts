@@ -14,6 +14,8 @@ export interface AppDependencies {
   allowedOrigins: string[];
   /** Folder of the built web client, served on the same origin; none in API-only tests. */
   webRoot?: string;
+  /** How long a member's page may take to render on the server before the browser renders it (1,500 ms). */
+  memberPageBudgetMs?: number;
   /** Whether the app runs behind a TLS-terminating proxy (secure cookies, client IPs). */
   trustProxy: boolean;
   /** Ports to the outside world (card processor, email, rates, …), filled in by each context. */

@@ -31,6 +31,8 @@ export interface StackOptions {
   host?: string;
   realtimePort: number;
   webRoot?: string;
+  /** See AppDependencies; tests on a loaded machine give it longer. */
+  memberPageBudgetMs?: number;
   allowedOrigins?: string[];
   trustProxy?: boolean;
   logger?: Logger;
@@ -123,6 +125,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     projectionNames: allProjectors.map((p) => p.name),
     allowedOrigins: options.allowedOrigins ?? [],
     webRoot: options.webRoot,
+    memberPageBudgetMs: options.memberPageBudgetMs,
     trustProxy: options.trustProxy ?? false,
     ports,
     metricsToken: options.metricsToken ?? null,

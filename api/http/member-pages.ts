@@ -57,15 +57,18 @@ function ownOrigin(req: express.Request): string {
   return `http://${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort}`;
 }
 
-const withinBudget = <T>(work: Promise<T>) =>
-  Promise.race([work, new Promise<null>((resolve) => setTimeout(() => resolve(null), RENDER_BUDGET_MS).unref())]);
+const withinBudget = <T>(work: Promise<T>, budgetMs: number) =>
+  Promise.race([work, new Promise<null>((resolve) => setTimeout(() => resolve(null), budgetMs).unref())]);
 
 /**
  * Sends the member's page rendered on the server, or answers false (nothing sent) where the
  * browser should render it: no server build, not a page rendered here, no time zone known yet,
  * no site access, too slow, or a failure (logged).
  */
-export function memberPages(webRoot: string): (req: express.Request, res: express.Response) => Promise<boolean> {
+export function memberPages(
+  webRoot: string,
+  budgetMs = RENDER_BUDGET_MS,
+): (req: express.Request, res: express.Response) => Promise<boolean> {
   const entry = path.join(webRoot, '.server', 'server-entry.cjs');
   let renderer: MemberPageRenderer | null | undefined;
   const load = () => (renderer ??= existsSync(entry) ? (createRequire(__filename)(entry) as MemberPageRenderer) : null);
@@ -88,7 +91,7 @@ export function memberPages(webRoot: string): (req: express.Request, res: expres
         origin: ownOrigin(req),
         timeZone,
       };
-      const page = await withinBudget(load()!.renderMemberPage(request));
+      const page = await withinBudget(load()!.renderMemberPage(request), budgetMs);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (!page) {
         req.log.debug({ ms }, 'member page left to the browser');

@@ -55,9 +55,9 @@ const hasSessionCookie = (req: express.Request) =>
  * opening home or a creator's page gets it rendered for them (./member-pages.ts). Everyone else
  * gets the app's index.html, which renders in the browser.
  */
-export function webPage(webRoot: string): RequestHandler {
+export function webPage(webRoot: string, memberPageBudgetMs?: number): RequestHandler {
   const index = path.join(webRoot, 'index.html');
-  const memberPage = memberPages(webRoot);
+  const memberPage = memberPages(webRoot, memberPageBudgetMs);
   return async (req, res, next) => {
     res.vary('Cookie');
     const name = req.path === '/' ? 'index' : req.path.slice(1);

@@ -36,7 +36,8 @@ describeInBrowser('member pages rendered on the server', () => {
   jest.setTimeout(180_000);
 
   beforeAll(async () => {
-    stack = await startE2EStack();
+    // A loaded CI machine may render slower than a member's page is given (it then goes to the browser).
+    stack = await startE2EStack({ memberPageBudgetMs: 30_000 });
     creator = await registerMember(stack, 'Cleo');
     await creator.agent.post('/api/creators/register').send({ bio: 'Cleo photographs harbours' }).expect(201);
     await verifyIdentity(stack, creator.agent, creator.userId);
