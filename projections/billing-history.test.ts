@@ -3,7 +3,7 @@ import type { RecordedEvent } from '../domain/event-store/port';
 import { useTestDatabase } from '../ops/testing/use-test-database';
 import { billingHistoryProjector, billingHistoryPage, decodeBillingCursor, findReceipt } from './billing-history';
 import { projectionContext } from './engine/projector';
-import { replayTwice } from './engine/testing/replay-twice';
+import { dumpTables, replayTwice } from './engine/testing/replay-twice';
 
 let db: Knex;
 useTestDatabase((opened) => ({ db } = opened), { poolSize: 2 });
@@ -314,11 +314,104 @@ const beaEvents = [
 ];
 const allEvents = [...events, ...beaEvents];
 
+/**
+ * Events whose effect depends on the ones before them in the same batch: a tip before its
+ * creator signs up and one after, a card changed between two card tips, one tip id twice, a
+ * period before its charge and after it, a failed conversion, a creator deleted between two unlocks.
+ */
+const dan = 'dddddddd-dddd-4ddd-8ddd-dddddddddddd';
+const latePayment = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
+const tip = (tipId: string, creatorId: string, amountCents: number) =>
+  recorded('TipGiven', {
+    tipId,
+    tipperId: bea,
+    creatorId,
+    amountCents,
+    source: 'card',
+    givenAt: '2026-03-09T00:00:00.000Z',
+  });
+const renewed = (periodEnd: string) =>
+  recorded('MembershipRenewed', {
+    userId: member,
+    paymentId: latePayment,
+    periodStart: '2026-03-01T00:00:00.000Z',
+    periodEnd,
+    renewedAt: '2026-03-01T00:00:00.000Z',
+  });
+const unlock = (messageId: string) =>
+  recorded('MessageUnlocked', {
+    messageId,
+    senderId: creator,
+    receiverId: member,
+    priceCents: 250,
+    paymentReference: `messageUnlock:${messageId}`,
+    unlockedAt: '2026-03-13T00:00:00.000Z',
+  });
+const orderMatters = [
+  tip('tip-before', dan, 300),
+  registered(dan, 'Dan', '3333'),
+  tip('tip-after', dan, 400),
+  recorded('PaymentCardUpdated', { userId: bea, cardLast4: '9999', at: '2026-03-09T00:00:01.000Z' }),
+  tip('tip-new-card', dan, 500),
+  tip('tip-new-card', dan, 600),
+  renewed('2026-03-31T00:00:00.000Z'),
+  recorded('PaymentCaptured', attempt(latePayment, 'membership_renewal', 199, '2026-03-01T00:00:00.000Z')),
+  renewed('2026-04-01T00:00:00.000Z'),
+  recorded('CryptoConversionRequested', {
+    transactionId: 'tx-2',
+    userId: member,
+    cryptoType: 'USDT',
+    netCents: 485,
+    requestedAt: '2026-03-10T00:00:00.000Z',
+  }),
+  recorded('CryptoConversionFailed', { transactionId: 'tx-2', userId: member, failureReason: 'Chain congested' }),
+  unlock('msg-before-deletion'),
+  recorded('AccountDeleted', { userId: creator, at: '2026-03-12T00:00:00.000Z' }),
+  unlock('msg-after-deletion'),
+];
+
 describe('billing history projector', () => {
   it('builds the same rows when every event is applied twice', async () => {
     const { once, twice } = await replayTwice(db, billingHistoryProjector, allEvents);
     expect(twice).toEqual(once);
     expect(once.billing_history).toHaveLength(8 + 7);
+  });
+
+  it('applies a batch as one event at a time: in one batch or several, and replayed', async () => {
+    const history = [...allEvents, ...orderMatters];
+    const { once } = await replayTwice(db, billingHistoryProjector, history);
+    const relevant = history.filter((event) => billingHistoryProjector.eventTypes.includes(event.type));
+    for (const size of [relevant.length, 2, 3]) {
+      const schema = `apply_all_billing_${size}`;
+      await db.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await db.raw(`CREATE SCHEMA "${schema}"`);
+      await billingHistoryProjector.createTables(db, schema);
+      await db.transaction(async (trx) => {
+        for (let i = 0; i < relevant.length; i += size)
+          await billingHistoryProjector.applyAll!(projectionContext(trx, schema), relevant.slice(i, i + size));
+      });
+      expect(await dumpTables(db, billingHistoryProjector, schema)).toEqual(once);
+      // A replayed batch changes nothing.
+      await db.transaction((trx) => billingHistoryProjector.applyAll!(projectionContext(trx, schema), relevant));
+      expect(await dumpTables(db, billingHistoryProjector, schema)).toEqual(once);
+    }
+    // What one event at a time leaves, which a batch must keep: each event sees the ones before it.
+    const rows = await db
+      .withSchema(`apply_all_billing_${relevant.length}`)
+      .table('billing_history')
+      .whereIn('source_id', ['tip-before', 'tip-after', 'tip-new-card', latePayment, 'msg-after-deletion'])
+      .orderBy('occurred_at')
+      .orderBy('amount_cents')
+      .select('description', 'amount_cents', 'card_last4', 'period_end');
+    expect(rows.map((r) => [r.description, r.amount_cents, r.card_last4, r.period_end?.toISOString() ?? null])).toEqual(
+      [
+        ['Lively site plan, 1 month (renewal)', 199, '4242', '2026-04-01T00:00:00.000Z'],
+        ['Tip to a creator', 300, '5555', null],
+        ['Tip to Dan Lee', 400, '5555', null],
+        ['Tip to Dan Lee', 500, '9999', null],
+        ['Unlocked message from Deleted user', 250, null, null],
+      ],
+    );
   });
 
   describe('the member’s money facts', () => {

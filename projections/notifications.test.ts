@@ -8,7 +8,7 @@ import { handleCommand } from '../domain/shared/command-handler';
 import { readWholeLog } from '../ops/testing/read-whole-log';
 import { useTestDatabase } from '../ops/testing/use-test-database';
 import { projectionContext } from './engine/projector';
-import { replayTwice } from './engine/testing/replay-twice';
+import { dumpTables, replayTwice } from './engine/testing/replay-twice';
 import {
   newestNotificationCursor,
   notificationId,
@@ -215,6 +215,26 @@ it('rebuilds the same rows, read marks included, however often each event is app
       read: false,
     },
   ]);
+});
+
+it('applyAll (one batch, batches of 2, and a replayed batch) leaves the rows apply leaves, read marks included', async () => {
+  const log = await readWholeLog(store);
+  const { once } = await replayTwice(db, notificationsProjector, log);
+  const events = log.filter((event) => notificationsProjector.eventTypes.includes(event.type));
+  for (const size of [events.length, 2]) {
+    const schema = `apply_all_notifications_${size}`;
+    await db.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await db.raw(`CREATE SCHEMA "${schema}"`);
+    await notificationsProjector.createTables(db, schema);
+    await db.transaction(async (trx) => {
+      for (let i = 0; i < events.length; i += size)
+        await notificationsProjector.applyAll!(projectionContext(trx, schema), events.slice(i, i + size));
+    });
+    expect(await dumpTables(db, notificationsProjector, schema)).toEqual(once);
+    // A replayed batch changes nothing.
+    await db.transaction((trx) => notificationsProjector.applyAll!(projectionContext(trx, schema), events));
+    expect(await dumpTables(db, notificationsProjector, schema)).toEqual(once);
+  }
 });
 
 describe('queries', () => {

@@ -7,7 +7,10 @@ import type {
   PaymentAccountVerifiedData,
 } from '../domain/payouts/events';
 import { REMOVED } from '../domain/privacy/personal-data';
-import type { Projector } from './engine/projector';
+import type { RecordedEvent } from '../domain/event-store/port';
+import { forgettingAccounts } from './engine/forgetting-accounts';
+import { KeyedRows, type Row } from './engine/keyed-rows';
+import type { ProjectionContext, Projector } from './engine/projector';
 
 /**
  * The `payment_accounts` read model (SPEC §3): where a creator's payouts go; one default each.
@@ -41,16 +44,11 @@ export const paymentAccountsProjector: Projector = {
   appliesThroughIndexes: true,
   eventTypes: ['PaymentAccountAdded', 'PaymentAccountVerified', 'PaymentAccountVerificationFailed', 'AccountDeleted'],
   createTables,
-  async apply({ table }, event) {
+  async apply(context, event) {
+    const { table } = context;
     switch (event.type) {
-      case 'AccountDeleted': {
-        // Issue 23: the holder's name and routing number read as PaymentAccountAdded replays once the key is gone.
-        const { userId } = event.data as AccountDeletedData;
-        await table('payment_accounts')
-          .where({ creator_id: userId })
-          .update({ account_holder_name: REMOVED, routing_number: null });
-        return;
-      }
+      case 'AccountDeleted':
+        return void (await forgetHolder(context, (event.data as AccountDeletedData).userId));
       case 'PaymentAccountAdded': {
         const d = event.data as PaymentAccountAddedData;
         // A new default replaces the old one; replaying leaves the same single default.
@@ -59,23 +57,7 @@ export const paymentAccountsProjector: Projector = {
             .where({ creator_id: d.creatorId })
             .whereNot({ id: d.paymentAccountId })
             .update({ is_default: false });
-        await table('payment_accounts')
-          .insert({
-            id: d.paymentAccountId,
-            creator_id: d.creatorId,
-            type: d.type,
-            stripe_account_id: d.stripeAccountId,
-            bank_account_last4: d.bankAccountLast4,
-            account_holder_name: d.accountHolderName,
-            routing_number: d.routingNumber,
-            is_default: d.isDefault,
-            is_verified: d.isVerified,
-            verification_status: d.isVerified ? 'verified' : 'pending',
-            verified_at: d.isVerified ? d.addedAt : null,
-            created_at: d.addedAt,
-          })
-          .onConflict('id')
-          .ignore();
+        await table('payment_accounts').insert(addedRow(d)).onConflict('id').ignore();
         return;
       }
       case 'PaymentAccountVerified': {
@@ -94,7 +76,85 @@ export const paymentAccountsProjector: Projector = {
       }
     }
   },
+  // Two or four statements a batch (cut at each AccountDeleted), not one or two an event.
+  applyAll: forgettingAccounts(applyAccounts, forgetHolder).applyAll,
 };
+
+/** Issue 23: the holder's name and routing number read as PaymentAccountAdded replays once the key is gone. */
+function forgetHolder({ table }: ProjectionContext, userId: string) {
+  return table('payment_accounts')
+    .where({ creator_id: userId })
+    .update({ account_holder_name: REMOVED, routing_number: null });
+}
+
+function addedRow(d: PaymentAccountAddedData) {
+  return {
+    id: d.paymentAccountId,
+    creator_id: d.creatorId,
+    type: d.type,
+    stripe_account_id: d.stripeAccountId,
+    bank_account_last4: d.bankAccountLast4,
+    account_holder_name: d.accountHolderName,
+    routing_number: d.routingNumber,
+    is_default: d.isDefault,
+    is_verified: d.isVerified,
+    verification_status: d.isVerified ? 'verified' : 'pending',
+    verification_failure_reason: null,
+    verified_at: d.isVerified ? d.addedAt : null,
+    created_at: d.addedAt,
+  };
+}
+
+/** What a verification decision sets on its account. */
+function decided(event: RecordedEvent): Row {
+  if (event.type === 'PaymentAccountVerified')
+    return {
+      is_verified: true,
+      verification_status: 'verified',
+      verified_at: (event.data as PaymentAccountVerifiedData).verifiedAt,
+    };
+  const d = event.data as PaymentAccountVerificationFailedData;
+  return { is_verified: false, verification_status: 'failed', verification_failure_reason: d.reason };
+}
+
+/**
+ * A run of payment-account events (no AccountDeleted) in four statements: the accounts it names,
+ * and every account of a creator it adds a default for, read once; each event applied in memory
+ * in order, as one by one; the changed rows written back. Object.assign rather than spreads: see
+ * `row` in billing-history.ts.
+ */
+async function applyAccounts(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  const defaults = events
+    .filter((event) => event.type === 'PaymentAccountAdded' && (event.data as PaymentAccountAddedData).isDefault)
+    .map((event) => (event.data as PaymentAccountAddedData).creatorId);
+  const { rows: stored } = await context.trx.raw(
+    `SELECT id, creator_id FROM ${context.ref('payment_accounts')} WHERE creator_id = ANY(?)`,
+    [[...new Set(defaults)]],
+  );
+  const named = events.map((event) => (event.data as { paymentAccountId: string }).paymentAccountId);
+  const rows = await KeyedRows.load(context, 'payment_accounts', 'id', [...named, ...stored.map((r: Row) => r.id)]);
+  // Each creator's accounts known so far: stored ones of the creators above, and those added in the run.
+  const accountsOf = new Map<string, Set<string>>();
+  const know = (creatorId: string, id: string) =>
+    accountsOf.set(creatorId, (accountsOf.get(creatorId) ?? new Set()).add(id));
+  for (const row of stored as Array<{ id: string; creator_id: string }>) know(row.creator_id, row.id);
+  for (const event of events) {
+    const id = (event.data as { paymentAccountId: string }).paymentAccountId;
+    if (event.type !== 'PaymentAccountAdded') {
+      rows.change(id, (row) => row && Object.assign({}, row, decided(event)));
+      continue;
+    }
+    const d = event.data as PaymentAccountAddedData;
+    // A new default replaces the old one (as the one-by-one update of the creator's others).
+    if (d.isDefault)
+      for (const other of accountsOf.get(d.creatorId) ?? [])
+        if (other !== id)
+          rows.change(other, (row) => (row?.is_default ? Object.assign({}, row, { is_default: false }) : row));
+    rows.change(id, (row) => row ?? addedRow(d));
+    know(d.creatorId, id);
+  }
+  await rows.store();
+}
 
 /** Payment accounts pending verification (for the periodic check with the payout processor). */
 export async function pendingPaymentAccounts(

@@ -8,7 +8,8 @@ import { useTestDatabase } from '../ops/testing/use-test-database';
 import { creatorBalancesProjector } from './creator-balances';
 import { paymentAccountsProjector } from './payment-accounts';
 import { payoutsProjector } from './payouts';
-import { replayTwice } from './engine/testing/replay-twice';
+import { projectionContext } from './engine/projector';
+import { dumpTables, replayTwice } from './engine/testing/replay-twice';
 
 let db: Knex;
 useTestDatabase((opened) => ({ db } = opened), { poolSize: 2 });
@@ -144,6 +145,32 @@ describe('payout read models', () => {
       const { once, twice } = await replayTwice(db, projector, history());
       expect(twice).toEqual(once);
       expect(Object.values(once).some((rows) => rows.length > 0)).toBe(true);
+    },
+  );
+
+  it.each([payoutsProjector, paymentAccountsProjector])(
+    '$name: applyAll (one batch, or batches of 2; then the history again) leaves the rows apply leaves',
+    async (projector) => {
+      const events = history().filter((event) => projector.eventTypes.includes(event.type));
+      /** The tables after `batches`, each applied with applyAll, or event by event with apply. */
+      const build = async (schema: string, batches: RecordedEvent[][], batched: boolean) => {
+        await db.raw(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await db.raw(`CREATE SCHEMA "${schema}"`);
+        await projector.createTables(db, schema);
+        await db.transaction(async (trx) => {
+          for (const batch of batches)
+            if (batched) await projector.applyAll!(projectionContext(trx, schema), batch);
+            else for (const event of batch) await projector.apply(projectionContext(trx, schema), event);
+        });
+        return dumpTables(db, projector, schema);
+      };
+      const pairs = Array.from({ length: Math.ceil(events.length / 2) }, (_, i) => events.slice(2 * i, 2 * i + 2));
+      // The whole history applied again (a new default clears the others again, one by one too).
+      const once = await build(`one_by_one_${projector.name}`, [events], false);
+      const again = await build(`one_by_one_again_${projector.name}`, [events, events], false);
+      expect(await build(`apply_all_${projector.name}`, [events], true)).toEqual(once);
+      expect(await build(`apply_all_pairs_${projector.name}`, pairs, true)).toEqual(once);
+      expect(await build(`apply_all_again_${projector.name}`, [...pairs, events], true)).toEqual(again);
     },
   );
 
