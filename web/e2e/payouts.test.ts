@@ -241,10 +241,10 @@ describeInBrowser('creator payouts and the finance console', () => {
     await staffPage.waitForURL(
       (url) => url.searchParams.get('userId') === creatorId && !url.searchParams.get('status'),
     );
-    const [download] = await Promise.all([
-      staffPage.waitForEvent('download'),
-      staffPage.getByRole('link', { name: 'Export CSV' }).click(),
-    ]);
+    // The router renders a navigation as a transition: the address changes before the link does.
+    const exportLink = staffPage.locator(`a[href="/api/admin/payouts/export.csv?userId=${creatorId}"]`);
+    await exportLink.waitFor();
+    const [download] = await Promise.all([staffPage.waitForEvent('download'), exportLink.click()]);
     expect(download.suggestedFilename()).toMatch(/^payouts-\d{4}-\d{2}-\d{2}\.csv$/);
     const path = await download.path();
     const csv = readFileSync(path, 'utf8');
