@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ChatEndReason } from '../domain/chat/events';
+import type { ServerMessage } from '../domain/contracts/chat';
 import { BEAT_MS, BUCKET, fromWire, TTL_MS, type ClusterKeys, type ToOwner, type ToProcess } from './cluster-protocol';
-import { compileRequest, Matcher, type Effect, type Member, type Request } from './matcher';
+import {
+  compileRequest,
+  Matcher,
+  type ChatMode,
+  type Effect,
+  type JoinFilters,
+  type Member,
+  type Request,
+} from './matcher';
 import type { RedisBus } from './redis-bus';
 import type { SessionRecorder } from './session-recorder';
 
@@ -24,8 +33,13 @@ interface Adopted {
  */
 export class BucketOwner {
   private matcher: Matcher;
-  /** Which process holds each member the matcher knows (waiting, in a session, or adopted). */
+  /**
+   * Which process holds each member known here, and the member as their process last sent them
+   * (a rejoin uses it). A member is known from their first join until they disconnect or their
+   * process dies, so "Next" (a leave and a rejoin) sends no profile.
+   */
   private readonly processOf = new Map<string, string>();
+  private readonly members = new Map<string, Member>();
   private readonly adopted = new Map<string, Adopted>();
 
   constructor(
@@ -50,22 +64,27 @@ export class BucketOwner {
   receive(message: ToOwner): void {
     const now = this.options.now();
     // A process no longer holding the member (their newer socket is elsewhere) speaks for nobody.
-    if (message.t !== 'join' && message.t !== 'resume') {
+    if (message.t !== 'join' && message.t !== 'resume' && message.t !== 'rejoin') {
       const holder = this.processOf.get(message.u);
       if (holder !== undefined && holder !== message.p) return;
     }
     switch (message.t) {
-      case 'join': {
-        const member = this.know(message.p, fromWire(message.m));
-        this.endAdopted(member.userId, member.userId, 'rejoined', now);
-        return this.apply(this.matcher.join(member, compileRequest(member, message.mode, message.f), now));
+      case 'join':
+        return this.join(this.know(message.p, fromWire(message.m)), message.mode, message.f, now);
+      case 'rejoin': {
+        // Known from the same process (a member who moved came with a full join from the new one).
+        const member = this.processOf.get(message.u) === message.p ? this.members.get(message.u) : undefined;
+        if (!member) return this.links.toProcess(message.p, { k: 'n', u: message.u, n: message.n });
+        return this.join(member, message.mode, message.f, now);
       }
       case 'skip':
         if (this.adopted.has(message.u)) return this.endAdopted(message.u, message.u, 'skipped', now);
         return this.apply(this.matcher.skip(message.u, message.sid, now));
       case 'leave':
-        if (this.adopted.has(message.u)) return this.endAdopted(message.u, message.u, message.r, now);
-        return this.apply(this.matcher.leave(message.u, message.r, now));
+        if (this.adopted.has(message.u)) this.endAdopted(message.u, message.u, message.r, now);
+        else this.apply(this.matcher.leave(message.u, message.r, now));
+        if (message.r === 'disconnected') this.forget(message.u);
+        return;
       case 'resume': {
         const member = this.know(message.p, fromWire(message.m));
         const request = compileRequest(member, message.mode, message.f);
@@ -82,7 +101,7 @@ export class BucketOwner {
 
   /**
    * Members of processes whose heartbeat expired leave as if they disconnected (their partners
-   * are told and re-queued), and members the matcher no longer knows are forgotten.
+   * are told and re-queued), and are forgotten.
    */
   async sweep(): Promise<void> {
     const alive = await this.links.alive([...new Set(this.processOf.values())]);
@@ -91,17 +110,18 @@ export class BucketOwner {
       if (!alive.has(processId)) {
         if (this.adopted.has(userId)) this.endAdopted(userId, userId, 'disconnected', now);
         else this.apply(this.matcher.leave(userId, 'disconnected', now));
+        this.forget(userId);
       }
     }
     // An adopted session whose other side never resumed (its process died with the old owner).
     for (const [userId, entry] of [...this.adopted])
       if (now - entry.since > TTL_MS && !this.adopted.has(entry.partner))
         this.endAdopted(userId, entry.partner, 'disconnected', now);
-    for (const userId of [...this.processOf.keys()]) {
-      if (this.matcher.isWaiting(userId) || this.matcher.sessionOf(userId) || this.adopted.has(userId)) continue;
-      this.processOf.delete(userId);
-      this.blockSets.delete(userId);
-    }
+  }
+
+  private join(member: Member, mode: ChatMode, filters: JoinFilters, now: number): void {
+    this.endAdopted(member.userId, member.userId, 'rejoined', now);
+    this.apply(this.matcher.join(member, compileRequest(member, mode, filters), now));
   }
 
   private know(processId: string, member: Member & { blocked: Set<string> }): Member {
@@ -109,7 +129,15 @@ export class BucketOwner {
     // Blocks that arrived since the member's process sent them are in the set the follower keeps.
     for (const id of this.blockSets.get(member.userId) ?? []) member.blocked.add(id);
     this.blockSets.set(member.userId, member.blocked);
+    this.members.set(member.userId, member);
     return member;
+  }
+
+  /** A member gone (disconnected, or their process died) and out of the matcher: nothing of theirs is kept. */
+  private forget(userId: string): void {
+    this.processOf.delete(userId);
+    this.blockSets.delete(userId);
+    this.members.delete(userId);
   }
 
   /** Ends an adopted session: both sides' processes hear of it; the side that did not end it is queued again. */
@@ -148,9 +176,15 @@ export class BucketOwner {
             sid: session.id,
             partner: peer.userId,
             pp: this.processOf.get(peer.userId)!,
-            peer: { displayName: peer.displayName, photos: [...(peer.photos ?? [])] },
-            score: session.score,
-            init: session.initiatorId === me.userId,
+            text: JSON.stringify({
+              type: 'matched',
+              sessionId: session.id,
+              data: {
+                peer: { displayName: peer.displayName, photos: [...(peer.photos ?? [])] },
+                compatibilityScore: session.score,
+                isInitiator: session.initiatorId === me.userId,
+              },
+            } satisfies ServerMessage),
           });
       } else {
         const { session, endedBy, reason, at } = effect;

@@ -4,7 +4,8 @@ import type { ChatMode, JoinFilters, Member } from './matcher';
  * What the realtime processes of one chat service say to each other over Redis, and on which
  * channels and keys. A published message is a batch: lines, one per message (all a turn of the
  * event loop had for that channel), each a JSON object, except signalling, which is
- * `s<TAB>userId<TAB>sessionId<TAB>text` so the text the partner receives is never encoded twice.
+ * `s<TAB>userId<TAB>sessionId<TAB>text` so the text the partner receives is never encoded twice,
+ * and matches (`matchedLine`), for the same reason.
  *
  * - `<prefix>:bucket:<b>`: the inbox of the bucket's matcher owner (joins, skips, leaves, resumes);
  * - `<prefix>:process:<id>`: a process's inbox: the owner's effects for its members (waiting,
@@ -74,35 +75,62 @@ export const fromWire = (wire: WireMember): Member & { blocked: Set<string> } =>
 /** To the bucket owner. `p`: the sending process (the one holding the member's socket). */
 export type ToOwner =
   | { t: 'join'; p: string; m: WireMember; mode: ChatMode; f: JoinFilters }
+  /**
+   * A join of a member whose profile this process already sent the owner (it has not changed
+   * since): the owner uses the one it holds, with the blocks its follower of the log kept current.
+   * Most joins are these: "Next" is a leave and a join. An owner that does not hold the member
+   * answers `k: 'n'` with `n`, the process's count of the member's joins, and gets the full join.
+   */
+  | { t: 'rejoin'; p: string; u: string; n: number; mode: ChatMode; f: JoinFilters }
   | { t: 'skip'; p: string; u: string; sid?: string }
   | { t: 'leave'; p: string; u: string; r: 'left' | 'disconnected' }
   /** After an owner change: this member is in session `sid` with `partner` (started under the old owner). */
   | { t: 'resume'; p: string; m: WireMember; mode: ChatMode; f: JoinFilters; sid: string; partner: string };
 
-/** To the process holding member `u`'s socket (signalling travels as a line of its own: `signalLine`). */
+/**
+ * To the process holding member `u`'s socket (signalling and matches travel as lines of their
+ * own: `signalLine`, `matchedLine`).
+ */
 export type ToProcess =
   /** Waiting for a partner. */
   | { k: 'w'; u: string }
   /**
-   * Matched: `peer` as shown to the member; `partner` and `pp` (the partner's process) route the
-   * signalling; `init` whether this side starts the call.
+   * Matched: `text` is the member's `matched` message, made by the owner (the process only
+   * forwards it); `partner` and `pp` (the partner's process) route the signalling.
    */
-  | {
-      k: 'm';
-      u: string;
-      sid: string;
-      partner: string;
-      pp: string;
-      peer: { displayName: string; photos: string[] };
-      score: number;
-      init: boolean;
-    }
+  | { k: 'm'; u: string; sid: string; partner: string; pp: string; text: string }
+  /** The owner does not hold the member's profile for their rejoin `n`: send the full join. */
+  | { k: 'n'; u: string; n: number }
   /** The partner ended session `sid` (skip, leave, disconnect): the member is told `skipped`. */
   | { k: 'e'; u: string; sid: string }
   /** A newer socket of the member opened on another process: this one closes. */
   | { k: 'r'; u: string };
 
 export const signalLine = (userId: string, sessionId: string, text: string) => `s\t${userId}\t${sessionId}\t${text}`;
+
+/**
+ * A match as a line: `m<TAB>userId<TAB>sessionId<TAB>partner<TAB>partner's process<TAB>text`, so
+ * the member's message is encoded once, by the owner, and neither parsed nor encoded again.
+ */
+export const matchedLine = (m: Extract<ToProcess, { k: 'm' }>) =>
+  `m\t${m.u}\t${m.sid}\t${m.partner}\t${m.pp}\t${m.text}`;
+
+/** A match line's message, or null for another line. */
+export function parseMatchedLine(line: string): Extract<ToProcess, { k: 'm' }> | null {
+  if (!line.startsWith('m\t')) return null;
+  const a = line.indexOf('\t', 2);
+  const b = line.indexOf('\t', a + 1);
+  const c = line.indexOf('\t', b + 1);
+  const d = line.indexOf('\t', c + 1); // the text is last: JSON escapes any tab in it
+  return {
+    k: 'm',
+    u: line.slice(2, a),
+    sid: line.slice(a + 1, b),
+    partner: line.slice(b + 1, c),
+    pp: line.slice(c + 1, d),
+    text: line.slice(d + 1),
+  };
+}
 
 /** A signalling line's parts, or null for a JSON line. */
 export function parseSignalLine(line: string): { userId: string; sessionId: string; text: string } | null {

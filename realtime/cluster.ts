@@ -7,6 +7,8 @@ import {
   BUCKET,
   clusterKeys,
   DEFAULT_PREFIX,
+  matchedLine,
+  parseMatchedLine,
   parseSignalLine,
   signalLine,
   toWire,
@@ -25,6 +27,10 @@ interface LocalMember {
   join: { mode: ChatMode; filters: JoinFilters } | null;
   /** `pp`: the process holding the partner's socket, where signalling goes. */
   session: { sid: string; partner: string; pp: string } | null;
+  /** The member (profile) the owner was last sent in full: while it is the current one, joins are rejoins. */
+  sent: Member | null;
+  /** Joins sent so far: the owner's answer to a rejoin it cannot serve names the join. */
+  joins: number;
 }
 
 export interface ClusterOptions {
@@ -81,7 +87,7 @@ export class ChatCluster {
   /** The member's socket is admitted here; an older socket of theirs on another process is told to close. */
   async attach(userId: string): Promise<void> {
     if (this.members.has(userId)) return;
-    this.members.set(userId, { state: 'idle', join: null, session: null });
+    this.members.set(userId, { state: 'idle', join: null, session: null, sent: null, joins: 0 });
     const previous = await this.bus.swap(this.keys.member(userId), this.processId);
     if (previous && previous !== this.processId) this.toProcess(previous, { k: 'r', u: userId });
   }
@@ -97,7 +103,7 @@ export class ChatCluster {
     const local = this.members.get(member.userId);
     if (!local) return;
     Object.assign(local, { state: 'waiting', join: { mode, filters }, session: null });
-    this.sendJoin(member, mode, filters);
+    this.sendJoin(local, member, mode, filters);
   }
 
   skip(userId: string, sessionId: string | undefined): void {
@@ -182,11 +188,13 @@ export class ChatCluster {
   private resend(ownerId: string): void {
     this.options.log.info({ component: 'realtime-cluster', owner: ownerId }, 'chat bucket has a new owner');
     for (const [userId, local] of this.members) {
+      local.sent = null; // the new owner holds no profile yet
       const member = this.options.memberOf(userId);
       if (!member || !local.join || local.state === 'idle') continue;
       const { mode, filters } = local.join;
-      if (local.state === 'waiting') this.sendJoin(member, mode, filters);
-      else if (local.session)
+      if (local.state === 'waiting') this.sendJoin(local, member, mode, filters);
+      else if (local.session) {
+        local.sent = member;
         this.toOwner({
           t: 'resume',
           p: this.processId,
@@ -196,13 +204,24 @@ export class ChatCluster {
           sid: local.session.sid,
           partner: local.session.partner,
         });
+      }
     }
   }
 
-  /** A join carries the member's profile, encoded once per Member object. */
-  private sendJoin(member: Member, mode: ChatMode, filters: JoinFilters): void {
+  /**
+   * A join carries the member's profile (encoded once per Member object) unless the owner was
+   * sent this very profile before: then it names the member only (a rejoin).
+   */
+  private sendJoin(local: LocalMember, member: Member, mode: ChatMode, filters: JoinFilters): void {
     const owner = this.lease?.current();
     if (owner) return owner.receive({ t: 'join', p: this.processId, m: toWire(member), mode, f: filters });
+    local.joins++;
+    if (local.sent === member)
+      return this.bus.send(
+        this.keys.inbox(BUCKET),
+        JSON.stringify({ t: 'rejoin', p: this.processId, u: member.userId, n: local.joins, mode, f: filters }),
+      );
+    local.sent = member;
     const blocked = JSON.stringify([...member.blocked]);
     const profile = this.encode(member).slice(0, -1); // the object without its closing brace: the blocks go in
     const f = JSON.stringify(filters);
@@ -230,6 +249,8 @@ export class ChatCluster {
         this.options.deliver(signal.userId, signal.text);
       return;
     }
+    const matched = parseMatchedLine(line);
+    if (matched) return this.receive(matched);
     try {
       this.receive(JSON.parse(line) as ToProcess);
     } catch (error) {
@@ -241,25 +262,29 @@ export class ChatCluster {
   private receive(message: ToProcess): void {
     const local = this.members.get(message.u);
     if (!local) return;
-    const deliver = (m: ServerMessage) => this.options.deliver(message.u, JSON.stringify(m));
     switch (message.k) {
       case 'w':
         local.state = 'waiting';
         return this.options.deliver(message.u, WAITING);
       case 'm':
-        Object.assign(local, {
-          state: 'session',
-          session: { sid: message.sid, partner: message.partner, pp: message.pp },
-        });
-        return deliver({
-          type: 'matched',
-          sessionId: message.sid,
-          data: { peer: message.peer, compatibilityScore: message.score, isInitiator: message.init },
-        });
+        local.state = 'session';
+        local.session = { sid: message.sid, partner: message.partner, pp: message.pp };
+        return this.options.deliver(message.u, message.text);
+      case 'n': {
+        // The owner is new or let the member go: it gets the profile again, if that join still stands.
+        local.sent = null;
+        const member = this.options.memberOf(message.u);
+        if (member && local.joins === message.n && local.state === 'waiting' && local.join)
+          this.sendJoin(local, member, local.join.mode, local.join.filters);
+        return;
+      }
       case 'e':
         if (local.session?.sid !== message.sid) return;
         Object.assign(local, { state: 'idle', session: null });
-        return deliver({ type: 'skipped', sessionId: message.sid });
+        return this.options.deliver(
+          message.u,
+          JSON.stringify({ type: 'skipped', sessionId: message.sid } satisfies ServerMessage),
+        );
       case 'r':
         return this.options.replaced(message.u);
     }
@@ -273,7 +298,8 @@ export class ChatCluster {
 
   private toProcess(processId: string, message: ToProcess): void {
     if (processId === this.processId) this.receive(message);
-    else this.bus.send(this.keys.process(processId), JSON.stringify(message));
+    else
+      this.bus.send(this.keys.process(processId), message.k === 'm' ? matchedLine(message) : JSON.stringify(message));
   }
 }
 

@@ -1,5 +1,7 @@
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -15,7 +17,8 @@ import { LoadSocket, textFrame } from './_chat-load-client';
 /**
  * `npm run bench -- chat [--waiting 11000] [--joiners 1000] [--rates 5000,1000] [--seconds 4]
  *   [--relay 100] [--matcher-only] [--no-blocks] [--processes 2]`
- *   (CHAT_BENCH_PROFILE=<dir> writes the service's CPU profile)
+ *   (CHAT_BENCH_PROFILE=<dir> writes each realtime process's CPU profile of the closed loop,
+ *   `chat-<processes>p-<index>.cpuprofile`: where a match's CPU goes, without connects and relay)
  *
  * 1. Matcher micro-benchmark (in process): 10,000 members waiting in standard mode, joiners
  *    arrive one by one; each join is matched against the waiting pool (which is topped up).
@@ -144,8 +147,25 @@ async function serveRole(role: string) {
       app.listen('127.0.0.1', 0, (s) => resolve(uWS.us_socket_local_port(s))),
     );
   }
+  let profiler: import('node:inspector').Session | null = null;
   process.on('message', (m: string) => {
-    if (m === 'exit') process.exit(0); // a clean exit writes the CPU profile (CHAT_BENCH_PROFILE)
+    if (m === 'exit') process.exit(0);
+    if (m === 'profile-start') {
+      void import('node:inspector').then(({ Session }) => {
+        profiler = new Session();
+        profiler.connect();
+        profiler.post('Profiler.enable', () =>
+          profiler!.post('Profiler.start', () => process.send!({ profiling: true })),
+        );
+      });
+    }
+    if (m.startsWith?.('profile-stop:')) {
+      profiler!.post('Profiler.stop', (error, result) => {
+        if (!error) writeFileSync(m.slice('profile-stop:'.length), JSON.stringify(result.profile));
+        profiler!.disconnect();
+        process.send!({ profiling: false });
+      });
+    }
     if (m === 'cpu') {
       const { user, system } = process.cpuUsage();
       process.send!({ cpu: user + system });
@@ -161,6 +181,8 @@ async function serveRole(role: string) {
 interface Child {
   process: ChildProcess;
   port: number;
+  /** Starts the CPU profiler; `stop` writes the profile to `file` (CHAT_BENCH_PROFILE). */
+  profile(action: 'start' | { stop: string }): Promise<void>;
   rss(): Promise<number>;
   /** CPU time the child used so far, µs (user + system). */
   cpu(): Promise<number>;
@@ -173,11 +195,7 @@ const ownCpu = () => {
 };
 
 function startChild(role: string, env: Record<string, string> = {}): Promise<Child> {
-  // CHAT_BENCH_PROFILE=<dir>: the child writes a CPU profile there (open it in Chrome DevTools).
-  const profile = process.env.CHAT_BENCH_PROFILE
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.CHAT_BENCH_PROFILE}`]
-    : [];
-  const child = spawn(process.execPath, ['--expose-gc', ...profile, '--import', 'tsx', __filename], {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', __filename], {
     env: { ...process.env, ...env, CHAT_BENCH_ROLE: role },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -187,6 +205,11 @@ function startChild(role: string, env: Record<string, string> = {}): Promise<Chi
       resolve({
         process: child,
         port: m.port,
+        profile: (action) =>
+          new Promise((done) => {
+            child.once('message', () => done());
+            child.send(action === 'start' ? 'profile-start' : `profile-stop:${action.stop}`);
+          }),
         rss: () =>
           new Promise((done) => {
             child.once('message', (r: { rss: number }) => done(r.rss));
@@ -394,7 +417,9 @@ async function benchRealtime(o: RealtimeOptions) {
   // All processes together: CPU and memory are summed, so one process and a cluster compare as services.
   const server = {
     rss: async () => (await Promise.all(servers.map((s) => s.rss()))).reduce((a, b) => a + b, 0),
-    cpu: async () => (await Promise.all(servers.map((s) => s.cpu()))).reduce((a, b) => a + b, 0),
+    /** Each process's CPU so far, µs. */
+    cpus: () => Promise.all(servers.map((s) => s.cpu())),
+    cpu: async () => (await server.cpus()).reduce((a, b) => a + b, 0),
   };
   const engine = o.redis ? () => engineSample(o.redis!.url) : async () => null;
   const engineBefore = await engine();
@@ -460,7 +485,9 @@ async function benchRealtime(o: RealtimeOptions) {
   mode = 'loop';
   matches = 0;
   latencies = [];
-  const [serverCpu0, clientCpu0, engine0] = [await server.cpu(), ownCpu(), await engine()];
+  const profileDir = process.env.CHAT_BENCH_PROFILE;
+  if (profileDir) await Promise.all(servers.map((s) => s.profile('start')));
+  const [serverCpu0, clientCpu0, engine0] = [await server.cpus(), ownCpu(), await engine()];
   const loopStart = performance.now();
   for (let j = 0; j < o.joiners; j++) {
     sentAt[j] = performance.now();
@@ -469,9 +496,20 @@ async function benchRealtime(o: RealtimeOptions) {
   await sleep(o.seconds * 1000);
   const loopMatches = matches;
   const loopSeconds = (performance.now() - loopStart) / 1000;
-  const [serverCpu1, clientCpu1, engine1] = [await server.cpu(), ownCpu(), await engine()];
+  const [serverCpu1, clientCpu1, engine1] = [await server.cpus(), ownCpu(), await engine()];
+  if (profileDir)
+    await Promise.all(
+      servers.map((s, i) =>
+        s.profile({
+          stop: path.join(profileDir, `chat-${servers.length}p-${i}${o.blocks ? '-blocks' : ''}.cpuprofile`),
+        }),
+      ),
+    );
+  const byProcess = serverCpu1.map((cpu, i) => (cpu - serverCpu0[i]) / loopMatches);
   const loopCpu = {
-    server: (serverCpu1 - serverCpu0) / loopMatches,
+    server: byProcess.reduce((a, b) => a + b, 0),
+    /** Each process's share (in a cluster: the owner first). */
+    byProcess,
     client: (clientCpu1 - clientCpu0) / loopMatches,
     engine: engine0 && engine1 ? ((engine1.cpuSeconds - engine0.cpuSeconds) * 1e6) / loopMatches : null,
   };
@@ -708,7 +746,13 @@ async function compareProcesses(
     'service CPU per match (closed loop)',
     `${one.loop.cpu.server.toFixed(0)} µs`,
     `${many.loop.cpu.server.toFixed(0)} µs`,
-    `<= 1.3x of one: ${cpuRatio.toFixed(2)}x ${cpuRatio <= 1.3 ? 'met' : 'NOT met'}`,
+    `<= 1.3x of one: ${cpuRatio.toFixed(2)}x ${cpuRatio <= 1.3 ? 'met' : 'NOT met'} [load ${many.loop.load}]`,
+  );
+  row(
+    '  of which each process',
+    '',
+    many.loop.cpu.byProcess.map((c) => c.toFixed(0)).join(' + ') + ' µs',
+    '(owner first)',
   );
   row('matches/s (closed loop)', String(one.loop.perSecond), String(many.loop.perSecond), `[load ${many.loop.load}]`);
   const relayShare = many.relay.perSecond / echo.perSecond;
