@@ -1,5 +1,5 @@
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -486,7 +486,10 @@ async function benchRealtime(o: RealtimeOptions) {
   matches = 0;
   latencies = [];
   const profileDir = process.env.CHAT_BENCH_PROFILE;
-  if (profileDir) await Promise.all(servers.map((s) => s.profile('start')));
+  if (profileDir) {
+    mkdirSync(profileDir, { recursive: true }); // the child processes write there and cannot say it is missing
+    await Promise.all(servers.map((s) => s.profile('start')));
+  }
   const [serverCpu0, clientCpu0, engine0] = [await server.cpus(), ownCpu(), await engine()];
   const loopStart = performance.now();
   for (let j = 0; j < o.joiners; j++) {
