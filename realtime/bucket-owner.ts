@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ChatEndReason } from '../domain/chat/events';
-import type { ServerMessage } from '../domain/contracts/chat';
 import { BEAT_MS, BUCKET, fromWire, TTL_MS, type ClusterKeys, type ToOwner, type ToProcess } from './cluster-protocol';
 import {
   compileRequest,
+  matchedMessage,
   Matcher,
   type ChatMode,
   type Effect,
@@ -176,15 +176,7 @@ export class BucketOwner {
             sid: session.id,
             partner: peer.userId,
             pp: this.processOf.get(peer.userId)!,
-            text: JSON.stringify({
-              type: 'matched',
-              sessionId: session.id,
-              data: {
-                peer: { displayName: peer.displayName, photos: [...(peer.photos ?? [])] },
-                compatibilityScore: session.score,
-                isInitiator: session.initiatorId === me.userId,
-              },
-            } satisfies ServerMessage),
+            text: JSON.stringify(matchedMessage(session, me, peer)),
           });
       } else {
         const { session, endedBy, reason, at } = effect;

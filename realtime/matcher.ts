@@ -1,3 +1,4 @@
+import type { ServerMessage } from '../domain/contracts/chat';
 import { compatibility, interestMask, type MatchProfile } from './compatibility';
 
 /**
@@ -106,6 +107,17 @@ class Queue {
 /** The chat filter's age slider tops out at 65, meaning "65 and over". */
 const FILTER_AGE_TOP = 65;
 const NON_STRAIGHT = new Set(['gay', 'lesbian', 'bisexual', 'pansexual', 'questioning', 'asexual']);
+
+/** The `matched` message a member of a new session gets: the peer as shown, the score, and whether they start the call. */
+export const matchedMessage = (session: Session, me: Member, peer: Member): ServerMessage => ({
+  type: 'matched',
+  sessionId: session.id,
+  data: {
+    peer: { displayName: peer.displayName, photos: [...(peer.photos ?? [])] },
+    compatibilityScore: session.score,
+    isInitiator: session.initiatorId === me.userId,
+  },
+});
 
 /** Effective request: the join filters narrow the saved age range (empty intersections fall back to the filter). */
 export function compileRequest(member: Member, mode: ChatMode, filters: JoinFilters = {}): Request {

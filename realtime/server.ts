@@ -10,7 +10,7 @@ import { DEACTIVATING_EVENTS, type UserUnblocked } from '../domain/safety/events
 import type { EventStore, Position, Subscription } from '../domain/event-store/port';
 import { SESSION_COOKIE } from '../projections/sessions';
 import { ChatCluster } from './cluster';
-import { compileRequest, Matcher, type Effect, type Member } from './matcher';
+import { compileRequest, matchedMessage, Matcher, type Effect, type Member } from './matcher';
 import { cookieValue, DatabaseDirectory, type Admission, type MemberDirectory } from './members';
 import { PresenceRecorder } from './presence-recorder';
 import { CHAT_RATE_LIMITS, PerUserRateLimit, type ChatRateLimits } from './rate-limits';
@@ -196,15 +196,7 @@ export async function startRealtimeServer(options: RealtimeOptions): Promise<Rea
           [session.user1, session.user2],
           [session.user2, session.user1],
         ]) {
-          toUser(me.userId, {
-            type: 'matched',
-            sessionId: session.id,
-            data: {
-              peer: { displayName: peer.displayName, photos: [...(peer.photos ?? [])] },
-              compatibilityScore: session.score,
-              isInitiator: session.initiatorId === me.userId,
-            },
-          });
+          toUser(me.userId, matchedMessage(session, me, peer));
         }
       } else {
         const { session, endedBy, reason, at } = effect;
