@@ -40,9 +40,14 @@ export function moderationRoutes(api: Api): Router {
   const staffOnly = requireRole(db, 'admin');
   const now = () => api.deps.clock();
 
-  /** After a standing change: sessions end for a suspension or ban; the read models catch up. */
+  /**
+   * After a standing change: sessions end for a suspension or ban; the read models catch up.
+   * What the answer shows (the account's standing, the report) waits up to 10 s for its own
+   * models, so a busy server never answers "Active" for an account it just suspended.
+   */
   const enforce = async (userId: string, events: StandingEvent[], position: Position | null) => {
     if (deactivates(events)) await api.sessions.closeAllFor(userId);
+    await api.readYourWrites(position, { projections: ['users', 'reports'], timeoutMs: 10_000 });
     await api.readYourWrites(position);
   };
 
