@@ -41,7 +41,11 @@ export async function verifyIdentity(stack: TestStack, agent: supertest.Agent, c
   if (submitted.status !== 202)
     throw new Error(`verification refused: ${submitted.status} ${JSON.stringify(submitted.body)}`);
   const provider = createSandboxIdentityProvider(0);
-  const mine = (await pendingIdentityVerifications(stack.db)).filter((row) => row.creatorId === creatorId);
+  // The submission's read model may lag its 202 on a busy machine: wait for the pending row.
+  const mine = await eventually(
+    async () => (await pendingIdentityVerifications(stack.db)).filter((row) => row.creatorId === creatorId),
+    (rows) => rows.length > 0,
+  );
   // The stack's clock: a test may have moved it (a submission from its future is not due on the wall clock).
   await checkIdentityVerifications({ store: stack.store, provider }, mine, stack.deps.clock());
   if (!(await eventually(() => identityVerified(stack.db, creatorId), Boolean)))
