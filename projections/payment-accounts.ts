@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { AccountDeletedData } from '../domain/accounts/events';
 import type { PaymentAccountView } from '../domain/contracts/payouts';
 import type {
   PaymentAccountAddedData,
@@ -44,40 +43,9 @@ export const paymentAccountsProjector: Projector = {
   appliesThroughIndexes: true,
   eventTypes: ['PaymentAccountAdded', 'PaymentAccountVerified', 'PaymentAccountVerificationFailed', 'AccountDeleted'],
   createTables,
-  async apply(context, event) {
-    const { table } = context;
-    switch (event.type) {
-      case 'AccountDeleted':
-        return void (await forgetHolder(context, (event.data as AccountDeletedData).userId));
-      case 'PaymentAccountAdded': {
-        const d = event.data as PaymentAccountAddedData;
-        // A new default replaces the old one; replaying leaves the same single default.
-        if (d.isDefault)
-          await table('payment_accounts')
-            .where({ creator_id: d.creatorId })
-            .whereNot({ id: d.paymentAccountId })
-            .update({ is_default: false });
-        await table('payment_accounts').insert(addedRow(d)).onConflict('id').ignore();
-        return;
-      }
-      case 'PaymentAccountVerified': {
-        const d = event.data as PaymentAccountVerifiedData;
-        await table('payment_accounts')
-          .where({ id: d.paymentAccountId })
-          .update({ is_verified: true, verification_status: 'verified', verified_at: d.verifiedAt });
-        return;
-      }
-      case 'PaymentAccountVerificationFailed': {
-        const d = event.data as PaymentAccountVerificationFailedData;
-        await table('payment_accounts')
-          .where({ id: d.paymentAccountId })
-          .update({ is_verified: false, verification_status: 'failed', verification_failure_reason: d.reason });
-        return;
-      }
-    }
-  },
-  // Two or four statements a batch (cut at each AccountDeleted), not one or two an event.
-  applyAll: forgettingAccounts(applyAccounts, forgetHolder).applyAll,
+  // Two or four statements a batch (cut at each AccountDeleted), not one or two an event; an
+  // event applied alone is a batch of one.
+  ...forgettingAccounts(applyAccounts, forgetHolder),
 };
 
 /** Issue 23: the holder's name and routing number read as PaymentAccountAdded replays once the key is gone. */
@@ -127,10 +95,11 @@ async function applyAccounts(context: ProjectionContext, events: RecordedEvent[]
   const defaults = events
     .filter((event) => event.type === 'PaymentAccountAdded' && (event.data as PaymentAccountAddedData).isDefault)
     .map((event) => (event.data as PaymentAccountAddedData).creatorId);
-  const { rows: stored } = await context.trx.raw(
-    `SELECT id, creator_id FROM ${context.ref('payment_accounts')} WHERE creator_id = ANY(?)`,
-    [[...new Set(defaults)]],
-  );
+  const { rows: stored } = defaults.length
+    ? await context.trx.raw(`SELECT id, creator_id FROM ${context.ref('payment_accounts')} WHERE creator_id = ANY(?)`, [
+        [...new Set(defaults)],
+      ])
+    : { rows: [] };
   const named = events.map((event) => (event.data as { paymentAccountId: string }).paymentAccountId);
   const rows = await KeyedRows.load(context, 'payment_accounts', 'id', [...named, ...stored.map((r: Row) => r.id)]);
   // Each creator's accounts known so far: stored ones of the creators above, and those added in the run.
