@@ -724,10 +724,10 @@ async function compareProcesses(
   console.log(
     `Processes: the service as ${processes} realtime processes on a local redis-server; waiting members on the first (the matcher's owner), joiners on the last: every match and relayed message crosses processes...`,
   );
-  const redis = await startTestRedis();
   // The CPU ratio's single process runs again just before and just after the cluster: the
   // machine's speed drifts over the minute between the first run and this one.
   const oneBefore = await benchRealtime(o);
+  const redis = await startTestRedis();
   let many: Awaited<ReturnType<typeof benchRealtime>>;
   try {
     many = await benchRealtime({ ...o, processes, redis });
