@@ -19,6 +19,8 @@ import { startProduct, startTrivialServer, stopProcesses } from './_servers';
  * payouts dashboard), signed in as seeded members and creators, each at a steady rate and flat
  * out, beside a trivial express route measured in the same run. The product runs in its own
  * process. Targets: p99 < 25 ms at the steady rate; flat out >= 20% of the trivial route.
+ * `--only <part of a label>` measures the matching routes alone; API_BENCH_PROFILE=<dir> writes
+ * the product's CPU profile there when it stops.
  */
 type Target = { path: string; cookie: string };
 
