@@ -21,7 +21,11 @@ declare global {
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** Gives every request an id (echoed as X-Request-Id), the client's id and a logger carrying both. */
+/**
+ * Gives every request an id (echoed as X-Request-Id), the client's id and a logger carrying both
+ * (and the user's id once the session is known). The logger is made on first use: most requests
+ * log only their closing line, which the base logger writes with the same fields.
+ */
 export function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
     req.requestId = randomUUID();
@@ -29,13 +33,21 @@ export function requestContext(logger: Logger): RequestHandler {
     req.clientId = clientId && CLIENT_ID.test(clientId) ? clientId : null;
     req.userId = null;
     req.sessionId = null;
-    req.log = logger.child({ requestId: req.requestId, clientId: req.clientId });
+    let log: Logger | undefined;
+    Object.defineProperty(req, 'log', {
+      configurable: true,
+      get: () => (log ??= logger.child({ requestId: req.requestId, clientId: req.clientId, userId: req.userId })),
+      set: (value: Logger) => void (log = value),
+    });
     res.setHeader('X-Request-Id', req.requestId);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
+      if (!logger.isLevelEnabled('info')) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      req.log.info(
+      logger.info(
         {
+          requestId: req.requestId,
+          clientId: req.clientId,
           method: req.method,
           path: req.originalUrl.split('?')[0],
           status: res.statusCode,

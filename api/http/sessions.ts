@@ -55,8 +55,7 @@ export class SessionStore {
       req.userRow = session?.user ?? null;
       if (session) {
         req.userId = session.userId;
-        req.sessionId = session.sessionId;
-        req.log = req.log.child({ userId: session.userId });
+        req.sessionId = session.sessionId; // the request's logger, made on first use, carries the user
       }
       next();
     };
