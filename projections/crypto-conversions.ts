@@ -15,6 +15,7 @@ import type {
   CryptoConversionUsedData,
 } from '../domain/crypto/events';
 import type { RecordedEvent } from '../domain/event-store/port';
+import { preparedQuery } from './engine/database';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
 
@@ -151,29 +152,49 @@ function conversionRecord(row: ConversionRow): ConversionRecord {
   };
 }
 
-const newestFirst = (db: Knex, userId: string) =>
-  db<ConversionRow>('crypto_conversions')
-    .where({ user_id: userId })
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'number', order: 'desc', nulls: 'last' },
-      { column: 'id', order: 'desc' },
-    ]);
+const CONVERSION_COLUMNS = `c.id, c.number, c.transaction_id, c.from_crypto_type, c.crypto_amount, c.usd_amount_cents,
+  c.service_fee_cents, c.net_amount_cents, c.exchange_rate, c.status, c.used_for_subscription, c.subscription_months,
+  c.created_at`;
+const NEWEST_FIRST = 'c.created_at DESC, c.number DESC NULLS LAST, c.id DESC';
+
+/** A member's (`$1`) conversions, newest first. */
+const CONVERSIONS = `SELECT ${CONVERSION_COLUMNS} FROM crypto_conversions c WHERE c.user_id = $1 ORDER BY ${NEWEST_FIRST}`;
+
+/**
+ * A member's (`$1`) USD balance on every row, beside their completed conversions whose credit
+ * has reached it (`wallet_entries`), newest first; one row of nulls but the balance without
+ * any. One statement reads one snapshot: the balance includes every conversion listed.
+ */
+const CREDITED_BALANCE = `SELECT b.balance_cents, ${CONVERSION_COLUMNS}
+  FROM (SELECT (SELECT balance_cents FROM wallet_balances WHERE user_id = $1) AS balance_cents) b
+  LEFT JOIN (SELECT * FROM crypto_conversions c WHERE c.user_id = $1 AND c.status = 'completed'
+    AND EXISTS (SELECT 1 FROM wallet_entries w
+      WHERE w.user_id = c.user_id AND w.reference = 'conversion:' || c.transaction_id)) c ON true
+  ORDER BY ${NEWEST_FIRST}`;
 
 /** A member's conversions, newest first. */
 export async function conversionsOf(db: Knex, userId: string): Promise<ConversionRecord[]> {
-  return (await newestFirst(db, userId)).map(conversionRecord);
+  return (await preparedQuery<ConversionRow>(db, 'crypto-conversions', CONVERSIONS, [userId])).map(conversionRecord);
 }
 
-/** A member's completed conversions whose credit has reached the USD balance (`wallet_entries`), newest first. */
-export async function creditedConversionsOf(db: Knex, userId: string): Promise<ConversionRecord[]> {
-  const rows = await newestFirst(db, userId).where({ status: 'completed' }).whereExists(
-    // The member's own entries (an index on user_id), not a scan of everyone's.
-    db('wallet_entries').whereRaw(
-      `wallet_entries.user_id = crypto_conversions.user_id AND wallet_entries.reference = 'conversion:' || crypto_conversions.transaction_id`,
-    ),
+/**
+ * A member's USD balance in cents (0 before their first credit) and their completed conversions
+ * whose credit has reached it, newest first. One round trip: the wallet page asks on every load.
+ */
+export async function creditedBalanceOf(
+  db: Knex,
+  userId: string,
+): Promise<{ balanceCents: number; conversions: ConversionRecord[] }> {
+  const rows = await preparedQuery<ConversionRow & { balance_cents: string | null }>(
+    db,
+    'crypto-credited-balance',
+    CREDITED_BALANCE,
+    [userId],
   );
-  return rows.map(conversionRecord);
+  return {
+    balanceCents: Number(rows[0]?.balance_cents ?? 0),
+    conversions: rows.filter((row) => row.id !== null).map(conversionRecord),
+  };
 }
 
 /** A member's completed conversions not yet used for a site plan, oldest first. */

@@ -266,4 +266,38 @@ describe('queries', () => {
     expect(other.unreadCount).toBe(1);
     expect(other.items[0].body).toBe('Your payout failed: Bank refused');
   });
+
+  it('names an actor who is no user id, or no known user, as Someone; no notifications is an empty page', async () => {
+    const reader = '33333333-3333-4333-8333-333333333333';
+    expect(await notificationsPage(db, reader, { limit: 20 })).toEqual({ items: [], unreadCount: 0, nextCursor: null });
+    const tip = (id: string, actorId: string, commit: number) => ({
+      id,
+      user_id: reader,
+      kind: 'tip_received',
+      title: 'New tip',
+      body: '{actor} tipped you $1.00',
+      link: '/dashboard/analytics',
+      actor_id: actorId,
+      read: commit === 1,
+      created_at: at(9),
+      pos_commit: commit,
+      pos_prepare: 0,
+    });
+    await db('notifications').insert([
+      tip('t1', 'not-a-user-id', 1),
+      tip('t2', '44444444-4444-4444-8444-444444444444', 2),
+      tip('t3', creator, 3),
+    ]);
+    try {
+      const page = await notificationsPage(db, reader, { limit: 20 });
+      expect(page.items.map((item) => [item.body, item.read])).toEqual([
+        ['Cara Test tipped you $1.00', false],
+        ['Someone tipped you $1.00', false],
+        ['Someone tipped you $1.00', true],
+      ]);
+      expect(page.unreadCount).toBe(2);
+    } finally {
+      await db('notifications').where({ user_id: reader }).delete();
+    }
+  });
 });

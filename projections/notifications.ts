@@ -28,6 +28,7 @@ import type {
 import { deterministicId } from '../domain/shared/ids';
 import type { TipGiven } from '../domain/tips/events';
 import { readCheckpoint } from './engine/checkpoints';
+import { preparedQuery } from './engine/database';
 import { forgettingAccounts } from './engine/forgetting-accounts';
 import type { ProjectionContext, Projector } from './engine/projector';
 import { applyNotificationsRun } from './notifications-batch';
@@ -324,11 +325,6 @@ export function notificationView(row: NotificationRow, names: Map<string, string
   };
 }
 
-async function views(db: Knex, rows: NotificationRow[]): Promise<NotificationItem[]> {
-  const names = await actorNames(db, rows);
-  return rows.map((row) => notificationView(row, names));
-}
-
 export async function unreadNotificationCount(db: Knex, userId: string): Promise<number> {
   const row = await db('notifications')
     .where({ user_id: userId, read: false })
@@ -337,26 +333,60 @@ export async function unreadNotificationCount(db: Knex, userId: string): Promise
   return Number(row?.count ?? 0);
 }
 
-/** One page of a user's notifications, newest first, after the keyset `cursor` of the page before. */
+/** Before every position: numeric(20,0) has at most 20 digits (the cursor of a first page). */
+const BEFORE_ALL = ['100000000000000000000', '0'];
+
+/**
+ * A user's (`$1`) unread count on every row, beside their page: `$4` notifications before
+ * (`$2`, `$3`), newest first, each with the users row of its actor when that is a user id (as
+ * `isUserId`: users.id is a uuid); one row of nulls but the count without any.
+ */
+const NOTIFICATIONS_PAGE = `SELECT u.unread, n.id, n.kind, n.title, n.body, n.link, n.actor_id, n.read, n.created_at,
+    n.pos_commit, n.pos_prepare, a.id AS actor_user_id, a.first_name AS actor_first_name, a.last_name AS actor_last_name
+  FROM (SELECT count(*) AS unread FROM notifications WHERE user_id = $1 AND NOT read) u
+  LEFT JOIN (SELECT * FROM notifications WHERE user_id = $1 AND (pos_commit, pos_prepare) < ($2::numeric, $3::numeric)
+    ORDER BY ${NEWEST_FIRST} LIMIT $4) n ON true
+  LEFT JOIN users a ON a.id = CASE WHEN pg_input_is_valid(n.actor_id, 'uuid') THEN n.actor_id::uuid END
+  ORDER BY n.pos_commit DESC, n.pos_prepare DESC`;
+
+interface PageRow extends NotificationRow {
+  unread: string;
+  actor_user_id: string | null;
+  actor_first_name: string | null;
+  actor_last_name: string | null;
+}
+
+/** Names of the actors the page's rows were joined with (as `actorNames` looks them up). */
+function joinedActorNames(rows: PageRow[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const row of rows)
+    if (row.actor_id && row.actor_user_id)
+      names.set(row.actor_id, displayName({ first_name: row.actor_first_name, last_name: row.actor_last_name }));
+  return names;
+}
+
+/**
+ * One page of a user's notifications, newest first, after the keyset `cursor` of the page
+ * before. One round trip: the top bar asks on every page load.
+ */
 export async function notificationsPage(
   db: Knex,
   userId: string,
   options: { cursor?: string; limit: number },
 ): Promise<NotificationsPage> {
-  const query = db('notifications')
-    .where({ user_id: userId })
-    .orderByRaw(NEWEST_FIRST)
-    .limit(options.limit + 1)
-    .select<NotificationRow[]>('*');
-  if (options.cursor) {
-    const [commit, prepare] = options.cursor.split('.');
-    query.whereRaw('(pos_commit, pos_prepare) < (?::numeric, ?::numeric)', [commit, prepare]);
-  }
-  const [rows, unreadCount] = await Promise.all([query, unreadNotificationCount(db, userId)]);
+  const [commit, prepare] = options.cursor ? options.cursor.split('.') : BEFORE_ALL;
+  const found = await preparedQuery<PageRow>(db, 'notifications-page', NOTIFICATIONS_PAGE, [
+    userId,
+    commit,
+    prepare,
+    options.limit + 1,
+  ]);
+  const rows = found.filter((row) => row.id !== null);
   const page = rows.slice(0, options.limit);
+  const names = joinedActorNames(page);
   return {
-    items: await views(db, page),
-    unreadCount,
+    items: page.map((row) => notificationView(row, names)),
+    unreadCount: Number(found[0]?.unread ?? 0),
     nextCursor: rows.length > options.limit ? cursorOf(page[page.length - 1]) : null,
   };
 }

@@ -12,6 +12,7 @@ import type {
   PayoutProcessingStartedData,
   PayoutRequestedData,
 } from '../domain/payouts/events';
+import { preparedQuery } from './engine/database';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
 
@@ -143,15 +144,16 @@ function payoutView(row: Record<string, any>): PayoutView {
   };
 }
 
-/** A creator's payouts, newest first. */
+/** A creator's (`$1`) payouts, newest first. */
+const CREATOR_PAYOUTS = `SELECT id, creator_id, payment_account_id, amount_cents, processing_fee_cents, net_amount_cents,
+    status, gateway_transaction_id, failure_reason, processed_at, created_at
+  FROM payouts WHERE creator_id = $1 ORDER BY created_at DESC, id DESC`;
+
+/** A creator's payouts, newest first (a prepared statement: the payouts page asks on every load). */
 export async function payoutsOfCreator(db: Knex, creatorId: string): Promise<PayoutView[]> {
-  const rows = await db('payouts')
-    .where({ creator_id: creatorId })
-    .orderBy([
-      { column: 'created_at', order: 'desc' },
-      { column: 'id', order: 'desc' },
-    ]);
-  return rows.map(payoutView);
+  return (await preparedQuery<Record<string, any>>(db, 'creator-payouts', CREATOR_PAYOUTS, [creatorId])).map(
+    payoutView,
+  );
 }
 
 /** One payout's row (null when unknown): who it belongs to, for commands on it. */

@@ -19,9 +19,8 @@ import {
   type RatesProvider,
 } from '../../domain/crypto/commands';
 import { postgresConversionNumbers } from '../../projections/crypto-conversion-numbers';
-import { conversionsOf, creditedConversionsOf } from '../../projections/crypto-conversions';
+import { conversionsOf, creditedBalanceOf } from '../../projections/crypto-conversions';
 import { findWallet, walletIdByAddress, walletsOf } from '../../projections/crypto-wallets';
-import { balanceCents } from '../../projections/wallet-balances';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
@@ -95,11 +94,9 @@ export function cryptoRoutes(api: Api): Router {
   });
 
   router.get('/crypto/balance', api.requireUser, async (req, res) => {
-    // The conversions whose credit has reached the balance, then the balance: read in this order,
-    // the total always includes every conversion listed.
-    const conversions = await creditedConversionsOf(db, req.userId!);
-    const cents = await balanceCents(db, req.userId!);
-    const body: CryptoBalance = { totalUsd: formatCents(cents), conversions };
+    // Read together (one snapshot): the total always includes every conversion listed.
+    const { balanceCents, conversions } = await creditedBalanceOf(db, req.userId!);
+    const body: CryptoBalance = { totalUsd: formatCents(balanceCents), conversions };
     res.json(body);
   });
 
