@@ -42,6 +42,9 @@ export function createApp(deps: AppDependencies): {
   const api = createApi(deps);
   const app = express();
   app.disable('x-powered-by');
+  // No ETag hashed from every body: API answers and members' pages are no-store, and the files
+  // that are cached (static assets, media) carry ETags of their own.
+  app.disable('etag');
   app.set('trust proxy', deps.trustProxy);
   app.use(requestContext(deps.logger));
   const metrics = createMetrics(api);

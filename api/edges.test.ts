@@ -250,7 +250,7 @@ describe('what other members see carries no email address', () => {
 });
 
 describe('caching', () => {
-  it('marks API answers no-store, signed in or not, errors included', async () => {
+  it('marks API answers no-store (and hashes no ETag from them), signed in or not, errors included', async () => {
     const member = await signUp('Cache');
     for (const res of [
       await member.agent.get('/api/auth/user').expect(200),
@@ -258,7 +258,11 @@ describe('caching', () => {
       await member.agent.get('/api/nope').expect(404),
       await stack.agent().get('/api/auth/user').expect(401),
     ]) {
-      expect([pathOf(res), res.headers['cache-control']]).toEqual([pathOf(res), 'no-store']);
+      expect([pathOf(res), res.headers['cache-control'], res.headers.etag]).toEqual([
+        pathOf(res),
+        'no-store',
+        undefined,
+      ]);
     }
   });
 });
