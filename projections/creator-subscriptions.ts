@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
 import type { CreatorSubscriber, SubscribersPage } from '../domain/contracts/creator-insights';
 import type { MemberSubscription } from '../domain/contracts/creator-subscriptions';
+import type { SubscriptionCheck } from '../domain/contracts/creators';
 import { formatCents } from '../domain/contracts/money';
 import type { CreatorSubscriptionEvent, CreatorSubscriptionStarted } from '../domain/creators/events';
 import { MONEY_BACK_DAYS } from '../domain/creators/subscription-decider';
 import type { RecordedEvent } from '../domain/event-store/port';
+import { preparedQuery } from './engine/database';
 import { insertRuns } from './engine/insert-runs';
 import type { ProjectionContext, Projector } from './engine/projector';
 import { displayName, isUserId } from './users';
@@ -225,22 +227,29 @@ function memberView(row: MemberRow, now: Date): MemberSubscription {
   };
 }
 
-function memberRows(db: Knex) {
-  return db('creator_subscriptions as s')
-    .leftJoin('users as u', 'u.id', db.raw('s.creator_id::uuid'))
-    .select('s.*', 'u.first_name', 'u.last_name', 'u.profile_image_url');
-}
+/** A subscription's columns as its member sees them, with the creator's name and avatar (`s`, `u`). */
+const MEMBER_COLUMNS = `s.id, s.creator_id, u.first_name, u.last_name, u.profile_image_url, s.tier_id, s.tier_name,
+    s.price_cents, s.status, s.start_date, s.end_date, s.period_end, s.renews_at, s.last_charge_at, s.next_tier_id,
+    s.next_tier_name, s.next_price_cents, s.renew_from`;
+const CREATOR_USER = 'LEFT JOIN users u ON u.id = s.creator_id::uuid';
+
+/** `$1`'s subscriptions, the latest one per creator (the creator's user joined to that one only). */
+const MEMBER_SUBSCRIPTIONS = `SELECT ${MEMBER_COLUMNS}
+  FROM (SELECT DISTINCT ON (creator_id) * FROM creator_subscriptions WHERE subscriber_id = $1
+    ORDER BY creator_id, start_date DESC) s
+  ${CREATOR_USER}`;
 
 /** A member's subscriptions, the latest one per creator, running ones first, then by start (newest first). */
 export async function memberSubscriptions(db: Knex, now: Date, subscriberId: string): Promise<MemberSubscription[]> {
-  const rows: MemberRow[] = await memberRows(db)
-    .where('s.subscriber_id', subscriberId)
-    .distinctOn('s.creator_id')
-    .orderBy([{ column: 's.creator_id' }, { column: 's.start_date', order: 'desc' }]);
+  const rows = await preparedQuery<MemberRow>(db, 'member-subscriptions', MEMBER_SUBSCRIPTIONS, [subscriberId]);
   const views = rows.map((row) => memberView(row, now));
   const running = (view: MemberSubscription) => (view.status === 'expired' || view.status === 'refunded' ? 1 : 0);
   return views.sort((a, b) => running(a) - running(b) || b.startedAt.localeCompare(a.startedAt));
 }
+
+/** Subscription `$2` when it is `$1`'s. */
+const MEMBER_SUBSCRIPTION = `SELECT ${MEMBER_COLUMNS} FROM creator_subscriptions s ${CREATOR_USER}
+  WHERE s.id = $2 AND s.subscriber_id = $1`;
 
 /** One subscription of the member (null when it is not theirs). */
 export async function memberSubscription(
@@ -249,11 +258,16 @@ export async function memberSubscription(
   subscriberId: string,
   subscriptionId: string,
 ): Promise<MemberSubscription | null> {
-  const row: MemberRow | undefined = await memberRows(db)
-    .where({ 's.id': subscriptionId, 's.subscriber_id': subscriberId })
-    .first();
+  const [row] = await preparedQuery<MemberRow>(db, 'member-subscription', MEMBER_SUBSCRIPTION, [
+    subscriberId,
+    subscriptionId,
+  ]);
   return row ? memberView(row, now) : null;
 }
+
+/** `$1`'s latest subscription to creator `$2`. */
+const LATEST_SUBSCRIPTION = `SELECT ${MEMBER_COLUMNS} FROM creator_subscriptions s ${CREATOR_USER}
+  WHERE s.subscriber_id = $1 AND s.creator_id = $2 ORDER BY s.start_date DESC LIMIT 1`;
 
 /** The member's latest subscription to the creator (running or not), as they see it. */
 export async function latestSubscriptionTo(
@@ -262,11 +276,52 @@ export async function latestSubscriptionTo(
   subscriberId: string,
   creatorId: string,
 ): Promise<MemberSubscription | null> {
-  const row: MemberRow | undefined = await memberRows(db)
-    .where({ 's.subscriber_id': subscriberId, 's.creator_id': creatorId })
-    .orderBy('s.start_date', 'desc')
-    .first();
+  const [row] = await preparedQuery<MemberRow>(db, 'latest-subscription', LATEST_SUBSCRIPTION, [
+    subscriberId,
+    creatorId,
+  ]);
   return row ? memberView(row, now) : null;
+}
+
+/**
+ * Whether `$1` subscribes to creator `$2` at `$3`: one row while `$2` is a creator (none
+ * otherwise), with the running subscription's tier and end (nulls when none runs) and, while
+ * one runs, the latest subscription to them as the member sees it.
+ */
+const SUBSCRIPTION_CHECK = `SELECT a.tier_id AS running_tier_id, a.end_date AS running_end_date, ${MEMBER_COLUMNS}
+  FROM creators c
+  LEFT JOIN LATERAL (SELECT tier_id, end_date FROM creator_subscriptions
+    WHERE subscriber_id = $1 AND creator_id = c.user_id AND end_date > $3 ORDER BY end_date DESC LIMIT 1) a ON true
+  LEFT JOIN LATERAL (SELECT * FROM creator_subscriptions
+    WHERE subscriber_id = $1 AND creator_id = c.user_id ORDER BY start_date DESC LIMIT 1) s ON a.end_date IS NOT NULL
+  ${CREATOR_USER}
+  WHERE c.user_id = $2`;
+
+/**
+ * The subscription check of the creator page: the running subscription's tier and end, with
+ * the latest subscription's state; null when `creatorId` is no creator. One round trip: the
+ * creator page asks on every load.
+ */
+export async function subscriptionCheck(
+  db: Knex,
+  now: Date,
+  subscriberId: string,
+  creatorId: string,
+): Promise<SubscriptionCheck | null> {
+  const [row] = await preparedQuery<MemberRow & { running_tier_id: string | null; running_end_date: Date | null }>(
+    db,
+    'subscription-check',
+    SUBSCRIPTION_CHECK,
+    [subscriberId, creatorId, now],
+  );
+  if (!row) return null;
+  if (row.running_end_date === null) return { subscribed: false, tierId: null, endDate: null, subscription: null };
+  return {
+    subscribed: true,
+    tierId: row.running_tier_id,
+    endDate: iso(row.running_end_date),
+    subscription: memberView(row, now),
+  };
 }
 
 /** The running subscription of a member to a creator, if any. */

@@ -7,9 +7,10 @@ import type { MessageSent, MessageUnlocked } from '../domain/messaging/events';
 import { REMOVED } from '../domain/privacy/personal-data';
 import type { ContentRemoved } from '../domain/safety/events';
 import { bulkInsert } from './engine/bulk-insert';
+import { preparedQuery } from './engine/database';
 import type { ProjectionContext, Projector } from './engine/projector';
 import { attachedMediaSql, attachmentViews, type AttachedMedia, type MediaLinks } from './media-access';
-import { displayName } from './users';
+import { displayName, isUserId } from './users';
 import { forgettingAccounts } from './engine/forgetting-accounts';
 
 const rowOf = (data: MessageSent['data']) => ({
@@ -54,7 +55,8 @@ const forgetSender = (context: ProjectionContext, userId: string) =>
 export const messagesProjector: Projector = {
   name: 'messages',
   // 4: AccountDeleted (issue 23).
-  version: 4,
+  // 5: the thread's index, (sender, receiver, time) in place of (sender, time) (issue 24).
+  version: 5,
   tables: ['messages'],
   eventTypes: ['MessageSent', 'MessageUnlocked', 'ContentRemoved', 'AccountDeleted'],
   async createTables(db, schema) {
@@ -73,7 +75,9 @@ export const messagesProjector: Projector = {
       t.jsonb('media_ids');
       /** Removed by staff (trust and safety): its text and media are no longer shown. */
       t.boolean('removed').notNullable().defaultTo(false);
-      t.index(['sender_id', 'created_at']);
+      // A thread is read in order from its two directions without the parties' other messages;
+      // its prefix serves the lookups by sender.
+      t.index(['sender_id', 'receiver_id', 'created_at', 'id']);
       t.index(['receiver_id', 'created_at']);
     });
   },
@@ -148,7 +152,7 @@ interface MessageRow {
 }
 
 /** Locked for the viewer: a paid message not yet unlocked, and the viewer is its receiver. */
-const lockedFor = (row: MessageRow, viewerId: string) =>
+const lockedFor = (row: Pick<MessageRow, 'is_paid' | 'is_unlocked' | 'receiver_id'>, viewerId: string) =>
   row.is_paid && !row.is_unlocked && row.receiver_id === viewerId;
 
 /** What both parties see in place of a message staff removed. */
@@ -201,31 +205,39 @@ export async function chatUser(db: Knex, userId: string): Promise<ChatUser | nul
     : null;
 }
 
+/**
+ * `$1`'s conversations, most recent first: the last message with each person (as a viewer
+ * sees it: text, lock and removal) and that person's card.
+ */
+const CONVERSATIONS = `SELECT m.content, m.is_paid, m.is_unlocked, m.receiver_id, m.removed, m.created_at,
+    u.id AS other_id, u.first_name, u.last_name, u.profile_image_url, u.is_creator
+  FROM (
+    SELECT DISTINCT ON (other) *
+    FROM (SELECT CASE WHEN sender_id = $1 THEN receiver_id ELSE sender_id END AS other, * FROM messages
+      WHERE sender_id = $1 OR receiver_id = $1) x
+    ORDER BY other, created_at DESC, id DESC
+  ) m
+  JOIN users u ON u.id = m.other::uuid
+  ORDER BY m.created_at DESC`;
+
+interface ConversationRow {
+  content: string;
+  is_paid: boolean;
+  is_unlocked: boolean;
+  receiver_id: string;
+  removed: boolean;
+  created_at: Date;
+  other_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  profile_image_url: string | null;
+  is_creator: boolean;
+}
+
 /** One row per person the viewer exchanged messages with, most recent conversation first. */
 export async function conversations(db: Knex, viewerId: string): Promise<Conversation[]> {
-  const result = await db.raw(
-    `SELECT m.*, u.id AS other_id, u.email, u.first_name, u.last_name, u.profile_image_url, u.is_creator
-     FROM (
-       SELECT DISTINCT ON (other) *
-       FROM (SELECT CASE WHEN sender_id = ? THEN receiver_id ELSE sender_id END AS other, * FROM messages WHERE sender_id = ? OR receiver_id = ?) x
-       ORDER BY other, created_at DESC, id DESC
-     ) m
-     JOIN users u ON u.id = m.other::uuid
-     ORDER BY m.created_at DESC`,
-    [viewerId, viewerId, viewerId],
-  );
-  return (
-    result.rows as Array<
-      MessageRow & {
-        other_id: string;
-        email: string;
-        first_name: string | null;
-        last_name: string | null;
-        profile_image_url: string | null;
-        is_creator: boolean;
-      }
-    >
-  ).map((row) => ({
+  const rows = await preparedQuery<ConversationRow>(db, 'message-conversations', CONVERSATIONS, [viewerId]);
+  return rows.map((row) => ({
     user: {
       id: row.other_id,
       name: displayName(row),
@@ -237,17 +249,45 @@ export async function conversations(db: Knex, viewerId: string): Promise<Convers
   }));
 }
 
-/** The thread between the viewer and another user, oldest first. */
-export async function thread(db: Knex, viewerId: string, otherId: string, links: MediaLinks): Promise<Message[]> {
-  const rows = (await withMedia(db)
-    .where((where) =>
-      where
-        .where({ 'm.sender_id': viewerId, 'm.receiver_id': otherId })
-        .orWhere({ 'm.sender_id': otherId, 'm.receiver_id': viewerId }),
-    )
-    .orderBy([{ column: 'm.created_at' }, { column: 'm.id' }])
-    .limit(1000)) as MessageRow[];
-  return rows.map((row) => messageView(row, viewerId, links));
+/**
+ * The thread between `$1` and user `$2` (text), oldest first, with each message's media: one
+ * row per message under `$2`'s id, one row of nulls when they exchanged none, no row when `$2`
+ * is no user. Each direction is read in order from the index (a note to oneself only once).
+ */
+const THREAD = `SELECT u.id AS other_id, m.*
+  FROM users u
+  LEFT JOIN LATERAL (
+    SELECT m.id, m.sender_id, m.receiver_id, m.content, m.media_url, m.is_paid, m.price_cents, m.is_unlocked,
+      m.created_at, m.removed, ${attachedMediaSql('m.media_ids')} AS media
+    FROM (
+      (SELECT * FROM messages WHERE sender_id = $1 AND receiver_id = $2::text ORDER BY created_at, id LIMIT 1000)
+      UNION ALL
+      (SELECT * FROM messages WHERE sender_id = $2::text AND receiver_id = $1 AND $1 <> $2::text
+        ORDER BY created_at, id LIMIT 1000)
+    ) m
+    ORDER BY m.created_at, m.id
+    LIMIT 1000
+  ) m ON true
+  WHERE u.id = $2::text::uuid
+  ORDER BY m.created_at, m.id`;
+
+/**
+ * The thread between the viewer and another user, oldest first; null when `otherId` is no
+ * user. One round trip: the messages page asks on every load.
+ */
+export async function thread(
+  db: Knex,
+  viewerId: string,
+  otherId: string,
+  links: MediaLinks,
+): Promise<Message[] | null> {
+  if (!isUserId(otherId)) return null;
+  const rows = await preparedQuery<MessageRow & { other_id: string }>(db, 'message-thread', THREAD, [
+    viewerId,
+    otherId,
+  ]);
+  if (rows.length === 0) return null;
+  return rows.filter((row) => row.id !== null).map((row) => messageView(row, viewerId, links));
 }
 
 export async function findMessage(

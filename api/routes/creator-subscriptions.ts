@@ -5,7 +5,7 @@ import {
   renewalSourceSchema,
   type MemberSubscription,
 } from '../../domain/contracts/creator-subscriptions';
-import { subscribeSchema, type SubscriptionCheck } from '../../domain/contracts/creators';
+import { subscribeSchema } from '../../domain/contracts/creators';
 import { formatCents } from '../../domain/contracts/money';
 import {
   cancelCreatorSubscription,
@@ -20,11 +20,10 @@ import type { Position } from '../../domain/event-store/port';
 import { refuse } from '../../domain/shared/errors';
 import {
   activeSubscription,
-  latestSubscriptionTo,
   memberSubscription,
   memberSubscriptions,
+  subscriptionCheck,
 } from '../../projections/creator-subscriptions';
-import { isCreator } from '../../projections/creators';
 import { findUserRow } from '../../projections/users';
 import { requestUser, requireActiveSubscription } from '../http/access';
 import { idempotency } from '../http/idempotency';
@@ -84,13 +83,8 @@ export function creatorSubscriptionRoutes(api: Api): Router {
   });
 
   router.get('/subscriptions/check/:creatorId', member, async (req, res) => {
-    const creatorId = String(req.params.creatorId);
-    if (!(await isCreator(db, creatorId))) throw refuse.notFound('Creator not found');
-    const row = await activeSubscription(db, now(), req.userId!, creatorId);
-    const latest = row ? await latestSubscriptionTo(db, now(), req.userId!, creatorId) : null;
-    const answer: SubscriptionCheck = row
-      ? { subscribed: true, tierId: row.tier_id, endDate: new Date(row.end_date).toISOString(), subscription: latest }
-      : { subscribed: false, tierId: null, endDate: null, subscription: null };
+    const answer = await subscriptionCheck(db, now(), req.userId!, String(req.params.creatorId));
+    if (!answer) throw refuse.notFound('Creator not found');
     res.json(answer);
   });
 

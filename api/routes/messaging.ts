@@ -88,8 +88,9 @@ export function messagingRoutes(api: Api): Router {
   });
 
   router.get('/messages/:userId', member, async (req, res) => {
-    const other = await userOr404(String(req.params.userId));
-    res.json(await thread(db, req.userId!, other.id, links()));
+    const messages = await thread(db, req.userId!, String(req.params.userId), links());
+    if (!messages) throw refuse.notFound('User not found');
+    res.json(messages);
   });
 
   router.post('/messages/:id/unlock', member, idempotency(db), async (req, res) => {
