@@ -291,7 +291,8 @@ export function postView(row: PostRow, readable: Set<string>, links: MediaLinks)
   };
 }
 
-const POST_MEDIA = attachedMediaSql('f.media_ids');
+/** A post's uploaded media; most posts have none, and skip the lookup. */
+const POST_MEDIA = `CASE WHEN f.media_ids IS NULL THEN '[]'::json ELSE ${attachedMediaSql('f.media_ids')} END`;
 
 /**
  * Columns of a post row with its author and whether the viewer (the parameter `viewer`: `?` in
@@ -302,14 +303,19 @@ const decorate = (viewer: string) => `f.id, f.creator_id, f.title, f.content, f.
   EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = f.id AND l.user_id = ${viewer}) AS liked, ${POST_MEDIA} AS media`;
 
 /**
- * A creator's posts for a viewer (`$1`), newest first, each with whether the viewer may read
- * it (`$2` the creator, `$3` now): one prepared statement, as the creator page loads it.
+ * A creator's (`$2`) posts for a viewer (`$1`), newest first, with whether the viewer may read
+ * them (`$3` now): one prepared statement, as the creator page loads it. The creator's row comes
+ * first (as `u`, the author in `decorate`): no row when `$2` is no creator, one row without a post
+ * while they have none; the author and the viewer's access are looked up once, not per post.
  */
-const CREATOR_POSTS = `SELECT ${decorate('$1')},
-    f.creator_id = $1 OR EXISTS (SELECT 1 FROM creator_subscriptions s
-      WHERE s.subscriber_id = $1 AND s.creator_id = f.creator_id AND s.end_date > $3) AS readable
-  FROM posts f LEFT JOIN users u ON u.id = f.creator_id::uuid
-  WHERE f.listed AND f.creator_id = $2
+const CREATOR_POSTS = `WITH creator AS MATERIALIZED (
+    SELECT c.user_id, u.first_name, u.last_name, u.email, u.profile_image_url,
+      c.user_id = $1 OR EXISTS (SELECT 1 FROM creator_subscriptions s
+        WHERE s.subscriber_id = $1 AND s.creator_id = c.user_id AND s.end_date > $3) AS readable
+    FROM creators c LEFT JOIN users u ON u.id = c.user_id::uuid WHERE c.user_id = $2
+  )
+  SELECT ${decorate('$1')}, u.readable
+  FROM creator u LEFT JOIN posts f ON f.creator_id = u.user_id AND f.listed
   ORDER BY f.created_at DESC, f.id DESC LIMIT 500`;
 
 interface Cursor {
@@ -391,22 +397,28 @@ function decorated(db: Knex, viewerId: string) {
     .select(db.raw(decorate('?'), [viewerId]));
 }
 
-/** A creator's posts, newest first (locked ones without content for non-subscribers). */
+/**
+ * A creator's posts, newest first (locked ones without content for non-subscribers); null when
+ * `creatorId` is no creator.
+ */
 export async function creatorPosts(
   db: Knex,
   now: Date,
   viewerId: string,
   creatorId: string,
   links: MediaLinks,
-): Promise<Post[]> {
-  if (!isUserId(creatorId)) return [];
-  const rows = await preparedQuery<PostRow & { readable: boolean }>(db, 'creator-posts', CREATOR_POSTS, [
-    viewerId,
-    creatorId,
-    now,
-  ]);
-  const readable = new Set(rows.filter((row) => row.readable).map((row) => row.creator_id));
-  return rows.map((row) => postView(row, readable, links));
+): Promise<Post[] | null> {
+  if (!isUserId(creatorId)) return null;
+  const rows = await preparedQuery<(PostRow & { readable: boolean }) | { id: null }>(
+    db,
+    'creator-posts',
+    CREATOR_POSTS,
+    [viewerId, creatorId, now],
+  );
+  if (rows.length === 0) return null;
+  const posts = rows.filter((row): row is PostRow & { readable: boolean } => row.id !== null);
+  const readable = new Set(posts.filter((row) => row.readable).map((row) => row.creator_id));
+  return posts.map((row) => postView(row, readable, links));
 }
 
 /** One post as the viewer sees it; null when unknown. */

@@ -230,6 +230,13 @@ describe('posts, feed, likes, comments', () => {
       expect(post).toMatchObject({ locked: false, content: 'secret words', mediaUrl: 'https://img.test/secret.jpg' });
     }
     await visitor.get(`/api/creators/${owner.id}/posts`).expect(401);
+    // The page's list: readable for a subscriber and the owner, empty for a creator without posts.
+    for (const viewer of [subscribed, owner]) {
+      const list = (await viewer.agent.get(`/api/creators/${owner.id}/posts`).expect(200)).body;
+      expect(list.map((p: { id: string }) => p.id)).toEqual([publicPostId, lockedPostId]);
+      expect(list[1]).toMatchObject({ locked: false, content: 'secret words', creator: { name: 'Olivia Owner' } });
+    }
+    expect((await owner.agent.get(`/api/creators/${other.id}/posts`).expect(200)).body).toEqual([]);
   });
 
   it('validates new posts and lets only creators publish', async () => {
@@ -298,10 +305,31 @@ describe('creator stats', () => {
       (s) => s.totalEarnings === '17.99' && s.subscriberCount === 1 && s.postCount === 2,
     );
     expect(mine).toMatchObject({ totalEarnings: '17.99', subscriberCount: 1, postCount: 2 });
-    expect(typeof mine.engagementRate).toBe('number');
+    // Likes and comments so far: 2 on the locked post, 1 on the public one; over 2 posts × 1 subscriber.
+    expect(mine.engagementRate).toBe(150);
     for (const agent of [subscribed.agent, unsubscribed.agent, other.agent])
       await agent.get(`/api/creators/${owner.id}/stats`).expect(403);
     await visitor.get(`/api/creators/${owner.id}/stats`).expect(401);
+    // Anyone not a creator: 404 (before 403), their own or another's.
+    await subscribed.agent.get(`/api/creators/${subscribed.id}/stats`).expect(404);
+    await owner.agent.get(`/api/creators/${subscribed.id}/stats`).expect(404);
+    await owner.agent.get('/api/creators/nope/stats').expect(404);
+  });
+
+  it('earn 90% of every sale: two at one price count twice', async () => {
+    const [gold] = (await other.agent.get(`/api/creators/${other.id}/tiers`).expect(200)).body;
+    for (const fan of [subscribed, unsubscribed])
+      await fan.agent.post('/api/subscriptions').send({ creatorId: other.id, tierId: gold.id }).expect(201);
+    const theirs = await eventually(
+      () =>
+        other.agent
+          .get(`/api/creators/${other.id}/stats`)
+          .expect(200)
+          .then((res) => res.body),
+      (s) => s.subscriberCount === 2,
+    );
+    // 2 × (15.00 - 1.50 fee).
+    expect(theirs).toEqual({ totalEarnings: '27.00', subscriberCount: 2, postCount: 0, engagementRate: 0 });
   });
 });
 

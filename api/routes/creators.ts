@@ -166,15 +166,24 @@ export function creatorRoutes(api: Api): Router {
     res.json(tierView(creatorId, tierId, body));
   });
 
+  // The creator page's hot paths: one statement each after the session's, that 404s an unknown creator too.
   router.get('/creators/:id/posts', member, async (req, res) => {
-    const creatorId = await creatorIdOr404(String(req.params.id));
-    res.json(await creatorPosts(db, now(), req.userId!, creatorId, api.deps.ports.mediaUrls as MediaLinks));
+    const links = api.deps.ports.mediaUrls as MediaLinks;
+    const posts = await creatorPosts(db, now(), req.userId!, String(req.params.id), links);
+    if (!posts) throw refuse.notFound('Creator not found');
+    res.json(posts);
   });
 
   router.get('/creators/:id/stats', member, async (req, res) => {
-    const creatorId = await creatorIdOr404(String(req.params.id));
-    if (creatorId !== req.userId) throw refuse.forbidden('Only the creator can see these stats');
-    res.json(await creatorStats(db, now(), creatorId));
+    const creatorId = String(req.params.id);
+    if (creatorId !== req.userId) {
+      // Another's stats: 404 for no creator, 403 otherwise, without computing them.
+      await creatorIdOr404(creatorId);
+      throw refuse.forbidden('Only the creator can see these stats');
+    }
+    const stats = await creatorStats(db, now(), creatorId);
+    if (!stats) throw refuse.notFound('Creator not found');
+    res.json(stats);
   });
 
   return router;
