@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { MemberSubscription } from '../../domain/contracts/creator-subscriptions';
 import { eventually } from '../../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
+import { signUpMember } from '../../ops/testing/members';
 import { verifyIdentity } from '../../ops/testing/identity-verification';
 
 jest.setTimeout(180_000);
@@ -14,7 +14,7 @@ let stack: TestStack;
 let now = new Date('2026-03-01T10:00:00.000Z');
 
 beforeAll(async () => {
-  stack = await startTestStack({ clock: () => now });
+  stack = await startTestStack({ clock: () => now, trustProxy: true });
 });
 afterAll(() => stack.close());
 
@@ -22,26 +22,7 @@ type Agent = ReturnType<TestStack['agent']>;
 const DAY = 86_400_000;
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
-async function register(firstName: string) {
-  const agent = stack.agent();
-  const email = `${firstName.toLowerCase()}-${randomUUID().slice(0, 8)}@example.test`;
-  await agent
-    .post('/api/auth/register')
-    .send({
-      firstName,
-      lastName: 'Reader',
-      email,
-      password: 'Passw0rdOK',
-      confirmPassword: 'Passw0rdOK',
-      paymentToken: 'dev_tok_good',
-    })
-    .expect(201);
-  const user = await eventually(
-    () => agent.get('/api/auth/user').then((r) => r.body),
-    (me) => me?.subscriptionStatus === 'active',
-  );
-  return { agent, id: user.id as string };
-}
+const register = (firstName: string) => signUpMember(stack, firstName, { lastName: 'Reader' });
 
 async function registerCreator(firstName: string) {
   const creator = await register(firstName);
