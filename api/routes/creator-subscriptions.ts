@@ -38,6 +38,12 @@ import type { Api } from '../kit';
  */
 export function creatorSubscriptionRoutes(api: Api): Router {
   const router = Router();
+  // An answer shows the subscription as it now is: wait up to 10 s for its read model (a busy
+  // server lagged the 2 s wait and answered a refunded subscription as active), then briefly for the rest.
+  const shown = async (position: Position | null) => {
+    await api.readYourWrites(position, { projections: ['creator-subscriptions'], timeoutMs: 10_000 });
+    await api.readYourWrites(position);
+  };
   const { db, store } = api.deps;
   const member = requireActiveSubscription(db);
   const gateway = () => api.deps.ports.paymentGateway as PaymentGateway;
@@ -60,7 +66,7 @@ export function creatorSubscriptionRoutes(api: Api): Router {
       },
       api.context(req),
     );
-    await api.readYourWrites(result.position);
+    await shown(result.position);
     const row = await activeSubscription(db, now(), req.userId!, body.creatorId);
     if (!row) throw refuse.conflict('The subscription is still being recorded; please reload');
     res.status(result.outcome === 'started' ? 201 : 200).json({
@@ -104,7 +110,7 @@ export function creatorSubscriptionRoutes(api: Api): Router {
       const current = await memberSubscription(db, now(), user.id, id);
       if (!current) throw refuse.notFound('Subscription not found');
       const result = await run({ subscriberId: user.id, creatorId: current.creatorId, subscriptionId: id }, req);
-      await api.readYourWrites(result.position);
+      await shown(result.position);
       res.json((await memberSubscription(db, now(), user.id, id)) satisfies MemberSubscription | null);
     };
 
