@@ -18,6 +18,11 @@ export interface Api {
    * only those the next query reads (`only`), which may wait longer, being fewer to catch up.
    */
   readYourWrites(position: Position | null, only?: { projections: string[]; timeoutMs: number }): Promise<boolean>;
+  /**
+   * Before an answer that shows some read models: waits up to 10 s for those (a busy server must
+   * not answer what was true before the command), then briefly (2 s) for the rest.
+   */
+  readYourWritesShowing(position: Position | null, shown: string[]): Promise<void>;
   /** 401 'Unauthorized' unless signed in. */
   requireUser: RequestHandler;
   /** Whether cookies must be Secure for this request (served over TLS). */
@@ -25,12 +30,17 @@ export interface Api {
 }
 
 export function createApi(deps: AppDependencies): Api {
+  const readYourWrites: Api['readYourWrites'] = (position, only) =>
+    waitForProjections(deps.db, only?.projections ?? deps.projectionNames, position, only?.timeoutMs ?? 2000);
   return {
     deps,
     sessions: new SessionStore(deps.db),
     context: (req) => commandContext(req, deps.clock()),
-    readYourWrites: (position, only) =>
-      waitForProjections(deps.db, only?.projections ?? deps.projectionNames, position, only?.timeoutMs ?? 2000),
+    readYourWrites,
+    async readYourWritesShowing(position, shown) {
+      await readYourWrites(position, { projections: shown, timeoutMs: 10_000 });
+      await readYourWrites(position);
+    },
     requireUser: (req, _res, next) => next(req.userId ? undefined : refuse.unauthorized()),
     secure: (req) => req.secure,
   };

@@ -38,12 +38,8 @@ import type { Api } from '../kit';
  */
 export function creatorSubscriptionRoutes(api: Api): Router {
   const router = Router();
-  // An answer shows the subscription as it now is: wait up to 10 s for its read model (a busy
-  // server lagged the 2 s wait and answered a refunded subscription as active), then briefly for the rest.
-  const shown = async (position: Position | null) => {
-    await api.readYourWrites(position, { projections: ['creator-subscriptions'], timeoutMs: 10_000 });
-    await api.readYourWrites(position);
-  };
+  // An answer shows the subscription as it now is.
+  const shown = (position: Position | null) => api.readYourWritesShowing(position, ['creator-subscriptions']);
   const { db, store } = api.deps;
   const member = requireActiveSubscription(db);
   const gateway = () => api.deps.ports.paymentGateway as PaymentGateway;

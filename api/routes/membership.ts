@@ -41,13 +41,9 @@ export function membershipRoutes(api: Api): Router {
   // Member money: subscribe by card, the 6-month plan from the USD balance, cancel, age verification.
   const { db, store } = api.deps;
   const gateway = api.deps.ports.paymentGateway as PaymentGateway;
-  // The answer waits up to 10 s for the read models the membership pages show next (status,
-  // balance, conversions used): a busy server must not show the balance from before the payment.
-  // Then briefly for the rest.
+  // The answer waits for what the membership pages show next: status, balance, conversions used.
   const answer = async (res: Response, result: ActionResult, failedStatus = 402) => {
-    const shown = ['users', 'wallet_balances', 'crypto_conversions'];
-    await api.readYourWrites(result.position, { projections: shown, timeoutMs: 10_000 });
-    await api.readYourWrites(result.position);
+    await api.readYourWritesShowing(result.position, ['users', 'wallet_balances', 'crypto_conversions']);
     const body: MembershipActionResult = { success: result.success, message: result.message };
     res
       .status(result.success ? 200 : failedStatus)

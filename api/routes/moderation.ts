@@ -47,8 +47,7 @@ export function moderationRoutes(api: Api): Router {
    */
   const enforce = async (userId: string, events: StandingEvent[], position: Position | null) => {
     if (deactivates(events)) await api.sessions.closeAllFor(userId);
-    await api.readYourWrites(position, { projections: ['users', 'reports'], timeoutMs: 10_000 });
-    await api.readYourWrites(position);
+    await api.readYourWritesShowing(position, ['users', 'reports']);
   };
 
   router.get('/admin/reports', staffOnly, async (req, res) => {
