@@ -71,6 +71,7 @@ export function createApp(deps: AppDependencies): {
   apiRouter.use(originCheck(deps.allowedOrigins));
   apiRouter.use(inputGuard);
   apiRouter.use(mediaFileRoutes(api)); // resolves its session with the entitlement: one round trip a file
+  apiRouter.use(api.pageReads); // their reads resolve the session: one round trip a page-load GET
   apiRouter.use(api.sessions.middleware());
   for (const module of routeModules) apiRouter.use(validatedParams(module(api)));
   apiRouter.use(apiNotFound);

@@ -1,10 +1,12 @@
-import type { Request, RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Position } from '../domain/event-store/port';
 import type { CommandContext } from '../domain/shared/command-handler';
 import { refuse } from '../domain/shared/errors';
 import { waitForProjections } from '../projections/engine/read-your-writes';
+import type { PageRead } from '../projections/page-reads';
 import type { AppDependencies } from './dependencies';
 import { commandContext } from './http/command-context';
+import { paramsChecker } from './http/params';
 import { SessionStore } from './http/sessions';
 
 /** What every route module gets: the dependencies and the shared request helpers. */
@@ -23,6 +25,15 @@ export interface Api {
    * not answer what was true before the command), then briefly (2 s) for the rest.
    */
   readYourWritesShowing(position: Position | null, shown: string[]): Promise<void>;
+  /**
+   * A GET a page makes on load, answered with `answer`'s value as JSON. Its reads go through
+   * `read`, whose first statement resolves the session too (projections/page-reads.ts): the
+   * request reaches PostgreSQL once. `gates` run on the session's user before any row is used.
+   * Such routes live on `pageReads`, which api/app.ts mounts ahead of the session middleware; a
+   * request whose path parameters are malformed passes on to the routes mounted after it.
+   */
+  pageRead(path: string, gates: RequestHandler[], answer: (req: Request, read: PageRead) => Promise<unknown>): void;
+  pageReads: Router;
   /** 401 'Unauthorized' unless signed in. */
   requireUser: RequestHandler;
   /** Whether cookies must be Secure for this request (served over TLS). */
@@ -32,9 +43,26 @@ export interface Api {
 export function createApi(deps: AppDependencies): Api {
   const readYourWrites: Api['readYourWrites'] = (position, only) =>
     waitForProjections(deps.db, only?.projections ?? deps.projectionNames, position, only?.timeoutMs ?? 2000);
+  const sessions = new SessionStore(deps.db);
+  const pageReads = Router();
   return {
     deps,
-    sessions: new SessionStore(deps.db),
+    sessions,
+    pageReads,
+    pageRead(path, gates, answer) {
+      const wellFormed = paramsChecker(path);
+      pageReads.get(path, async (req, res, next) => {
+        if (!wellFormed(req.params)) return next('route');
+        const reader = sessions.pageReader(req, () => passGates(gates, req, res));
+        let body: unknown;
+        try {
+          body = await answer(req, reader.read);
+        } finally {
+          await reader.admitted(); // a refusal of the gates is the answer, whatever else failed
+        }
+        res.json(body);
+      });
+    },
     context: (req) => commandContext(req, deps.clock()),
     readYourWrites,
     async readYourWritesShowing(position, shown) {
@@ -44,4 +72,12 @@ export function createApi(deps: AppDependencies): Api {
     requireUser: (req, _res, next) => next(req.userId ? undefined : refuse.unauthorized()),
     secure: (req) => req.secure,
   };
+}
+
+/** Runs express gates (middleware that calls `next` with a refusal or nothing) in turn. */
+async function passGates(gates: RequestHandler[], req: Request, res: Response): Promise<void> {
+  for (const gate of gates)
+    await new Promise<void>((resolve, reject) => {
+      void gate(req, res, (refusal?: unknown) => (refusal ? reject(refusal) : resolve()));
+    });
 }

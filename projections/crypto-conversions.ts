@@ -15,7 +15,7 @@ import type {
   CryptoConversionUsedData,
 } from '../domain/crypto/events';
 import type { RecordedEvent } from '../domain/event-store/port';
-import { preparedQuery } from './engine/database';
+import type { PageRead, PageStatement } from './page-reads';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
 
@@ -158,23 +158,29 @@ const CONVERSION_COLUMNS = `c.id, c.number, c.transaction_id, c.from_crypto_type
 const NEWEST_FIRST = 'c.created_at DESC, c.number DESC NULLS LAST, c.id DESC';
 
 /** A member's (`$1`) conversions, newest first. */
-const CONVERSIONS = `SELECT ${CONVERSION_COLUMNS} FROM crypto_conversions c WHERE c.user_id = $1 ORDER BY ${NEWEST_FIRST}`;
+const CONVERSIONS: PageStatement = {
+  name: 'crypto-conversions',
+  text: `SELECT ${CONVERSION_COLUMNS} FROM crypto_conversions c WHERE c.user_id = $1 ORDER BY ${NEWEST_FIRST}`,
+};
 
 /**
  * A member's (`$1`) USD balance on every row, beside their completed conversions whose credit
  * has reached it (`wallet_entries`), newest first; one row of nulls but the balance without
  * any. One statement reads one snapshot: the balance includes every conversion listed.
  */
-const CREDITED_BALANCE = `SELECT b.balance_cents, ${CONVERSION_COLUMNS}
+const CREDITED_BALANCE: PageStatement = {
+  name: 'crypto-credited-balance',
+  text: `SELECT b.balance_cents, ${CONVERSION_COLUMNS}
   FROM (SELECT (SELECT balance_cents FROM wallet_balances WHERE user_id = $1) AS balance_cents) b
   LEFT JOIN (SELECT * FROM crypto_conversions c WHERE c.user_id = $1 AND c.status = 'completed'
     AND EXISTS (SELECT 1 FROM wallet_entries w
       WHERE w.user_id = c.user_id AND w.reference = 'conversion:' || c.transaction_id)) c ON true
-  ORDER BY ${NEWEST_FIRST}`;
+  ORDER BY ${NEWEST_FIRST}`,
+};
 
-/** A member's conversions, newest first. */
-export async function conversionsOf(db: Knex, userId: string): Promise<ConversionRecord[]> {
-  return (await preparedQuery<ConversionRow>(db, 'crypto-conversions', CONVERSIONS, [userId])).map(conversionRecord);
+/** The viewer's conversions, newest first. */
+export async function conversionsOf(read: PageRead): Promise<ConversionRecord[]> {
+  return (await read<ConversionRow>(CONVERSIONS, [])).map(conversionRecord);
 }
 
 /**
@@ -182,15 +188,9 @@ export async function conversionsOf(db: Knex, userId: string): Promise<Conversio
  * whose credit has reached it, newest first. One round trip: the wallet page asks on every load.
  */
 export async function creditedBalanceOf(
-  db: Knex,
-  userId: string,
+  read: PageRead,
 ): Promise<{ balanceCents: number; conversions: ConversionRecord[] }> {
-  const rows = await preparedQuery<ConversionRow & { balance_cents: string | null }>(
-    db,
-    'crypto-credited-balance',
-    CREDITED_BALANCE,
-    [userId],
-  );
+  const rows = await read<ConversionRow & { balance_cents: string | null }>(CREDITED_BALANCE, []);
   return {
     balanceCents: Number(rows[0]?.balance_cents ?? 0),
     conversions: rows.filter((row) => row.id !== null).map(conversionRecord),

@@ -16,24 +16,28 @@ export const SESSION_COOKIE = 'lively.sid';
 /** The table holds only a hash of the cookie's token, so a leaked table opens no session. */
 export const hashSessionToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-interface ResolvedSession {
+export interface ResolvedSession {
   sessionId: string;
   userId: string;
   /** The user's `users` row; null while the read model does not hold it yet. */
   user: UserRow | null;
 }
 
-const SESSION_SQL = `
-SELECT u.*, s.id AS session_id, s.user_id AS session_user_id
+/** The live session of a token's hash (`$1`): its id and user's id first, then the user's `users` row. */
+export const SESSION_SQL = `
+SELECT s.id AS session_id, s.user_id AS session_user_id, u.*
 FROM http_sessions s LEFT JOIN users u ON u.id = s.user_id::uuid
 WHERE s.id = $1 AND s.expires_at > now()`;
+
+/** Whether a cookie value can be a session token at all (one that cannot is not looked up). */
+export const isSessionToken = (token: string | undefined): token is string => Boolean(token) && token!.length <= 200;
 
 /**
  * The session behind a cookie token, if it is live, with its user's `users` row (null when
  * the read model does not hold it yet): one round trip, as every signed-in request needs both.
  */
 export async function resolveSession(db: Knex, token: string | undefined): Promise<ResolvedSession | null> {
-  if (!token || token.length > 200) return null;
+  if (!isSessionToken(token)) return null;
   const [row] = await preparedQuery<UserRow & { session_id: string; session_user_id: string }>(
     db,
     'lively-session',

@@ -43,25 +43,40 @@ interface Layer {
   route?: { path: string | string[] };
 }
 
+/** The parameter names of a route path. */
+const namesIn = (path: string) => [...path.matchAll(/[:*](\w+)/g)].map((match) => match[1]);
+
 /** The parameter names of a router's own routes. */
 function paramNames(router: Router): Set<string> {
   const names = new Set<string>();
   for (const layer of (router as unknown as { stack: Layer[] }).stack) {
     for (const path of ([] as unknown[]).concat(layer.route?.path ?? [])) {
-      if (typeof path === 'string') for (const match of path.matchAll(/[:*](\w+)/g)) names.add(match[1]);
+      if (typeof path === 'string') for (const name of namesIn(path)) names.add(name);
     }
   }
   return names;
 }
 
+function formatOf(name: string): ParamFormat {
+  const format = PARAM_FORMATS[name];
+  if (!format) throw new Error(`Route parameter :${name} has no format in api/http/params.ts`);
+  return format;
+}
+
 /** Registers the format check of every parameter the router's routes use (express runs it before the route). */
 export function validatedParams(router: Router): Router {
   for (const name of paramNames(router)) {
-    const format = PARAM_FORMATS[name];
-    if (!format) throw new Error(`Route parameter :${name} has no format in api/http/params.ts`);
+    const format = formatOf(name);
     router.param(name, (_req, _res, next, value) =>
       next(typeof value === 'string' && format.pattern.test(value) ? undefined : format.refusal(name)),
     );
   }
   return router;
+}
+
+/** Whether a request's parameters of `path` are well formed (the path's names are checked at start-up). */
+export function paramsChecker(path: string): (params: Record<string, unknown>) => boolean {
+  const formats = namesIn(path).map((name) => [name, formatOf(name).pattern] as const);
+  return (params) =>
+    formats.every(([name, pattern]) => typeof params[name] === 'string' && pattern.test(params[name] as string));
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { CookieOptions, RequestHandler, Response } from 'express';
+import type { CookieOptions, Request, RequestHandler, Response } from 'express';
 import type { Knex } from 'knex';
-import { hashSessionToken, resolveSession, SESSION_COOKIE } from '../../projections/sessions';
+import { readAs, readWithSession, type PageRead } from '../../projections/page-reads';
+import { hashSessionToken, resolveSession, SESSION_COOKIE, type ResolvedSession } from '../../projections/sessions';
 import { isDeactivated } from '../../projections/users';
 
 const SESSION_DAYS = 30;
@@ -45,19 +46,47 @@ export class SessionStore {
 
   middleware(): RequestHandler {
     return async (req, _res, next) => {
-      let session = await resolveSession(this.db, req.cookies?.[SESSION_COOKIE]);
-      // A suspended or banned account's sessions were ended when it happened; one that slipped
-      // through (opened meanwhile) ends at its first use.
-      if (session?.user && isDeactivated(session.user, new Date())) {
-        await this.db('http_sessions').where({ id: session.sessionId }).delete();
-        session = null;
-      }
-      req.userRow = session?.user ?? null;
-      if (session) {
-        req.userId = session.userId;
-        req.sessionId = session.sessionId; // the request's logger, made on first use, carries the user
-      }
+      await this.adopt(req, await resolveSession(this.db, req.cookies?.[SESSION_COOKIE]));
       next();
     };
+  }
+
+  /**
+   * The reads of a page-load request (`api.pageRead`): the first resolves the request's session in
+   * its own statement, and `admit` (the route's gates) runs on it before any row is returned.
+   * `admitted` settles the request's admission when no read made it (an answer that failed first).
+   */
+  pageReader(req: Request, admit: () => Promise<void>): { read: PageRead; admitted(): Promise<void> } {
+    let admission: Promise<void> | null = null;
+    const read: PageRead = async (statement, values) => {
+      if (admission) {
+        await admission;
+        return readAs(this.db, req.userId)(statement, values);
+      }
+      const { session, rows } = await readWithSession<never>(this.db, req.cookies?.[SESSION_COOKIE], statement, values);
+      await (admission = this.adopt(req, session).then(admit));
+      return rows;
+    };
+    const admitted = () =>
+      (admission ??= resolveSession(this.db, req.cookies?.[SESSION_COOKIE]).then((session) =>
+        this.adopt(req, session).then(admit),
+      ));
+    return { read, admitted };
+  }
+
+  /** Makes a resolved session the request's (`req.userId`, `req.userRow`). */
+  private async adopt(req: Request, resolved: ResolvedSession | null): Promise<void> {
+    let session = resolved;
+    // A suspended or banned account's sessions were ended when it happened; one that slipped
+    // through (opened meanwhile) ends at its first use.
+    if (session?.user && isDeactivated(session.user, new Date())) {
+      await this.db('http_sessions').where({ id: session.sessionId }).delete();
+      session = null;
+    }
+    req.userRow = session?.user ?? null;
+    if (session) {
+      req.userId = session.userId;
+      req.sessionId = session.sessionId; // the request's logger, made on first use, carries the user
+    }
   }
 }

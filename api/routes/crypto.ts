@@ -93,16 +93,14 @@ export function cryptoRoutes(api: Api): Router {
     res.status(202).json(answer);
   });
 
-  router.get('/crypto/balance', api.requireUser, async (req, res) => {
+  api.pageRead('/crypto/balance', [api.requireUser], async (_req, read) => {
     // Read together (one snapshot): the total always includes every conversion listed.
-    const { balanceCents, conversions } = await creditedBalanceOf(db, req.userId!);
+    const { balanceCents, conversions } = await creditedBalanceOf(read);
     const body: CryptoBalance = { totalUsd: formatCents(balanceCents), conversions };
-    res.json(body);
+    return body;
   });
 
-  router.get('/crypto/conversions', api.requireUser, async (req, res) => {
-    res.json(await conversionsOf(db, req.userId!));
-  });
+  api.pageRead('/crypto/conversions', [api.requireUser], async (_req, read) => conversionsOf(read));
 
   return router;
 }

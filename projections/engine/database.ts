@@ -28,13 +28,33 @@ export function openReadDatabase(
  * read paths, where knex's query building and the server's re-planning show up per request.
  */
 export async function preparedQuery<Row>(db: Knex, name: string, text: string, values: unknown[]): Promise<Row[]> {
+  return (await onConnection<{ rows: Row[] }>(db, { name, text, values })).rows;
+}
+
+/** `preparedQuery` answering each row as an array, with the columns' names in order (they may repeat). */
+export async function preparedArrayQuery(
+  db: Knex,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<{ columns: string[]; rows: unknown[][] }> {
+  const { fields, rows } = await onConnection<{ fields: Array<{ name: string }>; rows: unknown[][] }>(db, {
+    name,
+    text,
+    values,
+    rowMode: 'array',
+  });
+  return { columns: fields.map((field) => field.name), rows };
+}
+
+async function onConnection<Result>(db: Knex, query: object): Promise<Result> {
   const client = db.client as {
-    acquireConnection(): Promise<{ query(q: object): Promise<{ rows: Row[] }> }>;
+    acquireConnection(): Promise<{ query(q: object): Promise<Result> }>;
     releaseConnection(c: unknown): Promise<void>;
   };
   const connection = await client.acquireConnection();
   try {
-    return (await connection.query({ name, text, values })).rows;
+    return await connection.query(query);
   } finally {
     await client.releaseConnection(connection);
   }

@@ -1,0 +1,89 @@
+import type { Knex } from 'knex';
+import { preparedArrayQuery } from './engine/database';
+import { hashSessionToken, isSessionToken, SESSION_SQL, type ResolvedSession } from './sessions';
+import type { UserRow } from './users';
+
+/**
+ * A read a page makes when it loads (docs/architecture.md, "Reads a page makes on load"): one
+ * named prepared statement whose `$1` is the viewer's user id (text; a statement may ignore it)
+ * and whose own parameters are `$2`, `$3`... Written this way, the statement can run for a
+ * viewer already known (`readAs`) or in the same round trip as the lookup of the session that
+ * says who the viewer is (`readWithSession`): the request then reaches PostgreSQL once.
+ */
+export interface PageStatement {
+  name: string;
+  text: string;
+}
+
+/** Runs page statements for one viewer; `values` are the statement's own parameters (`$2`...). */
+export type PageRead = <Row>(statement: PageStatement, values: unknown[]) => Promise<Row[]>;
+
+const MARKER = 'lively_page_row';
+
+/**
+ * The statement's rows after a viewer's columns (`viewerSql`, one row or none, naming its user id
+ * `session_user_id`), with a marker column between them and in the statement's order; one row
+ * with a null marker when the statement has none, or when there is no viewer row.
+ */
+const besideViewer = (viewerSql: string, text: string) => `WITH lively_viewer AS (${viewerSql})
+SELECT lively_viewer.*, page.* FROM (VALUES (1)) AS one (x) LEFT JOIN lively_viewer ON true
+LEFT JOIN LATERAL (SELECT row_number() OVER () AS ${MARKER}, q.* FROM (
+${text.replace(/\$1(?!\d)/g, 'lively_viewer.session_user_id')}
+) q) page ON true ORDER BY page.${MARKER}`;
+
+const KNOWN_VIEWER_SQL = 'SELECT $1::text AS session_user_id';
+
+async function run(
+  db: Knex,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<{ viewer: Record<string, unknown>; rows: Record<string, unknown>[] }> {
+  const result = await preparedArrayQuery(db, name, text, values);
+  const marker = result.columns.indexOf(MARKER);
+  const viewerColumns = result.columns.slice(0, marker);
+  const pageColumns = result.columns.slice(marker + 1);
+  const rows: Record<string, unknown>[] = [];
+  for (const row of result.rows) if (row[marker] !== null) rows.push(named(pageColumns, row, marker + 1));
+  return { viewer: named(viewerColumns, result.rows[0], 0), rows };
+}
+
+function named(columns: string[], row: unknown[], from: number): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (let i = 0; i < columns.length; i++) object[columns[i]] = row[from + i];
+  return object;
+}
+
+/** Page reads for a viewer already known (null: a visitor). */
+export const readAs =
+  (db: Knex, viewerId: string | null): PageRead =>
+  async <Row>(statement: PageStatement, values: unknown[]) =>
+    (await run(db, statement.name, besideViewer(KNOWN_VIEWER_SQL, statement.text), [viewerId, ...values]))
+      .rows as Row[];
+
+/**
+ * The session of a cookie token (as `resolveSession`) and a page statement's rows for its user,
+ * in one round trip. Without a live session the rows are a visitor's.
+ */
+export async function readWithSession<Row>(
+  db: Knex,
+  token: string | undefined,
+  statement: PageStatement,
+  values: unknown[],
+): Promise<{ session: ResolvedSession | null; rows: Row[] }> {
+  if (!isSessionToken(token)) return { session: null, rows: await readAs(db, null)<Row>(statement, values) };
+  const { viewer, rows } = await run(db, `${statement.name}+session`, besideViewer(SESSION_SQL, statement.text), [
+    hashSessionToken(token),
+    ...values,
+  ]);
+  const { session_id: sessionId, session_user_id: userId, ...user } = viewer;
+  if (sessionId === null) return { session: null, rows: rows as Row[] };
+  return {
+    session: {
+      sessionId: sessionId as string,
+      userId: userId as string,
+      user: user.id === null ? null : (user as UserRow),
+    },
+    rows: rows as Row[],
+  };
+}
