@@ -74,6 +74,7 @@ export function createApp(deps: AppDependencies): {
   apiRouter.use(api.pageReads); // their reads resolve the session: one round trip a page-load GET
   apiRouter.use(api.sessions.middleware());
   for (const module of routeModules) apiRouter.use(validatedParams(module(api)));
+  apiRouter.use(validatedParams(api.pageReadParams));
   apiRouter.use(apiNotFound);
   app.use('/api', apiRouter);
   app.use(metricsOnPublicPort(metrics.router, deps.metricsToken ?? null)); // the metrics port serves them without a token

@@ -30,10 +30,13 @@ export interface Api {
    * `read`, whose first statement resolves the session too (projections/page-reads.ts): the
    * request reaches PostgreSQL once. `gates` run on the session's user before any row is used.
    * Such routes live on `pageReads`, which api/app.ts mounts ahead of the session middleware; a
-   * request whose path parameters are malformed passes on to the routes mounted after it.
+   * request whose path parameters are malformed passes on to the routes mounted after it (a module
+   * may own the path: `/creators/verification`), and else to `pageReadParams`, mounted after every
+   * module, whose parameter check answers it as on every route.
    */
   pageRead(path: string, gates: RequestHandler[], answer: (req: Request, read: PageRead) => Promise<unknown>): void;
   pageReads: Router;
+  pageReadParams: Router;
   /** 401 'Unauthorized' unless signed in. */
   requireUser: RequestHandler;
   /** Whether cookies must be Secure for this request (served over TLS). */
@@ -45,12 +48,15 @@ export function createApi(deps: AppDependencies): Api {
     waitForProjections(deps.db, only?.projections ?? deps.projectionNames, position, only?.timeoutMs ?? 2000);
   const sessions = new SessionStore(deps.db);
   const pageReads = Router();
+  const pageReadParams = Router();
   return {
     deps,
     sessions,
     pageReads,
+    pageReadParams,
     pageRead(path, gates, answer) {
       const wellFormed = paramsChecker(path);
+      pageReadParams.get(path, (_req, _res, next) => next()); // reached with well-formed parameters: never
       pageReads.get(path, async (req, res, next) => {
         if (!wellFormed(req.params)) return next('route');
         const reader = sessions.pageReader(req, () => passGates(gates, req, res));

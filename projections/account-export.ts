@@ -20,6 +20,7 @@ import { formatCryptoUnits, formatRate, parseCryptoUnits, parseRateUnits } from 
 import { blocksBy } from './blocks';
 import { creatorBalances } from './creator-balances';
 import { walletsOf } from './crypto-wallets';
+import { readAs } from './page-reads';
 import { paymentAccountsOfCreator } from './payment-accounts';
 import { preferencesOf } from './user-preferences';
 import { findProfile } from './user-profiles';
@@ -184,7 +185,7 @@ async function creatorOf(db: Knex, userId: string, now: Date): Promise<ExportCre
   if (!row) return null;
   const [tiers, earnings, accounts] = await Promise.all([
     db('subscription_tiers').where({ creator_id: userId }).orderBy(newestFirst('created_at', 'id')),
-    creatorBalances(db, userId, now),
+    creatorBalances(readAs(db, userId), userId, now),
     paymentAccountsOfCreator(db, userId),
   ]);
   return {

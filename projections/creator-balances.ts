@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { CreatorShareReversedData, EarningsCreditedData, EarningsReversedData } from '../domain/payouts/events';
 import { insertRuns } from './engine/insert-runs';
-import { preparedQuery } from './engine/database';
 import type { Projector } from './engine/projector';
+import type { PageRead, PageStatement } from './page-reads';
 
 /**
  * `creator_earnings`: one row per credited sale with its hold end. Balances depend on the
@@ -118,27 +118,30 @@ export interface CreatorBalanceRow {
 }
 
 /**
- * A creator's sums at `$2` (`$1` the creator), one prepared statement: earnings released, held
- * and in total; what share reversals took from held earnings (by when they release), from the
- * balance and of the total; and what payouts hold.
+ * A creator's sums at `$3` (`$2` the creator; not `$1`: staff read them too), one statement:
+ * earnings released, held and in total; what share reversals took from held earnings (by when
+ * they release), from the balance and of the total; and what payouts hold.
  */
-const CREATOR_SUMS = `SELECT e.released, e.pending, e.total, e.next_available_at,
+const CREATOR_SUMS: PageStatement = {
+  name: 'creator-sums',
+  text: `SELECT e.released, e.pending, e.total, e.next_available_at,
     c.released AS cut_released, c.pending AS cut_pending, c.available AS cut_available, c.share AS cut_share, h.held
-  FROM (SELECT coalesce(sum(creator_share_cents) FILTER (WHERE available_at <= $2), 0)::text AS released,
-          coalesce(sum(creator_share_cents) FILTER (WHERE available_at > $2), 0)::text AS pending,
+  FROM (SELECT coalesce(sum(creator_share_cents) FILTER (WHERE available_at <= $3), 0)::text AS released,
+          coalesce(sum(creator_share_cents) FILTER (WHERE available_at > $3), 0)::text AS pending,
           coalesce(sum(creator_share_cents), 0)::text AS total,
-          min(available_at) FILTER (WHERE available_at > $2) AS next_available_at
-        FROM creator_earnings WHERE creator_id = $1 AND reversed_at IS NULL) e,
+          min(available_at) FILTER (WHERE available_at > $3) AS next_available_at
+        FROM creator_earnings WHERE creator_id = $2 AND reversed_at IS NULL) e,
     (SELECT
-          coalesce(sum(c.cents) FILTER (WHERE c.part = 'pending' AND e.available_at <= $2 AND e.reversed_at IS NULL), 0)::text AS released,
-          coalesce(sum(c.cents) FILTER (WHERE c.part = 'pending' AND e.available_at > $2 AND e.reversed_at IS NULL), 0)::text AS pending,
+          coalesce(sum(c.cents) FILTER (WHERE c.part = 'pending' AND e.available_at <= $3 AND e.reversed_at IS NULL), 0)::text AS released,
+          coalesce(sum(c.cents) FILTER (WHERE c.part = 'pending' AND e.available_at > $3 AND e.reversed_at IS NULL), 0)::text AS pending,
           coalesce(sum(c.cents) FILTER (WHERE c.part = 'available'), 0)::text AS available,
           coalesce(sum(c.cents) FILTER (WHERE c.part = 'share' AND e.reversed_at IS NULL), 0)::text AS share
         FROM creator_share_cuts c
         LEFT JOIN creator_earnings e ON e.creator_id = c.creator_id AND e.reference = c.reference
-        WHERE c.creator_id = $1) c,
+        WHERE c.creator_id = $2) c,
     (SELECT coalesce(sum(amount_cents), 0)::text AS held FROM payouts
-        WHERE creator_id = $1 AND status IN ('pending', 'processing', 'completed')) h`;
+        WHERE creator_id = $2 AND status IN ('pending', 'processing', 'completed')) h`,
+};
 
 interface CreatorSums {
   released: string;
@@ -153,8 +156,8 @@ interface CreatorSums {
 }
 
 /** Balances of one creator at `now`, from the read models. */
-export async function creatorBalances(db: Knex, creatorId: string, now: Date): Promise<CreatorBalanceRow> {
-  const [sums] = await preparedQuery<CreatorSums>(db, 'creator-sums', CREATOR_SUMS, [creatorId, now]);
+export async function creatorBalances(read: PageRead, creatorId: string, now: Date): Promise<CreatorBalanceRow> {
+  const [sums] = await read<CreatorSums>(CREATOR_SUMS, [creatorId, now]);
   const cents = (text: string) => Number(text);
   const next = sums.next_available_at;
   return {

@@ -9,6 +9,7 @@ import type { RecordedEvent } from '../domain/event-store/port';
 import { preparedQuery } from './engine/database';
 import { insertRuns } from './engine/insert-runs';
 import type { ProjectionContext, Projector } from './engine/projector';
+import type { PageRead, PageStatement } from './page-reads';
 import { displayName, isUserId } from './users';
 
 /**
@@ -233,15 +234,18 @@ const MEMBER_COLUMNS = `s.id, s.creator_id, u.first_name, u.last_name, u.profile
     s.next_tier_name, s.next_price_cents, s.renew_from`;
 const CREATOR_USER = 'LEFT JOIN users u ON u.id = s.creator_id::uuid';
 
-/** `$1`'s subscriptions, the latest one per creator (the creator's user joined to that one only). */
-const MEMBER_SUBSCRIPTIONS = `SELECT ${MEMBER_COLUMNS}
+/** The viewer's (`$1`) subscriptions, the latest one per creator (the creator's user joined to that one only). */
+const MEMBER_SUBSCRIPTIONS: PageStatement = {
+  name: 'member-subscriptions',
+  text: `SELECT ${MEMBER_COLUMNS}
   FROM (SELECT DISTINCT ON (creator_id) * FROM creator_subscriptions WHERE subscriber_id = $1
     ORDER BY creator_id, start_date DESC) s
-  ${CREATOR_USER}`;
+  ${CREATOR_USER}`,
+};
 
-/** A member's subscriptions, the latest one per creator, running ones first, then by start (newest first). */
-export async function memberSubscriptions(db: Knex, now: Date, subscriberId: string): Promise<MemberSubscription[]> {
-  const rows = await preparedQuery<MemberRow>(db, 'member-subscriptions', MEMBER_SUBSCRIPTIONS, [subscriberId]);
+/** The viewer's subscriptions, the latest one per creator, running ones first, then by start (newest first). */
+export async function memberSubscriptions(read: PageRead, now: Date): Promise<MemberSubscription[]> {
+  const rows = await read<MemberRow>(MEMBER_SUBSCRIPTIONS, []);
   const views = rows.map((row) => memberView(row, now));
   const running = (view: MemberSubscription) => (view.status === 'expired' || view.status === 'refunded' ? 1 : 0);
   return views.sort((a, b) => running(a) - running(b) || b.startedAt.localeCompare(a.startedAt));
@@ -284,35 +288,35 @@ export async function latestSubscriptionTo(
 }
 
 /**
- * Whether `$1` subscribes to creator `$2` at `$3`: one row while `$2` is a creator (none
- * otherwise), with the running subscription's tier and end (nulls when none runs) and, while
- * one runs, the latest subscription to them as the member sees it.
+ * Whether the viewer (`$1`) subscribes to creator `$2` at `$3`: one row while `$2` is a creator
+ * (none otherwise), with the running subscription's tier and end (nulls when none runs) and,
+ * while one runs, the latest subscription to them as the member sees it.
  */
-const SUBSCRIPTION_CHECK = `SELECT a.tier_id AS running_tier_id, a.end_date AS running_end_date, ${MEMBER_COLUMNS}
+const SUBSCRIPTION_CHECK: PageStatement = {
+  name: 'subscription-check',
+  text: `SELECT a.tier_id AS running_tier_id, a.end_date AS running_end_date, ${MEMBER_COLUMNS}
   FROM creators c
   LEFT JOIN LATERAL (SELECT tier_id, end_date FROM creator_subscriptions
     WHERE subscriber_id = $1 AND creator_id = c.user_id AND end_date > $3 ORDER BY end_date DESC LIMIT 1) a ON true
   LEFT JOIN LATERAL (SELECT * FROM creator_subscriptions
     WHERE subscriber_id = $1 AND creator_id = c.user_id ORDER BY start_date DESC LIMIT 1) s ON a.end_date IS NOT NULL
   ${CREATOR_USER}
-  WHERE c.user_id = $2`;
+  WHERE c.user_id = $2`,
+};
 
 /**
- * The subscription check of the creator page: the running subscription's tier and end, with
- * the latest subscription's state; null when `creatorId` is no creator. One round trip: the
+ * The viewer's subscription check of the creator page: the running subscription's tier and end,
+ * with the latest subscription's state; null when `creatorId` is no creator. One round trip: the
  * creator page asks on every load.
  */
 export async function subscriptionCheck(
-  db: Knex,
+  read: PageRead,
   now: Date,
-  subscriberId: string,
   creatorId: string,
 ): Promise<SubscriptionCheck | null> {
-  const [row] = await preparedQuery<MemberRow & { running_tier_id: string | null; running_end_date: Date | null }>(
-    db,
-    'subscription-check',
+  const [row] = await read<MemberRow & { running_tier_id: string | null; running_end_date: Date | null }>(
     SUBSCRIPTION_CHECK,
-    [subscriberId, creatorId, now],
+    [creatorId, now],
   );
   if (!row) return null;
   if (row.running_end_date === null) return { subscribed: false, tierId: null, endDate: null, subscription: null };

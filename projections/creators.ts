@@ -6,10 +6,10 @@ import type { CreatorRegistered, CreatorWatermarkSet, TierData } from '../domain
 import { FALLBACK_TIERS } from '../domain/creators/fallback-tiers';
 import { publicMediaUrl, type ProfileImageSetData } from '../domain/media/profile-images';
 import { splitEarnings } from '../domain/payouts/money';
-import { preparedQuery } from './engine/database';
 import { forgettingAccounts } from './engine/forgetting-accounts';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
+import type { PageRead, PageStatement } from './page-reads';
 import { verifiedColumn } from './verifications';
 import { displayName, isUserId } from './users';
 
@@ -163,26 +163,37 @@ const runningSubscribers = (creator: string, now: string) => `(SELECT count(*) F
     FROM creator_subscriptions s WHERE s.creator_id = ${creator} AND s.end_date > ${now} GROUP BY s.subscriber_id) d)`;
 
 /**
- * A creator's card: `$1` is now (subscribers are counted while their period runs). `verified` is
- * a subquery of its own, so that over a list PostgreSQL probes the index per card rather than
- * hashing the whole table.
+ * A creator's card, as a page statement without a viewer: `$2` is now (subscribers are counted
+ * while their period runs). `verified` is a subquery of its own, so that over a list PostgreSQL
+ * probes the index per card rather than hashing the whole table.
  */
 const CREATOR_CARD = `SELECT c.user_id, c.bio, c.cover_image_url, u.first_name, u.last_name, u.profile_image_url,
     (SELECT min(t.price_cents) FROM subscription_tiers t WHERE t.creator_id = c.user_id) AS min_price,
     (SELECT count(*) FROM posts p WHERE p.creator_id = c.user_id) AS post_count,
-    ${runningSubscribers('c.user_id', '$1')} AS subscriber_count,
+    ${runningSubscribers('c.user_id', '$2')} AS subscriber_count,
     (SELECT ${verifiedColumn('c.user_id::uuid')}) AS verified
   FROM creators c JOIN users u ON u.id = c.user_id::uuid`;
-const LIST_ORDER = 'ORDER BY c.registered_at, c.user_id';
+
+/** The first `$3` creators in registration order. */
+const CREATOR_LIST: PageStatement = {
+  name: 'creator-list',
+  text: `${CREATOR_CARD} ORDER BY c.registered_at, c.user_id LIMIT $3`,
+};
 
 const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 const FULL_NAME = `concat_ws(' ', u.first_name, u.last_name)`;
-/** `$3` is the query as a contained pattern, `$4` as a prefix. */
-const CREATOR_SEARCH = `${CREATOR_CARD}
-  WHERE u.first_name ILIKE $3 OR u.last_name ILIKE $3 OR ${FULL_NAME} ILIKE $3 OR c.bio ILIKE $3
-  ORDER BY CASE WHEN u.first_name ILIKE $4 OR u.last_name ILIKE $4 OR ${FULL_NAME} ILIKE $4 THEN 0
-    WHEN ${FULL_NAME} ILIKE $3 THEN 1 ELSE 2 END, c.registered_at, c.user_id
-  LIMIT $2`;
+/** The first `$3` matches; `$4` is the query as a contained pattern, `$5` as a prefix. */
+const CREATOR_SEARCH: PageStatement = {
+  name: 'creator-search',
+  text: `${CREATOR_CARD}
+  WHERE u.first_name ILIKE $4 OR u.last_name ILIKE $4 OR ${FULL_NAME} ILIKE $4 OR c.bio ILIKE $4
+  ORDER BY CASE WHEN u.first_name ILIKE $5 OR u.last_name ILIKE $5 OR ${FULL_NAME} ILIKE $5 THEN 0
+    WHEN ${FULL_NAME} ILIKE $4 THEN 1 ELSE 2 END, c.registered_at, c.user_id
+  LIMIT $3`,
+};
+
+/** The card of one creator (`$3`). */
+const ONE_CREATOR: PageStatement = { name: 'creator-card', text: `${CREATOR_CARD} WHERE c.user_id = $3` };
 
 /**
  * Creators in registration order; `q` matches first name, last name, full name and bio (never the
@@ -190,30 +201,22 @@ const CREATOR_SEARCH = `${CREATOR_CARD}
  * matches, then bio matches (the search box's suggestions show the likeliest first).
  */
 export async function listCreators(
-  db: Knex,
+  read: PageRead,
   now: Date,
   options: { q?: string; limit?: number } = {},
 ): Promise<Creator[]> {
   const limit = options.limit ?? 100;
   const q = options.q?.trim();
-  // Prepared statements: the list every page load asks for is planned once per connection.
+  // Page statements: the list every page load asks for is planned once per connection.
   const rows = q
-    ? await preparedQuery<CreatorRow>(db, 'creator-search', CREATOR_SEARCH, [
-        now,
-        limit,
-        `%${likeEscaped(q)}%`,
-        `${likeEscaped(q)}%`,
-      ])
-    : await preparedQuery<CreatorRow>(db, 'creator-list', `${CREATOR_CARD} ${LIST_ORDER} LIMIT $2`, [now, limit]);
+    ? await read<CreatorRow>(CREATOR_SEARCH, [now, limit, `%${likeEscaped(q)}%`, `${likeEscaped(q)}%`])
+    : await read<CreatorRow>(CREATOR_LIST, [now, limit]);
   return rows.map(creatorView);
 }
 
-export async function findCreator(db: Knex, now: Date, creatorId: string): Promise<Creator | null> {
+export async function findCreator(read: PageRead, now: Date, creatorId: string): Promise<Creator | null> {
   if (!isUserId(creatorId)) return null;
-  const [row] = await preparedQuery<CreatorRow>(db, 'creator-card', `${CREATOR_CARD} WHERE c.user_id = $2`, [
-    now,
-    creatorId,
-  ]);
+  const [row] = await read<CreatorRow>(ONE_CREATOR, [now, creatorId]);
   return row ? creatorView(row) : null;
 }
 
@@ -234,23 +237,26 @@ export async function isCreator(db: Knex, userId: string): Promise<boolean> {
   return Boolean(await db('creators').where({ user_id: userId }).first('user_id'));
 }
 
-/** A creator's tiers (`$1`), cheapest first; one row of nulls while they have none, no row for anyone not a creator. */
-const CREATOR_TIERS = `SELECT t.id, t.name, t.description, t.price_cents, t.features
+/** A creator's tiers (`$2`), cheapest first; one row of nulls while they have none, no row for anyone not a creator. */
+const CREATOR_TIERS: PageStatement = {
+  name: 'creator-tiers',
+  text: `SELECT t.id, t.name, t.description, t.price_cents, t.features
   FROM creators c LEFT JOIN subscription_tiers t ON t.creator_id = c.user_id
-  WHERE c.user_id = $1 ORDER BY t.price_cents, t.created_at`;
+  WHERE c.user_id = $2 ORDER BY t.price_cents, t.created_at`,
+};
 
 /**
  * The creator's tiers, cheapest first, or the three fallback tiers while there are none; null
  * when `creatorId` is no creator. One round trip: the creator page asks on every load.
  */
-export async function creatorTiers(db: Knex, creatorId: string): Promise<Tier[] | null> {
-  const rows = await preparedQuery<{
+export async function creatorTiers(read: PageRead, creatorId: string): Promise<Tier[] | null> {
+  const rows = await read<{
     id: string | null;
     name: string;
     description: string;
     price_cents: number;
     features: string[];
-  }>(db, 'creator-tiers', CREATOR_TIERS, [creatorId]);
+  }>(CREATOR_TIERS, [creatorId]);
   if (rows.length === 0) return null;
   if (rows[0].id === null) {
     return FALLBACK_TIERS.map((tier) => ({
@@ -277,36 +283,39 @@ export async function creatorTiers(db: Knex, creatorId: string): Promise<Tier[] 
 }
 
 /**
- * A creator's stats (`$1`) at `$2`, in one row (none for anyone not a creator): their sales
+ * A creator's stats (`$2`) at `$3`, in one row (none for anyone not a creator): their sales
  * counted per price (the split is applied per price in TS, its one home), posts with their likes
  * and comments, and subscribers whose period runs.
  */
-const CREATOR_STATS = `SELECT p.posts, p.interactions, ${runningSubscribers('c.user_id', '$2')} AS subscribers,
+const CREATOR_STATS: PageStatement = {
+  name: 'creator-stats',
+  text: `SELECT p.posts, p.interactions, ${runningSubscribers('c.user_id', '$3')} AS subscribers,
     (SELECT coalesce(json_agg(json_build_array(price_cents, sales)), '[]') FROM (
       SELECT price_cents, count(*) AS sales FROM (
-        SELECT price_cents FROM creator_subscriptions WHERE creator_id = $1
+        SELECT price_cents FROM creator_subscriptions WHERE creator_id = $2
         UNION ALL SELECT price_cents FROM messages
-          WHERE sender_id = $1 AND is_paid AND is_unlocked AND receiver_id <> sender_id
-        UNION ALL SELECT amount_cents FROM billing_history WHERE creator_id = $1 AND kind = 'tip'
+          WHERE sender_id = $2 AND is_paid AND is_unlocked AND receiver_id <> sender_id
+        UNION ALL SELECT amount_cents FROM billing_history WHERE creator_id = $2 AND kind = 'tip'
       ) sold GROUP BY price_cents) g) AS sales
   FROM creators c
   CROSS JOIN LATERAL (SELECT count(*) AS posts, coalesce(sum(like_count + comment_count), 0) AS interactions
     FROM posts WHERE creator_id = c.user_id) p
-  WHERE c.user_id = $1`;
+  WHERE c.user_id = $2`,
+};
 
 /**
  * totalEarnings: the creator's 90% of every paid tier month and unlocked message.
  * engagementRate: (likes + comments) ÷ (posts × subscribers) × 100, one decimal; 0 without
  * posts or subscribers (see ENGAGEMENT_RATE_DEFINITION). Null when `creatorId` is no creator.
  */
-export async function creatorStats(db: Knex, now: Date, creatorId: string): Promise<CreatorStats | null> {
-  const [row] = await preparedQuery<{
+export async function creatorStats(read: PageRead, now: Date, creatorId: string): Promise<CreatorStats | null> {
+  const [row] = await read<{
     posts: string;
     interactions: string;
     subscribers: string;
     /** [price in cents, how many sold at it] */
     sales: Array<[number, number]>;
-  }>(db, 'creator-stats', CREATOR_STATS, [creatorId, now]);
+  }>(CREATOR_STATS, [creatorId, now]);
   if (!row) return null;
   const earnedCents = row.sales.reduce(
     (sum, [priceCents, sold]) => sum + splitEarnings(priceCents).creatorShareCents * sold,

@@ -7,8 +7,8 @@ import type { MessageSent, MessageUnlocked } from '../domain/messaging/events';
 import { REMOVED } from '../domain/privacy/personal-data';
 import type { ContentRemoved } from '../domain/safety/events';
 import { bulkInsert } from './engine/bulk-insert';
-import { preparedQuery } from './engine/database';
 import type { ProjectionContext, Projector } from './engine/projector';
+import type { PageRead, PageStatement } from './page-reads';
 import { attachedMediaSql, attachmentViews, type AttachedMedia, type MediaLinks } from './media-access';
 import { displayName, isUserId } from './users';
 import { forgettingAccounts } from './engine/forgetting-accounts';
@@ -206,11 +206,14 @@ export async function chatUser(db: Knex, userId: string): Promise<ChatUser | nul
 }
 
 /**
- * `$1`'s conversations, most recent first: the last message with each person (as a viewer
- * sees it: text, lock and removal) and that person's card.
+ * The viewer's (`$1`) conversations, most recent first: the last message with each person (as
+ * the viewer sees it: text, lock and removal) and that person's card, each row with the
+ * viewer's id (a message is locked for its receiver).
  */
-const CONVERSATIONS = `SELECT m.content, m.is_paid, m.is_unlocked, m.receiver_id, m.removed, m.created_at,
-    u.id AS other_id, u.first_name, u.last_name, u.profile_image_url, u.is_creator
+const CONVERSATIONS: PageStatement = {
+  name: 'message-conversations',
+  text: `SELECT m.content, m.is_paid, m.is_unlocked, m.receiver_id, m.removed, m.created_at,
+    u.id AS other_id, u.first_name, u.last_name, u.profile_image_url, u.is_creator, $1 AS viewer_id
   FROM (
     SELECT DISTINCT ON (other) *
     FROM (SELECT CASE WHEN sender_id = $1 THEN receiver_id ELSE sender_id END AS other, * FROM messages
@@ -218,7 +221,8 @@ const CONVERSATIONS = `SELECT m.content, m.is_paid, m.is_unlocked, m.receiver_id
     ORDER BY other, created_at DESC, id DESC
   ) m
   JOIN users u ON u.id = m.other::uuid
-  ORDER BY m.created_at DESC`;
+  ORDER BY m.created_at DESC`,
+};
 
 interface ConversationRow {
   content: string;
@@ -232,11 +236,12 @@ interface ConversationRow {
   last_name: string | null;
   profile_image_url: string | null;
   is_creator: boolean;
+  viewer_id: string;
 }
 
 /** One row per person the viewer exchanged messages with, most recent conversation first. */
-export async function conversations(db: Knex, viewerId: string): Promise<Conversation[]> {
-  const rows = await preparedQuery<ConversationRow>(db, 'message-conversations', CONVERSATIONS, [viewerId]);
+export async function conversations(read: PageRead): Promise<Conversation[]> {
+  const rows = await read<ConversationRow>(CONVERSATIONS, []);
   return rows.map((row) => ({
     user: {
       id: row.other_id,
@@ -244,17 +249,20 @@ export async function conversations(db: Knex, viewerId: string): Promise<Convers
       profileImageUrl: row.profile_image_url,
       isCreator: row.is_creator,
     },
-    lastMessage: row.removed ? REMOVED_MESSAGE_TEXT : lockedFor(row, viewerId) ? PAID_MESSAGE_LABEL : row.content,
+    lastMessage: row.removed ? REMOVED_MESSAGE_TEXT : lockedFor(row, row.viewer_id) ? PAID_MESSAGE_LABEL : row.content,
     lastMessageAt: new Date(row.created_at).toISOString(),
   }));
 }
 
 /**
- * The thread between `$1` and user `$2` (text), oldest first, with each message's media: one
- * row per message under `$2`'s id, one row of nulls when they exchanged none, no row when `$2`
- * is no user. Each direction is read in order from the index (a note to oneself only once).
+ * The thread between the viewer (`$1`) and user `$2` (text), oldest first, with each message's
+ * media and the viewer's id: one row per message under `$2`'s id, one row of nulls when they
+ * exchanged none, no row when `$2` is no user. Each direction is read in order from the index (a
+ * note to oneself only once).
  */
-const THREAD = `SELECT u.id AS other_id, m.*
+const THREAD: PageStatement = {
+  name: 'message-thread',
+  text: `SELECT u.id AS other_id, $1 AS viewer_id, m.*
   FROM users u
   LEFT JOIN LATERAL (
     SELECT m.id, m.sender_id, m.receiver_id, m.content, m.media_url, m.is_paid, m.price_cents, m.is_unlocked,
@@ -269,25 +277,18 @@ const THREAD = `SELECT u.id AS other_id, m.*
     LIMIT 1000
   ) m ON true
   WHERE u.id = $2::text::uuid
-  ORDER BY m.created_at, m.id`;
+  ORDER BY m.created_at, m.id`,
+};
 
 /**
  * The thread between the viewer and another user, oldest first; null when `otherId` is no
  * user. One round trip: the messages page asks on every load.
  */
-export async function thread(
-  db: Knex,
-  viewerId: string,
-  otherId: string,
-  links: MediaLinks,
-): Promise<Message[] | null> {
+export async function thread(read: PageRead, otherId: string, links: MediaLinks): Promise<Message[] | null> {
   if (!isUserId(otherId)) return null;
-  const rows = await preparedQuery<MessageRow & { other_id: string }>(db, 'message-thread', THREAD, [
-    viewerId,
-    otherId,
-  ]);
+  const rows = await read<MessageRow & { other_id: string; viewer_id: string }>(THREAD, [otherId]);
   if (rows.length === 0) return null;
-  return rows.filter((row) => row.id !== null).map((row) => messageView(row, viewerId, links));
+  return rows.filter((row) => row.id !== null).map((row) => messageView(row, row.viewer_id, links));
 }
 
 export async function findMessage(

@@ -16,6 +16,7 @@ import {
   notificationsPage,
   notificationsProjector,
 } from './notifications';
+import { readAs } from './page-reads';
 import { usersProjector } from './users';
 
 let store: PostgresEventStore;
@@ -241,10 +242,10 @@ describe('queries', () => {
   beforeAll(async () => project(await readWholeLog(store)));
 
   it('pages newest first with a keyset cursor, names filled in', async () => {
-    const first = await notificationsPage(db, member, { limit: 2 });
+    const first = await notificationsPage(readAs(db, member), { limit: 2 });
     expect(first.unreadCount).toBe(3);
     expect(first.items.map((item) => item.kind)).toEqual(['membership_renewal_failed', 'conversion_completed']);
-    const second = await notificationsPage(db, member, { limit: 2, cursor: first.nextCursor! });
+    const second = await notificationsPage(readAs(db, member), { limit: 2, cursor: first.nextCursor! });
     expect(second.items.map((item) => [item.body, item.read])).toEqual([
       ['Cara Test sent you a message', false],
       ['Cara Test sent you a paid message ($4.99)', true],
@@ -254,7 +255,7 @@ describe('queries', () => {
   });
 
   it('tells each watcher, in one query, what arrived after what it was sent', async () => {
-    const page = await notificationsPage(db, member, { limit: 50 });
+    const page = await notificationsPage(readAs(db, member), { limit: 50 });
     const [fresh, caughtUp, other] = await notificationNews(db, [
       { userId: member, after: null },
       { userId: member, after: await newestNotificationCursor(db, member) },
@@ -269,7 +270,11 @@ describe('queries', () => {
 
   it('names an actor who is no user id, or no known user, as Someone; no notifications is an empty page', async () => {
     const reader = '33333333-3333-4333-8333-333333333333';
-    expect(await notificationsPage(db, reader, { limit: 20 })).toEqual({ items: [], unreadCount: 0, nextCursor: null });
+    expect(await notificationsPage(readAs(db, reader), { limit: 20 })).toEqual({
+      items: [],
+      unreadCount: 0,
+      nextCursor: null,
+    });
     const tip = (id: string, actorId: string, commit: number) => ({
       id,
       user_id: reader,
@@ -289,7 +294,7 @@ describe('queries', () => {
       tip('t3', creator, 3),
     ]);
     try {
-      const page = await notificationsPage(db, reader, { limit: 20 });
+      const page = await notificationsPage(readAs(db, reader), { limit: 20 });
       expect(page.items.map((item) => [item.body, item.read])).toEqual([
         ['Cara Test tipped you $1.00', false],
         ['Someone tipped you $1.00', false],

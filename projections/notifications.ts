@@ -28,10 +28,10 @@ import type {
 import { deterministicId } from '../domain/shared/ids';
 import type { TipGiven } from '../domain/tips/events';
 import { readCheckpoint } from './engine/checkpoints';
-import { preparedQuery } from './engine/database';
 import { forgettingAccounts } from './engine/forgetting-accounts';
 import type { ProjectionContext, Projector } from './engine/projector';
 import { applyNotificationsRun } from './notifications-batch';
+import type { PageRead, PageStatement } from './page-reads';
 import { displayName, isUserId } from './users';
 
 /** Stands in a body for the name of the person who caused the notification, filled in when read. */
@@ -337,17 +337,20 @@ export async function unreadNotificationCount(db: Knex, userId: string): Promise
 const BEFORE_ALL = ['100000000000000000000', '0'];
 
 /**
- * A user's (`$1`) unread count on every row, beside their page: `$4` notifications before
+ * The viewer's (`$1`) unread count on every row, beside their page: `$4` notifications before
  * (`$2`, `$3`), newest first, each with the users row of its actor when that is a user id (as
  * `isUserId`: users.id is a uuid); one row of nulls but the count without any.
  */
-const NOTIFICATIONS_PAGE = `SELECT u.unread, n.id, n.kind, n.title, n.body, n.link, n.actor_id, n.read, n.created_at,
+const NOTIFICATIONS_PAGE: PageStatement = {
+  name: 'notifications-page',
+  text: `SELECT u.unread, n.id, n.kind, n.title, n.body, n.link, n.actor_id, n.read, n.created_at,
     n.pos_commit, n.pos_prepare, a.id AS actor_user_id, a.first_name AS actor_first_name, a.last_name AS actor_last_name
   FROM (SELECT count(*) AS unread FROM notifications WHERE user_id = $1 AND NOT read) u
   LEFT JOIN (SELECT * FROM notifications WHERE user_id = $1 AND (pos_commit, pos_prepare) < ($2::numeric, $3::numeric)
     ORDER BY ${NEWEST_FIRST} LIMIT $4) n ON true
   LEFT JOIN users a ON a.id = CASE WHEN pg_input_is_valid(n.actor_id, 'uuid') THEN n.actor_id::uuid END
-  ORDER BY n.pos_commit DESC, n.pos_prepare DESC`;
+  ORDER BY n.pos_commit DESC, n.pos_prepare DESC`,
+};
 
 interface PageRow extends NotificationRow {
   unread: string;
@@ -366,21 +369,15 @@ function joinedActorNames(rows: PageRow[]): Map<string, string> {
 }
 
 /**
- * One page of a user's notifications, newest first, after the keyset `cursor` of the page
+ * One page of the viewer's notifications, newest first, after the keyset `cursor` of the page
  * before. One round trip: the top bar asks on every page load.
  */
 export async function notificationsPage(
-  db: Knex,
-  userId: string,
+  read: PageRead,
   options: { cursor?: string; limit: number },
 ): Promise<NotificationsPage> {
   const [commit, prepare] = options.cursor ? options.cursor.split('.') : BEFORE_ALL;
-  const found = await preparedQuery<PageRow>(db, 'notifications-page', NOTIFICATIONS_PAGE, [
-    userId,
-    commit,
-    prepare,
-    options.limit + 1,
-  ]);
+  const found = await read<PageRow>(NOTIFICATIONS_PAGE, [commit, prepare, options.limit + 1]);
   const rows = found.filter((row) => row.id !== null);
   const page = rows.slice(0, options.limit);
   const names = joinedActorNames(page);

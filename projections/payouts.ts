@@ -12,9 +12,9 @@ import type {
   PayoutProcessingStartedData,
   PayoutRequestedData,
 } from '../domain/payouts/events';
-import { preparedQuery } from './engine/database';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
+import type { PageRead, PageStatement } from './page-reads';
 
 /**
  * The `payouts` read model (SPEC §3 payouts): one row per payout with its current state,
@@ -144,16 +144,17 @@ function payoutView(row: Record<string, any>): PayoutView {
   };
 }
 
-/** A creator's (`$1`) payouts, newest first. */
-const CREATOR_PAYOUTS = `SELECT id, creator_id, payment_account_id, amount_cents, processing_fee_cents, net_amount_cents,
+/** A creator's (`$2`; not `$1`: staff read them too) payouts, newest first. */
+const CREATOR_PAYOUTS: PageStatement = {
+  name: 'creator-payouts',
+  text: `SELECT id, creator_id, payment_account_id, amount_cents, processing_fee_cents, net_amount_cents,
     status, gateway_transaction_id, failure_reason, processed_at, created_at
-  FROM payouts WHERE creator_id = $1 ORDER BY created_at DESC, id DESC`;
+  FROM payouts WHERE creator_id = $2 ORDER BY created_at DESC, id DESC`,
+};
 
-/** A creator's payouts, newest first (a prepared statement: the payouts page asks on every load). */
-export async function payoutsOfCreator(db: Knex, creatorId: string): Promise<PayoutView[]> {
-  return (await preparedQuery<Record<string, any>>(db, 'creator-payouts', CREATOR_PAYOUTS, [creatorId])).map(
-    payoutView,
-  );
+/** A creator's payouts, newest first (a page statement: the payouts page asks on every load). */
+export async function payoutsOfCreator(read: PageRead, creatorId: string): Promise<PayoutView[]> {
+  return (await read<Record<string, any>>(CREATOR_PAYOUTS, [creatorId])).map(payoutView);
 }
 
 /** One payout's row (null when unknown): who it belongs to, for commands on it. */

@@ -14,9 +14,9 @@ import type {
 } from '../domain/posts/events';
 import type { ContentRemoved, UserBanned } from '../domain/safety/events';
 import { readableCreatorIds } from './creator-subscriptions';
-import { preparedQuery } from './engine/database';
 import type { Projector, ProjectionContext } from './engine/projector';
 import { attachedMediaSql, attachmentViews, type AttachedMedia, type MediaLinks } from './media-access';
+import type { PageRead, PageStatement } from './page-reads';
 import { applyPostsBatch, postRow } from './posts-batch';
 import { displayName, isUserId } from './users';
 
@@ -303,12 +303,14 @@ const decorate = (viewer: string) => `f.id, f.creator_id, f.title, f.content, f.
   EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = f.id AND l.user_id = ${viewer}) AS liked, ${POST_MEDIA} AS media`;
 
 /**
- * A creator's (`$2`) posts for a viewer (`$1`), newest first, with whether the viewer may read
- * them (`$3` now): one prepared statement, as the creator page loads it. The creator's row comes
+ * A creator's (`$2`) posts for the viewer (`$1`), newest first, with whether the viewer may read
+ * them (`$3` now): one page statement, as the creator page loads it. The creator's row comes
  * first (as `u`, the author in `decorate`): no row when `$2` is no creator, one row without a post
  * while they have none; the author and the viewer's access are looked up once, not per post.
  */
-const CREATOR_POSTS = `WITH creator AS MATERIALIZED (
+const CREATOR_POSTS: PageStatement = {
+  name: 'creator-posts',
+  text: `WITH creator AS MATERIALIZED (
     SELECT c.user_id, u.first_name, u.last_name, u.email, u.profile_image_url,
       c.user_id = $1 OR EXISTS (SELECT 1 FROM creator_subscriptions s
         WHERE s.subscriber_id = $1 AND s.creator_id = c.user_id AND s.end_date > $3) AS readable
@@ -316,7 +318,8 @@ const CREATOR_POSTS = `WITH creator AS MATERIALIZED (
   )
   SELECT ${decorate('$1')}, u.readable
   FROM creator u LEFT JOIN posts f ON f.creator_id = u.user_id AND f.listed
-  ORDER BY f.created_at DESC, f.id DESC LIMIT 500`;
+  ORDER BY f.created_at DESC, f.id DESC LIMIT 500`,
+};
 
 interface Cursor {
   at: string;
@@ -333,10 +336,13 @@ export function decodeCursor(text: string | undefined): Cursor | null {
     : null;
 }
 
-/** The feed's SQL; `$5, $6` are the cursor (created_at, id) of the last post already shown. */
-function feedSql(withCursor: boolean): string {
+/**
+ * The feed's page statement for the viewer (`$1`) at `$2`: `$3` posts a source, `$4` in all;
+ * `$5, $6` are the cursor (created_at, id) of the last post already shown.
+ */
+function feedStatement(withCursor: boolean): PageStatement {
   const before = withCursor ? 'AND (p.created_at, p.id) < ($5::timestamptz, $6::text)' : '';
-  return `WITH readable AS (
+  const text = `WITH readable AS (
       SELECT DISTINCT s.creator_id FROM creator_subscriptions s WHERE s.subscriber_id = $1 AND s.end_date > $2
       UNION SELECT $1::text
     ), page AS (
@@ -352,9 +358,10 @@ function feedSql(withCursor: boolean): string {
     FROM page JOIN posts f ON f.id = page.id
     LEFT JOIN users u ON u.id = f.creator_id::uuid
     ORDER BY page.created_at DESC, page.id DESC`;
+  return { name: withCursor ? 'feed-next' : 'feed-first', text };
 }
-const FEED_FIRST = feedSql(false);
-const FEED_NEXT = feedSql(true);
+const FEED_FIRST = feedStatement(false);
+const FEED_NEXT = feedStatement(true);
 
 /**
  * The feed: posts of subscribed creators (and the viewer's own) plus public posts, newest
@@ -363,22 +370,16 @@ const FEED_NEXT = feedSql(true);
  * read: a page costs the same on page 1 and page 1,000 and does not grow with the posts.
  */
 export async function feedPage(
-  db: Knex,
+  read: PageRead,
   now: Date,
-  viewerId: string,
   options: { cursor?: string; limit: number },
   links: MediaLinks,
 ): Promise<FeedPage> {
   const cursor = decodeCursor(options.cursor);
   const limit = options.limit;
-  const values: unknown[] = [viewerId, now, limit, limit + 1];
+  const values: unknown[] = [now, limit, limit + 1];
   if (cursor) values.push(cursor.at, cursor.id);
-  const rows = await preparedQuery<PostRow>(
-    db,
-    cursor ? 'feed-next' : 'feed-first',
-    cursor ? FEED_NEXT : FEED_FIRST,
-    values,
-  );
+  const rows = await read<PostRow>(cursor ? FEED_NEXT : FEED_FIRST, values);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   // Every feed post is public or from a creator the viewer may read: none is locked.
@@ -398,23 +399,17 @@ function decorated(db: Knex, viewerId: string) {
 }
 
 /**
- * A creator's posts, newest first (locked ones without content for non-subscribers); null when
- * `creatorId` is no creator.
+ * A creator's posts as the viewer sees them, newest first (locked ones without content for
+ * non-subscribers); null when `creatorId` is no creator.
  */
 export async function creatorPosts(
-  db: Knex,
+  read: PageRead,
   now: Date,
-  viewerId: string,
   creatorId: string,
   links: MediaLinks,
 ): Promise<Post[] | null> {
   if (!isUserId(creatorId)) return null;
-  const rows = await preparedQuery<(PostRow & { readable: boolean }) | { id: null }>(
-    db,
-    'creator-posts',
-    CREATOR_POSTS,
-    [viewerId, creatorId, now],
-  );
+  const rows = await read<(PostRow & { readable: boolean }) | { id: null }>(CREATOR_POSTS, [creatorId, now]);
   if (rows.length === 0) return null;
   const posts = rows.filter((row): row is PostRow & { readable: boolean } => row.id !== null);
   const readable = new Set(posts.filter((row) => row.readable).map((row) => row.creator_id));

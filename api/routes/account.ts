@@ -29,6 +29,7 @@ import {
   type SubscriberCursor,
 } from '../../projections/creator-subscriptions';
 import { ownerVault } from '../../projections/media';
+import { readAs } from '../../projections/page-reads';
 import { payoutsOfCreator } from '../../projections/payouts';
 import { isCreator } from '../../projections/creators';
 import { findUserRow } from '../../projections/users';
@@ -102,13 +103,15 @@ export function accountRoutes(api: Api): Router {
   /** A creator's earnings are paid out before the account goes: refused (409) while any is available, pending or on its way. */
   async function refuseWhileMoneyIsOwed(userId: string, now: Date): Promise<void> {
     if (!(await isCreator(db, userId))) return;
-    const open = (await payoutsOfCreator(db, userId)).find((p) => p.status === 'pending' || p.status === 'processing');
+    const open = (await payoutsOfCreator(readAs(db, userId), userId)).find(
+      (p) => p.status === 'pending' || p.status === 'processing',
+    );
     if (open)
       throw refuse.conflict(
         `Your payout of $${open.amount} is on its way. You can delete your account once it has been paid.`,
         { code: 'PAYOUT_OPEN' },
       );
-    const balance = await creatorBalances(db, userId, now);
+    const balance = await creatorBalances(readAs(db, userId), userId, now);
     if (balance.availableCents > 0)
       throw refuse.conflict(
         `You have $${formatCents(balance.availableCents)} available. Request a payout of it first, then delete your account.`,
@@ -127,7 +130,7 @@ export function accountRoutes(api: Api): Router {
       if (!(error instanceof DomainError) || error.kind !== 'conflict') throw error;
     };
     await cancelMembership(store, userId, context).catch(ended);
-    for (const subscription of await memberSubscriptions(db, context.now, userId)) {
+    for (const subscription of await memberSubscriptions(readAs(db, userId), context.now)) {
       if (subscription.status !== 'active' && subscription.status !== 'past_due') continue;
       const ref = { subscriberId: userId, creatorId: subscription.creatorId, subscriptionId: subscription.id };
       await cancelCreatorSubscription(store, ref, context).catch(ended);

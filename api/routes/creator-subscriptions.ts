@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Knex } from 'knex';
 import {
   changeTierSchema,
@@ -78,16 +78,14 @@ export function creatorSubscriptionRoutes(api: Api): Router {
   });
 
   // A member whose site plan lapsed still sees and manages what they pay creators.
-  router.get('/subscriptions', async (req, res) => {
-    const user = await signedIn(db, req);
-    const answer = { subscriptions: await memberSubscriptions(db, now(), user.id) };
-    res.json(answer);
-  });
+  api.pageRead('/subscriptions', [signedInGate(db)], async (_req, read) => ({
+    subscriptions: await memberSubscriptions(read, now()),
+  }));
 
-  router.get('/subscriptions/check/:creatorId', member, async (req, res) => {
-    const answer = await subscriptionCheck(db, now(), req.userId!, String(req.params.creatorId));
+  api.pageRead('/subscriptions/check/:creatorId', [member], async (req, read) => {
+    const answer = await subscriptionCheck(read, now(), String(req.params.creatorId));
     if (!answer) throw refuse.notFound('Creator not found');
-    res.json(answer);
+    return answer;
   });
 
   /** Runs a command on the member's own subscription `:id`, then answers with its view once applied. */
@@ -161,3 +159,9 @@ async function signedIn(db: Knex, req: Request) {
   if (!user) throw refuse.unauthorized();
   return user;
 }
+
+/** `signedIn` as a gate (401 unless a signed-in, active user): the site plan may have lapsed. */
+const signedInGate =
+  (db: Knex): RequestHandler =>
+  (req, _res, next) =>
+    void signedIn(db, req).then(() => next(), next);

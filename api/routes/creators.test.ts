@@ -126,7 +126,9 @@ describe('creator registration and profiles', () => {
     expect(byName.map((c: { id: string }) => c.id)).toEqual([other.id]);
     expect((await unsubscribed.agent.get('/api/creators').query({ q: '%' }).expect(200)).body).toEqual([]);
     await unsubscribed.agent.get('/api/creators/00000000-0000-4000-8000-000000000000').expect(404);
-    await unsubscribed.agent.get('/api/creators/nope').expect(404);
+    // A malformed id: the parameter check's 404, as on every route.
+    const malformed = await unsubscribed.agent.get('/api/creators/nope').expect(404);
+    expect(malformed.body).toEqual({ error: 'Not found: no record has this id', code: 'NOT_FOUND' });
     await unsubscribed.agent.get(`/api/creators/${unsubscribed.id}`).expect(404);
     // A creator's tiers, posts and subscription check: 404 for anyone not a creator, as the card.
     for (const path of ['tiers', 'posts']) {

@@ -17,11 +17,11 @@ import {
   creatorStats,
   creatorTiers,
   findCreator,
-  isCreator,
   listCreators,
   watermarkEnabled,
 } from '../../projections/creators';
 import type { MediaLinks } from '../../projections/media-access';
+import { readAs } from '../../projections/page-reads';
 import { creatorPosts } from '../../projections/posts';
 import { displayName, findUserRow, isUserId } from '../../projections/users';
 import { requireActiveSubscription } from '../http/access';
@@ -35,20 +35,39 @@ export function creatorRoutes(api: Api): Router {
   const member = requireActiveSubscription(db);
   const now = () => api.deps.clock();
 
-  const creatorOr404 = async (id: string) => {
-    const creator = await findCreator(db, now(), id);
-    if (!creator) throw refuse.notFound('Creator not found');
-    return creator;
-  };
-  /** The id of a creator, checked to exist (without the card's counts). */
-  const creatorIdOr404 = async (id: string) => {
-    if (!(await isCreator(db, id))) throw refuse.notFound('Creator not found');
-    return id;
+  /** A creator page's read: its value, or 404 when the id is no creator's (null). */
+  const found = <T>(value: T | null): T => {
+    if (value === null) throw refuse.notFound('Creator not found');
+    return value;
   };
 
-  router.get('/creators', member, async (req, res) => {
+  // What the creator list and page load: each answer is one statement that resolves the session
+  // too (api.pageRead); a malformed id is passed on to the module routes.
+  api.pageRead('/creators', [member], async (req, read) => {
     const query = parseWith(creatorSearchSchema, req.query);
-    res.json(await listCreators(db, now(), { q: query.q, limit: query.limit }));
+    return listCreators(read, now(), { q: query.q, limit: query.limit });
+  });
+
+  api.pageRead('/creators/:id', [member], async (req, read) =>
+    found(await findCreator(read, now(), String(req.params.id))),
+  );
+
+  api.pageRead('/creators/:id/tiers', [member], async (req, read) =>
+    found(await creatorTiers(read, String(req.params.id))),
+  );
+
+  api.pageRead('/creators/:id/posts', [member], async (req, read) => {
+    const links = api.deps.ports.mediaUrls as MediaLinks;
+    return found(await creatorPosts(read, now(), String(req.params.id), links));
+  });
+
+  // The owner's only: 404 for no creator, then 403 for another's. Computed before the check: the
+  // viewer is known only once the statement (which resolves the session) has run.
+  api.pageRead('/creators/:id/stats', [member], async (req, read) => {
+    const creatorId = String(req.params.id);
+    const stats = found(await creatorStats(read, now(), creatorId));
+    if (creatorId !== req.userId) throw refuse.forbidden('Only the creator can see these stats');
+    return stats;
   });
 
   router.post('/creators/register', member, async (req, res) => {
@@ -61,7 +80,7 @@ export function creatorRoutes(api: Api): Router {
     );
     await api.readYourWrites(result.position);
     // The read model answers; if it lags beyond the bounded wait, the answer comes from the event.
-    const creator = await findCreator(db, now(), userId);
+    const creator = await findCreator(readAs(db, userId), now(), userId);
     const user = creator ? null : await findUserRow(db, userId);
     const fallback: Creator | null = user && {
       id: userId,
@@ -91,16 +110,6 @@ export function creatorRoutes(api: Api): Router {
     await api.readYourWrites(result.position);
     const setting: WatermarkSetting = { enabled: result.state.watermark };
     res.json(setting);
-  });
-
-  router.get('/creators/:id', member, async (req, res) => {
-    res.json(await creatorOr404(String(req.params.id)));
-  });
-
-  router.get('/creators/:id/tiers', member, async (req, res) => {
-    const tiers = await creatorTiers(db, String(req.params.id));
-    if (!tiers) throw refuse.notFound('Creator not found');
-    res.json(tiers);
   });
 
   const tierView = (
@@ -164,26 +173,6 @@ export function creatorRoutes(api: Api): Router {
     );
     await api.readYourWrites(result.position);
     res.json(tierView(creatorId, tierId, body));
-  });
-
-  // The creator page's hot paths: one statement each after the session's, that 404s an unknown creator too.
-  router.get('/creators/:id/posts', member, async (req, res) => {
-    const links = api.deps.ports.mediaUrls as MediaLinks;
-    const posts = await creatorPosts(db, now(), req.userId!, String(req.params.id), links);
-    if (!posts) throw refuse.notFound('Creator not found');
-    res.json(posts);
-  });
-
-  router.get('/creators/:id/stats', member, async (req, res) => {
-    const creatorId = String(req.params.id);
-    if (creatorId !== req.userId) {
-      // Another's stats: 404 for no creator, 403 otherwise, without computing them.
-      await creatorIdOr404(creatorId);
-      throw refuse.forbidden('Only the creator can see these stats');
-    }
-    const stats = await creatorStats(db, now(), creatorId);
-    if (!stats) throw refuse.notFound('Creator not found');
-    res.json(stats);
   });
 
   return router;

@@ -78,19 +78,17 @@ export function messagingRoutes(api: Api): Router {
       );
   });
 
-  router.get('/conversations', member, async (req, res) => {
-    res.json(await conversations(db, req.userId!));
-  });
+  api.pageRead('/conversations', [member], async (_req, read) => conversations(read));
 
   // The other person of a conversation not started yet (opened from a profile or a link).
   router.get('/conversations/:userId', member, async (req, res) => {
     res.json({ user: await userOr404(String(req.params.userId)) });
   });
 
-  router.get('/messages/:userId', member, async (req, res) => {
-    const messages = await thread(db, req.userId!, String(req.params.userId), links());
+  api.pageRead('/messages/:userId', [member], async (req, read) => {
+    const messages = await thread(read, String(req.params.userId), links());
     if (!messages) throw refuse.notFound('User not found');
-    res.json(messages);
+    return messages;
   });
 
   router.post('/messages/:id/unlock', member, idempotency(db), async (req, res) => {

@@ -31,10 +31,10 @@ export function notificationRoutes(api: Api): Router {
   const timing = { ...STREAM_TIMING, ...(api.deps.ports.notificationStreams as Partial<StreamTiming> | undefined) };
   const streams = new NotificationStreams(db, store, api.deps.logger, timing);
 
-  router.get('/notifications', api.requireUser, async (req, res) => {
-    const query = parseWith(notificationsQuerySchema, req.query);
-    res.json(await notificationsPage(db, req.userId!, query));
-  });
+  // A malformed query is a 400 once signed in; signed out, the gate's 401 is the answer all the same.
+  api.pageRead('/notifications', [api.requireUser], async (req, read) =>
+    notificationsPage(read, parseWith(notificationsQuerySchema, req.query)),
+  );
 
   router.post('/notifications/read', api.requireUser, async (req, res) => {
     const { ids } = parseWith(markNotificationsReadSchema, req.body);

@@ -129,6 +129,8 @@ describe('the subscription check and the member subscriptions', () => {
       expect(res.body).toMatchObject({ error: 'Creator not found', code: 'NOT_FOUND' });
     }
     await stack.agent().get(`/api/subscriptions/check/${cleo.id}`).expect(401);
+    const malformed = await check(member.agent, 'not-a-uuid').expect(404);
+    expect(malformed.body.error).toBe('Not found: no record has this id');
     await stack.agent().get('/api/subscriptions').expect(401);
   });
 });
@@ -213,5 +215,7 @@ describe('conversations and a thread', () => {
     expect((await silent.agent.get('/api/conversations').expect(200)).body).toEqual([]);
     await stack.agent().get('/api/conversations').expect(401);
     await stack.agent().get(`/api/messages/${creator.id}`).expect(401);
+    const malformed = await member.agent.get('/api/messages/not-a-uuid').expect(404);
+    expect(malformed.body.error).toBe('Not found: no record has this id');
   });
 });

@@ -51,6 +51,18 @@ describe('payouts API', () => {
     await member.agent.post('/api/payouts').send({ paymentAccountId: 'x', amount: '1.00' }).expect(403);
     await stack.agent().post('/api/payouts').send({ paymentAccountId: 'x', amount: '1.00' }).expect(401);
     await admin.agent.get('/api/payouts/00000000-0000-4000-8000-000000000000/dashboard').expect(404);
+    // The refusal is the whole answer; an id that cannot exist is the parameter check's 404.
+    for (const path of [`/api/payouts/${creator.userId}/dashboard`, `/api/payouts/${creator.userId}`]) {
+      expect((await other.agent.get(path).expect(403)).body).toEqual({
+        error: 'You may only see your own payouts',
+        code: 'FORBIDDEN',
+      });
+      expect((await member.agent.get(path.replace(creator.userId, member.userId)).expect(403)).body).toMatchObject({
+        code: 'CREATOR_REQUIRED',
+      });
+    }
+    for (const path of ['/api/payouts/not-a-uuid', '/api/payouts/not-a-uuid/dashboard'])
+      expect((await creator.agent.get(path).expect(404)).body.error).toBe('Not found: no record has this id');
   });
 
   it('shows pending earnings during the 7-day hold and available ones after it', async () => {

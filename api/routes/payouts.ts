@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { CurrentUser } from '../../domain/contracts/accounts';
 import { paymentAccountSchema, payoutRequestSchema, type PayoutDashboard } from '../../domain/contracts/payouts';
@@ -42,6 +42,15 @@ async function selfCreatorOrStaff(db: Knex, req: Request): Promise<string> {
   if (!user.isCreator) throw creatorOnly();
   return userId;
 }
+
+/**
+ * `selfCreatorOrStaff` as a page read's gate: it runs on the session the read resolved, before
+ * any row is answered, so a refused viewer gets the same refusal and no data.
+ */
+const selfCreatorOrStaffGate =
+  (db: Knex): RequestHandler =>
+  (req, _res, next) =>
+    void selfCreatorOrStaff(db, req).then(() => next(), next);
 
 async function signedInCreator(db: Knex, req: Request): Promise<CurrentUser> {
   const user = await signedIn(db, req);
@@ -94,16 +103,16 @@ export function payoutRoutes(api: Api): Router {
   const settled = (position: Parameters<typeof api.readYourWrites>[0]) =>
     waitForProjections(db, PAYOUT_READ_MODELS, position, 10_000);
 
-  router.get('/payouts/:userId/dashboard', async (req, res) => {
-    const userId = await selfCreatorOrStaff(db, req);
-    const balances = await creatorBalances(db, userId, api.deps.clock());
+  const selfCreatorOrStaffOnly = [selfCreatorOrStaffGate(db)];
+  api.pageRead('/payouts/:userId/dashboard', selfCreatorOrStaffOnly, async (req, read) => {
+    const balances = await creatorBalances(read, String(req.params.userId), api.deps.clock());
     const body: PayoutDashboard = {
       availableBalance: formatCents(Math.max(0, balances.availableCents)),
       pendingBalance: formatCents(balances.pendingCents),
       totalEarnings: formatCents(balances.totalEarningsCents),
       nextPayoutDate: balances.nextAvailableAt,
     };
-    res.json(body);
+    return body;
   });
 
   router.get('/payment-accounts/:userId', async (req, res) => {
@@ -111,10 +120,9 @@ export function payoutRoutes(api: Api): Router {
     res.json(await paymentAccountsOfCreator(db, userId));
   });
 
-  router.get('/payouts/:userId', async (req, res) => {
-    const userId = await selfCreatorOrStaff(db, req);
-    res.json(await payoutsOfCreator(db, userId));
-  });
+  api.pageRead('/payouts/:userId', selfCreatorOrStaffOnly, async (req, read) =>
+    payoutsOfCreator(read, String(req.params.userId)),
+  );
 
   router.post('/payment-accounts', idempotency(db), async (req, res) => {
     const user = await signedInCreator(db, req);

@@ -28,6 +28,13 @@ export function postRoutes(api: Api): Router {
   const now = () => api.deps.clock();
   const links = () => api.deps.ports.mediaUrls as MediaLinks;
 
+  // The hot path: the feed's statement resolves the session too (api.pageRead), and the gate reads
+  // the user loaded with it, so a feed request costs one database round trip.
+  api.pageRead('/posts/feed', [member], async (req, read) => {
+    const query = parseWith(feedQuerySchema, req.query);
+    return feedPage(read, now(), { cursor: query.cursor, limit: query.limit }, links());
+  });
+
   /** The post if the viewer may read it: 404 unknown, 403 locked (subscribe first). */
   const readablePost = async (req: Request) => {
     const post = await findPost(db, now(), req.userId!, String(req.params.id), links());
@@ -134,13 +141,6 @@ export function postRoutes(api: Api): Router {
     const result = await deletePost(store, { postId: post.id, actorId: req.userId! }, api.context(req));
     await api.readYourWrites(result.position);
     res.status(204).end();
-  });
-
-  // The hot path: the gate reads the user loaded with the session, so a feed request costs one
-  // database round trip after the session's.
-  router.get('/posts/feed', member, async (req, res) => {
-    const query = parseWith(feedQuerySchema, req.query);
-    res.json(await feedPage(db, now(), req.userId!, { cursor: query.cursor, limit: query.limit }, links()));
   });
 
   router.get('/posts/:id', member, async (req, res) => {

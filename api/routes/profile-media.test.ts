@@ -7,6 +7,7 @@ import type { MediaItem } from '../../domain/contracts/media';
 import type { ProfileImageResult } from '../../domain/contracts/profile-media';
 import { createMemoryStorage } from '../../domain/media/testing/memory-storage';
 import { findCreator } from '../../projections/creators';
+import { readAs } from '../../projections/page-reads';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { eventually, person, ready } from '../../ops/testing/payouts-fixtures';
 
@@ -83,7 +84,7 @@ describe('avatar and cover from media', () => {
     const me = await creator.agent.get('/api/auth/user').expect(200);
     expect(me.body.profileImageUrl).toBe(result.url);
     // The creator card and page read the same field.
-    expect((await findCreator(stack.db, new Date(), creator.userId))?.profileImageUrl).toBe(result.url);
+    expect((await findCreator(readAs(stack.db, null), new Date(), creator.userId))?.profileImageUrl).toBe(result.url);
 
     const { res, image, size } = await fetchSignedOut(result.url);
     expect(res.headers['content-type']).toBe('image/webp');
@@ -105,7 +106,7 @@ describe('avatar and cover from media', () => {
       .expect(200);
     const result = set.body as ProfileImageResult;
     expect(result.width / result.height).toBeCloseTo(3, 1);
-    expect((await findCreator(stack.db, new Date(), creator.userId))?.coverImageUrl).toBe(result.url);
+    expect((await findCreator(readAs(stack.db, null), new Date(), creator.userId))?.coverImageUrl).toBe(result.url);
     const { size, image } = await fetchSignedOut(result.url);
     expect(size.width! / size.height!).toBeCloseTo(3, 1);
     // Both halves are in a full-width cut.

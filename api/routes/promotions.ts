@@ -10,6 +10,7 @@ import {
 import { createPromotion, endPromotion } from '../../domain/creators/commands';
 import { refuse } from '../../domain/shared/errors';
 import { creatorTiers, findCreator } from '../../projections/creators';
+import { readAs } from '../../projections/page-reads';
 import { findPromotion, promotionsOfCreator } from '../../projections/promotions';
 import { requireActiveSubscription } from '../http/access';
 import { parseWith } from '../http/validate';
@@ -75,8 +76,11 @@ export function promotionRoutes(api: Api): Router {
     const now = api.deps.clock();
     const promotion = await findPromotion(db, String(req.params.id), now);
     if (!promotion) throw refuse.notFound('This offer does not exist');
-    const creator = await findCreator(db, now, promotion.creatorId);
-    const tier = (await creatorTiers(db, promotion.creatorId))?.find((candidate) => candidate.id === promotion.tierId);
+    const read = readAs(db, req.userId);
+    const creator = await findCreator(read, now, promotion.creatorId);
+    const tier = (await creatorTiers(read, promotion.creatorId))?.find(
+      (candidate) => candidate.id === promotion.tierId,
+    );
     if (!creator || !tier) throw refuse.notFound('This offer is no longer available');
     const priceCents = parseCents(tier.price) ?? 0;
     const offer: PromotionOffer = {

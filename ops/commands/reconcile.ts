@@ -20,6 +20,7 @@ import type { BalanceMovement } from '../../domain/wallet/events';
 import { positionOf, type CheckpointRow } from '../../projections/engine/checkpoints';
 import { creatorBalances } from '../../projections/creator-balances';
 import { allLedgerEntries, ledgerBalance, unbalancedTransactionIds } from '../../projections/ledger';
+import { readAs } from '../../projections/page-reads';
 import { payoutStatesOfCreator } from '../../projections/payouts';
 import { allBalances } from '../../projections/wallet-balances';
 import type { OpsCommand } from './command';
@@ -228,7 +229,7 @@ export async function reconcile({ store, db }: { store: EventStore; db: Knex }, 
   let payouts = 0;
   for (const [creatorId, state] of creators) {
     const truth = balancesAt(state, now);
-    const readModel = await creatorBalances(db, creatorId, now);
+    const readModel = await creatorBalances(readAs(db, null), creatorId, now);
     const compare = (what: string, want: number, got: number, source: string) => {
       if (want !== got)
         differences.push({
