@@ -17,8 +17,9 @@ import { startProduct, startTrivialServer, stopProcesses } from './_servers';
  * with its tiers, posts and stats, the feed's two first pages, the conversations and a thread,
  * the crypto balance and history, the member's subscriptions, notifications, and a creator's
  * payouts dashboard), signed in as seeded members and creators, each at a steady rate and flat
- * out, beside a trivial express route measured in the same run. The product runs in its own
- * process. Targets: p99 < 25 ms at the steady rate; flat out >= 20% of the trivial route.
+ * out, beside a trivial express route measured in the same run (flat out again right after each
+ * route). The product runs in its own process. Targets: p99 < 25 ms at the steady rate; flat out
+ * >= 20% of the trivial route.
  * `--only <part of a label>` measures the matching routes alone; API_BENCH_PROFILE=<dir> writes
  * the product's CPU profile there when it stops.
  */
@@ -173,16 +174,20 @@ export async function run(args: string[]): Promise<void> {
     for (const [label, targets] of chosen) {
       if (!targets.length) throw new Error(`${label}: no seeded viewer has a target`);
       const { steady, max } = await measure(product.baseUrl, [rotating(targets)]);
+      // The VM's speed drifts within minutes: each route's share is of the trivial route measured
+      // flat out right after it.
+      const trivialNow = await cannon({ url: trivial.url, connections: 10, duration: flat });
       printRow(`${label} @${rate}/s`, steady);
       printRow(`${label}, max`, max);
-      const share = max.rps / baseline.max.rps;
+      printRow(`  trivial route right after, max`, trivialNow);
+      const share = max.rps / trivialNow.rps;
       const met = steady.p99 < 25 && share >= 0.2 && !steady.non2xx && !max.non2xx;
       verdicts.push(
-        `${label.padEnd(36)} p99 ${steady.p99.toFixed(1).padStart(6)} ms, ${(share * 100).toFixed(1).padStart(5)}% of the trivial route: ${met ? 'met' : 'NOT met'}`,
+        `${label.padEnd(36)} p99 ${steady.p99.toFixed(1).padStart(6)} ms, ${fmt(max.rps).padStart(6)} req/s, ${(share * 100).toFixed(1).padStart(5)}% of the trivial route's ${fmt(trivialNow.rps)}: ${met ? 'met' : 'NOT met'}`,
       );
     }
     console.log(
-      `\ntargets (p99 < 25 ms at ${rate}/s; flat out >= 20% of the trivial route, ${fmt(baseline.max.rps)} req/s):`,
+      `\ntargets (p99 < 25 ms at ${rate}/s; flat out >= 20% of the trivial route measured right after each; at the start ${fmt(baseline.max.rps)} req/s):`,
     );
     for (const line of verdicts) console.log(`  ${line}`);
   } finally {
