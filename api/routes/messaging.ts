@@ -97,7 +97,9 @@ export function messagingRoutes(api: Api): Router {
     const current = await findMessage(db, req.userId!, messageId, links());
     if (current?.removed) throw refuse.conflict("This message was removed by Lively moderation and can't be unlocked.");
     const result = await unlockMessage(store, req.userId!, messageId, api.context(req));
-    await api.readYourWrites(result.position);
+    // The answer shows the message with its files' links, which are checked against the messages
+    // read model: a busy server must not answer links that still say 403.
+    await api.readYourWritesShowing(result.position, ['messages', 'wallet_balances']);
     const view = await findMessage(db, req.userId!, messageId, links());
     res.json(view && !view.locked ? view : await fromState(messageId, result.state, req.userId!));
   });
