@@ -21,15 +21,18 @@ export type PageRead = <Row>(statement: PageStatement, values: unknown[]) => Pro
 const MARKER = 'lively_page_row';
 
 /**
- * The statement's rows after a viewer's columns (`viewerSql`, one row or none, naming its user id
- * `session_user_id`), with a marker column between them and in the statement's order; one row
- * with a null marker when the statement has none, or when there is no viewer row.
+ * The statement's rows beside a viewer's columns (`viewerSql`, one row or none, naming its user id
+ * `session_user_id`), with a marker column between them, in the statement's order. Only the first
+ * row carries the viewer (a page of rows does not parse the user's row once per row); a row of
+ * nulls but the viewer when the statement has none.
  */
-const besideViewer = (viewerSql: string, text: string) => `WITH lively_viewer AS (${viewerSql})
-SELECT lively_viewer.*, page.* FROM (VALUES (1)) AS one (x) LEFT JOIN lively_viewer ON true
-LEFT JOIN LATERAL (SELECT row_number() OVER () AS ${MARKER}, q.* FROM (
-${text.replace(/\$1(?!\d)/g, 'lively_viewer.session_user_id')}
-) q) page ON true ORDER BY page.${MARKER}`;
+const besideViewer = (viewerSql: string, text: string) => `WITH lively_viewer AS (${viewerSql}),
+lively_page AS (SELECT row_number() OVER () AS ${MARKER}, q.* FROM (
+${text.replace(/\$1(?!\d)/g, '(SELECT session_user_id FROM lively_viewer)')}
+) q)
+SELECT v.*, p.* FROM lively_page p
+FULL JOIN (SELECT 1::bigint AS lively_first, lively_viewer.* FROM lively_viewer) v ON p.${MARKER} = v.lively_first
+ORDER BY p.${MARKER}`;
 
 const KNOWN_VIEWER_SQL = 'SELECT $1::text AS session_user_id';
 
@@ -45,7 +48,8 @@ async function run(
   const pageColumns = result.columns.slice(marker + 1);
   const rows: Record<string, unknown>[] = [];
   for (const row of result.rows) if (row[marker] !== null) rows.push(named(pageColumns, row, marker + 1));
-  return { viewer: named(viewerColumns, result.rows[0], 0), rows };
+  const first = result.rows[0];
+  return { viewer: first ? named(viewerColumns, first, 0) : {}, rows };
 }
 
 function named(columns: string[], row: unknown[], from: number): Record<string, unknown> {
@@ -76,8 +80,8 @@ export async function readWithSession<Row>(
     hashSessionToken(token),
     ...values,
   ]);
-  const { session_id: sessionId, session_user_id: userId, ...user } = viewer;
-  if (sessionId === null) return { session: null, rows: rows as Row[] };
+  const { lively_first: _first, session_id: sessionId, session_user_id: userId, ...user } = viewer;
+  if (sessionId == null) return { session: null, rows: rows as Row[] }; // null, or no row at all
   return {
     session: {
       sessionId: sessionId as string,

@@ -78,6 +78,7 @@ describe('page statements', () => {
       expect(session).toBeNull();
       expect(rows).toEqual([{ id: 1, session_user_id: null, session_id: 1 }]);
     }
+    expect(await readWithSession(stack.db, expired, NUMBERS, [1, 0])).toEqual({ session: null, rows: [] });
   });
 });
 
