@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import supertest from 'supertest';
 import { webAssets, webPage } from './web-assets';
@@ -15,6 +15,10 @@ describe('the built web client’s files', () => {
   writeFileSync(path.join(root, 'assets', 'app-123.js'), script);
   writeFileSync(path.join(root, 'assets', 'app-123.js.gz'), gzipSync(script));
   writeFileSync(path.join(root, 'assets', 'plain-456.js'), 'void 1;');
+  const shared = 'shared~login-page~home-page-789.js';
+  writeFileSync(path.join(root, 'assets', shared), script);
+  writeFileSync(path.join(root, 'assets', `${shared}.gz`), gzipSync(script));
+  writeFileSync(path.join(root, 'assets', `${shared}.br`), brotliCompressSync(script));
   const web = supertest(express().use(webAssets(root)));
 
   it('sends the gzip copy of a hashed script to a browser that accepts it, cached for a year as immutable', async () => {
@@ -25,6 +29,15 @@ describe('the built web client’s files', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.headers.vary).toMatch(/Accept-Encoding/);
     expect(res.text).toBe(script); // as the client decodes it
+  });
+
+  it("sends the brotli copy when the browser accepts it, whatever the header's order, to chunks shared by pages too", async () => {
+    const res = await web.get(`/assets/${shared}`).set('Accept-Encoding', 'gzip, deflate, br, zstd');
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.text).toBe(script); // as the client decodes it
+    const gzip = await web.get(`/assets/${shared}`).set('Accept-Encoding', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.text).toBe(script);
   });
 
   it('sends the file itself without a copy or to a browser that accepts no compression', async () => {

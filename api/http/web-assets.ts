@@ -11,14 +11,22 @@ const ENCODINGS = [
   { name: 'gzip', suffix: '.gz' },
 ] as const;
 
-/** The copy the browser accepts of a precompressed file (`<file>.br`, `<file>.gz`), if there is one. */
+/**
+ * The smallest precompressed copy of a file (`<file>.br`, else `<file>.gz`) the browser accepts, if
+ * there is one. Ours decide the order: browsers list gzip first (`gzip, deflate, br, zstd`).
+ */
 function compressedCopy(req: express.Request, file: string) {
-  const accepted = req.acceptsEncodings(ENCODINGS.map((encoding) => encoding.name));
-  const encoding = ENCODINGS.find((candidate) => candidate.name === accepted);
-  return encoding && existsSync(file + encoding.suffix)
-    ? { encoding: encoding.name, file: file + encoding.suffix }
-    : null;
+  const encoding = ENCODINGS.find(
+    (candidate) => req.acceptsEncodings(candidate.name) === candidate.name && existsSync(file + candidate.suffix),
+  );
+  return encoding ? { encoding: encoding.name, file: file + encoding.suffix } : null;
 }
+
+/**
+ * A built script, style or icon of /assets/: rolldown names a chunk shared by several pages after
+ * them, joined with `~` (`shared~login-page~home-page-<hash>.js`).
+ */
+const ASSET_NAME = /^[\w.~-]+\.(js|css|svg)$/;
 
 /**
  * The built web client's files. Hashed assets are cached for a year as immutable; the build
@@ -31,7 +39,7 @@ export function webAssets(webRoot: string): express.Router {
   const precompressed: RequestHandler = (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const name = req.path.slice(1);
-    if (!/^[\w.-]+\.(js|css|svg)$/.test(name)) return next();
+    if (!ASSET_NAME.test(name)) return next();
     const copy = compressedCopy(req, path.join(assets, name));
     res.vary('Accept-Encoding');
     if (!copy) return next();
