@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { preparedArrayQuery } from './engine/database';
-import { hashSessionToken, isSessionToken, SESSION_SQL, type ResolvedSession } from './sessions';
-import type { UserRow } from './users';
+import { hashSessionToken, isSessionToken, SESSION_SQL, sessionOfRow, type ResolvedSession } from './sessions';
 
 /**
  * A read a page makes when it loads (docs/architecture.md, "Reads a page makes on load"): one
@@ -36,6 +35,20 @@ ORDER BY p.${MARKER}`;
 
 const KNOWN_VIEWER_SQL = 'SELECT $1::text AS session_user_id';
 
+/** Each statement's two wrapped texts, made once (not on every request). */
+const wrapped = new WeakMap<PageStatement, { known: string; session: string }>();
+function textsOf(statement: PageStatement): { known: string; session: string } {
+  let texts = wrapped.get(statement);
+  if (!texts) {
+    texts = {
+      known: besideViewer(KNOWN_VIEWER_SQL, statement.text),
+      session: besideViewer(SESSION_SQL, statement.text),
+    };
+    wrapped.set(statement, texts);
+  }
+  return texts;
+}
+
 async function run(
   db: Knex,
   name: string,
@@ -62,8 +75,7 @@ function named(columns: string[], row: unknown[], from: number): Record<string, 
 export const readAs =
   (db: Knex, viewerId: string | null): PageRead =>
   async <Row>(statement: PageStatement, values: unknown[]) =>
-    (await run(db, statement.name, besideViewer(KNOWN_VIEWER_SQL, statement.text), [viewerId, ...values]))
-      .rows as Row[];
+    (await run(db, statement.name, textsOf(statement).known, [viewerId, ...values])).rows as Row[];
 
 /**
  * The session of a cookie token (as `resolveSession`) and a page statement's rows for its user,
@@ -76,18 +88,10 @@ export async function readWithSession<Row>(
   values: unknown[],
 ): Promise<{ session: ResolvedSession | null; rows: Row[] }> {
   if (!isSessionToken(token)) return { session: null, rows: await readAs(db, null)<Row>(statement, values) };
-  const { viewer, rows } = await run(db, `${statement.name}+session`, besideViewer(SESSION_SQL, statement.text), [
+  const { viewer, rows } = await run(db, `${statement.name}+session`, textsOf(statement).session, [
     hashSessionToken(token),
     ...values,
   ]);
-  const { lively_first: _first, session_id: sessionId, session_user_id: userId, ...user } = viewer;
-  if (sessionId == null) return { session: null, rows: rows as Row[] }; // null, or no row at all
-  return {
-    session: {
-      sessionId: sessionId as string,
-      userId: userId as string,
-      user: user.id === null ? null : (user as UserRow),
-    },
-    rows: rows as Row[],
-  };
+  const { lively_first: _first, ...sessionRow } = viewer;
+  return { session: sessionOfRow(sessionRow), rows: rows as Row[] };
 }

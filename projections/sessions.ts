@@ -44,7 +44,16 @@ export async function resolveSession(db: Knex, token: string | undefined): Promi
     SESSION_SQL,
     [hashSessionToken(token)],
   );
-  if (!row) return null;
+  return sessionOfRow(row);
+}
+
+/** A row of SESSION_SQL's columns as its session (null: none, or a row of nulls). */
+export function sessionOfRow(row: Record<string, unknown> | undefined): ResolvedSession | null {
+  if (!row || row.session_id == null) return null;
   const { session_id: sessionId, session_user_id: userId, ...user } = row;
-  return { sessionId, userId, user: user.id === null ? null : (user as UserRow) };
+  return {
+    sessionId: sessionId as string,
+    userId: userId as string,
+    user: user.id === null ? null : (user as UserRow),
+  };
 }

@@ -51,5 +51,14 @@ export const requireAgeVerified = (db: Knex): RequestHandler =>
         }),
   );
 
+/** A signed-in, active user, whatever their site plan (a lapsed member still manages what they pay). */
+export const requireSignedIn = (db: Knex): RequestHandler => gate(db, () => null);
+
+/** An async check of the request as a gate: what it throws is the refusal. */
+export const checkAsGate =
+  (check: (req: Request) => Promise<unknown>): RequestHandler =>
+  (req, _res, next) =>
+    void check(req).then(() => next(), next);
+
 export const requireRole = (db: Knex, role: CurrentUser['role']): RequestHandler =>
   gate(db, (user) => (user.role === role ? null : refuse.forbidden('Forbidden')));

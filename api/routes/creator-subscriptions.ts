@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import {
   changeTierSchema,
@@ -25,7 +25,7 @@ import {
   subscriptionCheck,
 } from '../../projections/creator-subscriptions';
 import { findUserRow } from '../../projections/users';
-import { requestUser, requireActiveSubscription } from '../http/access';
+import { requestUser, requireActiveSubscription, requireSignedIn } from '../http/access';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
@@ -78,7 +78,7 @@ export function creatorSubscriptionRoutes(api: Api): Router {
   });
 
   // A member whose site plan lapsed still sees and manages what they pay creators.
-  api.pageRead('/subscriptions', [signedInGate(db)], async (_req, read) => ({
+  api.pageRead('/subscriptions', [requireSignedIn(db)], async (_req, read) => ({
     subscriptions: await memberSubscriptions(read, now()),
   }));
 
@@ -159,9 +159,3 @@ async function signedIn(db: Knex, req: Request) {
   if (!user) throw refuse.unauthorized();
   return user;
 }
-
-/** `signedIn` as a gate (401 unless a signed-in, active user): the site plan may have lapsed. */
-const signedInGate =
-  (db: Knex): RequestHandler =>
-  (req, _res, next) =>
-    void signedIn(db, req).then(() => next(), next);

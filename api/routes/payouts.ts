@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import type { CurrentUser } from '../../domain/contracts/accounts';
 import { paymentAccountSchema, payoutRequestSchema, type PayoutDashboard } from '../../domain/contracts/payouts';
@@ -13,7 +13,7 @@ import { waitForProjections } from '../../projections/engine/read-your-writes';
 import { findPaymentAccount, paymentAccountsOfCreator } from '../../projections/payment-accounts';
 import { findPayout, payoutsOfCreator } from '../../projections/payouts';
 import { userExists } from '../../projections/users';
-import { requestUser } from '../http/access';
+import { checkAsGate, requestUser } from '../http/access';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
 import { requireVerifiedIdentity } from '../http/identity-gate';
@@ -42,15 +42,6 @@ async function selfCreatorOrStaff(db: Knex, req: Request): Promise<string> {
   if (!user.isCreator) throw creatorOnly();
   return userId;
 }
-
-/**
- * `selfCreatorOrStaff` as a page read's gate: it runs on the session the read resolved, before
- * any row is answered, so a refused viewer gets the same refusal and no data.
- */
-const selfCreatorOrStaffGate =
-  (db: Knex): RequestHandler =>
-  (req, _res, next) =>
-    void selfCreatorOrStaff(db, req).then(() => next(), next);
 
 async function signedInCreator(db: Knex, req: Request): Promise<CurrentUser> {
   const user = await signedIn(db, req);
@@ -103,7 +94,8 @@ export function payoutRoutes(api: Api): Router {
   const settled = (position: Parameters<typeof api.readYourWrites>[0]) =>
     waitForProjections(db, PAYOUT_READ_MODELS, position, 10_000);
 
-  const selfCreatorOrStaffOnly = [selfCreatorOrStaffGate(db)];
+  // A page read's gate: it runs on the session the read resolved, before any row is answered.
+  const selfCreatorOrStaffOnly = [checkAsGate((req) => selfCreatorOrStaff(db, req))];
   api.pageRead('/payouts/:userId/dashboard', selfCreatorOrStaffOnly, async (req, read) => {
     const balances = await creatorBalances(read, String(req.params.userId), api.deps.clock());
     const body: PayoutDashboard = {
