@@ -26,7 +26,7 @@ export function chatProfileRoutes(api: Api): Router {
   router.post('/profile', member, async (req, res) => {
     const profile = parseWith(profileSchema, req.body);
     const result = await saveChatProfile(store, userOf(req), profile, api.context(req));
-    await api.readYourWrites(result.position);
+    await api.readYourWritesShowing(result.position, ['user_profiles']);
     res.json({ message: 'Profile saved', profile: await readProfile(userOf(req)) });
   });
 
@@ -38,7 +38,7 @@ export function chatProfileRoutes(api: Api): Router {
     const body = parseWith(preferencesSchema, req.body);
     const preferences = { ...body, experienceLevel: body.experienceLevel ?? null };
     const result = await saveChatPreferences(store, userOf(req), preferences, api.context(req));
-    await api.readYourWrites(result.position);
+    await api.readYourWritesShowing(result.position, ['user_preferences']);
     res.json({ message: 'Preferences saved', preferences: await preferencesOf(db, userOf(req)) });
   });
 

@@ -132,7 +132,7 @@ export function postRoutes(api: Api): Router {
       if (unusable) throw refuse.unprocessable(unusable, { code: 'MEDIA_NOT_USABLE' });
     }
     const result = await editPost(store, { postId: post.id, actorId: req.userId!, changes: body }, api.context(req));
-    await api.readYourWrites(result.position);
+    await api.readYourWritesShowing(result.position, ['posts']);
     res.json(await visiblePost(req));
   });
 
