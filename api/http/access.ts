@@ -19,6 +19,13 @@ export async function requestUser(db: Knex, req: Request): Promise<CurrentUser |
   return req.userRow && req.userRow.is_active ? toCurrentUser(req.userRow) : null;
 }
 
+/** The signed-in user, or a 401 refusal thrown. */
+export async function signedInUser(db: Knex, req: Request): Promise<CurrentUser> {
+  const user = await requestUser(db, req);
+  if (!user) throw refuse.unauthorized();
+  return user;
+}
+
 /** Runs `check` on the current user (401 without one) and leaves it in `res.locals.currentUser`. */
 function gate(db: Knex, check: (user: CurrentUser) => Error | null): RequestHandler {
   return async (req, res, next) => {

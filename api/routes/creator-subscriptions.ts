@@ -1,5 +1,4 @@
 import { Router, type Request, type Response } from 'express';
-import type { Knex } from 'knex';
 import {
   changeTierSchema,
   renewalSourceSchema,
@@ -25,7 +24,7 @@ import {
   subscriptionCheck,
 } from '../../projections/creator-subscriptions';
 import { findUserRow } from '../../projections/users';
-import { requestUser, requireActiveSubscription, requireSignedIn } from '../http/access';
+import { requireActiveSubscription, requireSignedIn, signedInUser } from '../http/access';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
@@ -99,7 +98,7 @@ export function creatorSubscriptionRoutes(api: Api): Router {
       }>,
     ) =>
     async (req: Request, res: Response) => {
-      const user = await signedIn(db, req);
+      const user = await signedInUser(db, req);
       const id = String(req.params.id);
       const current = await memberSubscription(db, now(), user.id, id);
       if (!current) throw refuse.notFound('Subscription not found');
@@ -152,10 +151,4 @@ export function creatorSubscriptionRoutes(api: Api): Router {
   );
 
   return router;
-}
-
-async function signedIn(db: Knex, req: Request) {
-  const user = await requestUser(db, req);
-  if (!user) throw refuse.unauthorized();
-  return user;
 }

@@ -13,7 +13,7 @@ import { waitForProjections } from '../../projections/engine/read-your-writes';
 import { findPaymentAccount, paymentAccountsOfCreator } from '../../projections/payment-accounts';
 import { findPayout, payoutsOfCreator } from '../../projections/payouts';
 import { userExists } from '../../projections/users';
-import { checkAsGate, requestUser } from '../http/access';
+import { checkAsGate, signedInUser } from '../http/access';
 import { idempotency } from '../http/idempotency';
 import { parseWith } from '../http/validate';
 import { requireVerifiedIdentity } from '../http/identity-gate';
@@ -21,18 +21,12 @@ import type { Api } from '../kit';
 
 /** Creator payouts (SPEC §2 Payouts, §7): dashboard, payment accounts, payout requests and history. */
 
-async function signedIn(db: Knex, req: Request): Promise<CurrentUser> {
-  const user = await requestUser(db, req);
-  if (!user) throw refuse.unauthorized();
-  return user;
-}
-
 const creatorOnly = () =>
   refuse.forbidden('Creator access required: you need to be a creator to use payouts', { code: 'CREATOR_REQUIRED' });
 
 /** The creator themselves, or finance staff; everyone else 403. Unknown users 404 (staff only learn that). */
 async function selfCreatorOrStaff(db: Knex, req: Request): Promise<string> {
-  const user = await signedIn(db, req);
+  const user = await signedInUser(db, req);
   const userId = String(req.params.userId);
   if (user.role === 'admin') {
     if (!(await userExists(db, userId))) throw refuse.notFound('User not found');
@@ -44,7 +38,7 @@ async function selfCreatorOrStaff(db: Knex, req: Request): Promise<string> {
 }
 
 async function signedInCreator(db: Knex, req: Request): Promise<CurrentUser> {
-  const user = await signedIn(db, req);
+  const user = await signedInUser(db, req);
   if (!user.isCreator) throw creatorOnly();
   return user;
 }
