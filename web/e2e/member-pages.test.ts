@@ -83,6 +83,8 @@ describeInBrowser('member pages rendered on the server', () => {
     const { html } = await open('/home');
     expect(html).not.toContain(POST_TITLE);
     await page.getByText(POST_TITLE).waitFor();
+    // Told once the page has settled (web/src/main.tsx): the cookie is for the next visit.
+    await page.waitForFunction((name) => document.cookie.includes(`${name}=`), TIME_ZONE_COOKIE);
     const cookies = await context.cookies(stack.url);
     expect(cookies.find((cookie) => cookie.name === TIME_ZONE_COOKIE)?.value).toBe(encodeURIComponent(zone));
   });

@@ -1,43 +1,55 @@
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { RENDERED_QUERIES_ID, TIME_ZONE_COOKIE } from '@contracts/member-pages';
+import { RENDERED_QUERIES_ID } from '@contracts/member-pages';
 import { installGlobalErrorLogging } from '@/lib/logger';
+import { rememberTimeZone } from '@/lib/time-zone-cookie';
 // The endpoints of the results a member's page comes with (app/member-page.tsx) must be known
 // before those results go into the cache.
 import '@/lib/creators-api';
 import { App, knownVisitor, renderedWith } from './app/app';
+import { appTheme } from './app/theme';
 
 installGlobalErrorLogging();
-rememberTimeZone();
-
-const container = document.getElementById('root')!;
-if (container.dataset.prerendered !== undefined) {
-  // The page came as HTML built from these components: at build time for a visitor
-  // (web/prerender.ts), or by the server for a member with the data it shows
-  // (web/src/app/member-page.tsx), which goes into the cache first. React adopts it.
-  // Hydrated as a transition: React yields to the browser every few milliseconds, so adopting
-  // the page is no long task on a phone (the page is already painted meanwhile).
-  const state = document.getElementById(RENDERED_QUERIES_ID);
-  if (state?.textContent) renderedWith(JSON.parse(state.textContent));
-  else knownVisitor();
-  startTransition(() => {
-    hydrateRoot(container, <App />);
-  });
-  enableWhenHydrated(container);
-} else {
-  // Rendered as a transition: React yields to the browser every few milliseconds instead of
-  // holding the main thread for the whole first render (a phone stays responsive while it loads).
-  const root = createRoot(container);
-  startTransition(() => root.render(<App />));
-}
+void boot();
 
 /**
- * The browser's time zone, for the server to write dates in when it renders a page for this
- * member (api/http/member-pages.ts reads the cookie). A year: it is set again on every visit.
+ * On a phone each step below is a long task (evaluating the modules that imported this one,
+ * making the theme, filling the cache, the time zone's first use of Intl): run one after another
+ * they were one task of half a second on a throttled CPU, which blocked a tap for all of it. Each
+ * now runs in a task of its own, so the browser can answer input between them.
  */
-function rememberTimeZone(): void {
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  if (zone) document.cookie = `${TIME_ZONE_COOKIE}=${encodeURIComponent(zone)}; path=/; max-age=31536000; samesite=lax`;
+async function boot(): Promise<void> {
+  await nextTask();
+  appTheme();
+  await nextTask();
+  const container = document.getElementById('root')!;
+  if (container.dataset.prerendered !== undefined) {
+    // The page came as HTML built from these components: at build time for a visitor
+    // (web/prerender.ts), or by the server for a member with the data it shows
+    // (web/src/app/member-page.tsx), which goes into the cache first. React adopts it.
+    // Hydrated as a transition: React yields to the browser every few milliseconds, so adopting
+    // the page is no long task on a phone (the page is already painted meanwhile).
+    const state = document.getElementById(RENDERED_QUERIES_ID);
+    if (state?.textContent) renderedWith(JSON.parse(state.textContent));
+    else knownVisitor();
+    await nextTask();
+    startTransition(() => {
+      hydrateRoot(container, <App />);
+    });
+    enableWhenHydrated(container);
+  } else {
+    // Rendered as a transition: React yields to the browser every few milliseconds instead of
+    // holding the main thread for the whole first render (a phone stays responsive while it loads).
+    const root = createRoot(container);
+    startTransition(() => root.render(<App />));
+  }
+  // Only the next visit's server render needs it.
+  setTimeout(rememberTimeZone, 1000);
+}
+
+/** A new task: what follows runs after the browser has had its turn (input, paint). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /**

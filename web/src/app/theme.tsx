@@ -8,53 +8,60 @@ export const THEME_STORAGE_KEY = 'theme';
 /**
  * Light and dark schemes as CSS variables; the scheme is applied as a `dark`/`light` class on
  * <html> (SPEC §4). With nothing stored, the system preference decides.
+ *
+ * Made on first use, not when the module loads: on a phone it takes a long task of its own, which
+ * the browser's boot (main.tsx) runs apart from evaluating the app's modules.
  */
-export const theme = createTheme({
-  cssVariables: { colorSchemeSelector: 'class' },
-  colorSchemes: {
-    light: {
-      palette: {
-        // Dark enough for 4.5:1 (WCAG AA) both as text on the page and under light text.
-        primary: { main: '#c2255c' },
-        contrastThreshold: 4.5,
-        // Light text on it stays above 4.5:1 also while a button fades or ripples.
-        secondary: { main: '#6741d9' },
-        background: { default: '#fafafa', paper: '#ffffff' },
+let made: ReturnType<typeof createTheme> | undefined;
+export const appTheme = () => (made ??= makeTheme());
+
+const makeTheme = () =>
+  createTheme({
+    cssVariables: { colorSchemeSelector: 'class' },
+    colorSchemes: {
+      light: {
+        palette: {
+          // Dark enough for 4.5:1 (WCAG AA) both as text on the page and under light text.
+          primary: { main: '#c2255c' },
+          contrastThreshold: 4.5,
+          // Light text on it stays above 4.5:1 also while a button fades or ripples.
+          secondary: { main: '#6741d9' },
+          background: { default: '#fafafa', paper: '#ffffff' },
+        },
+      },
+      dark: {
+        palette: {
+          // Text on a coloured fill is light only where light text reaches 4.5:1 (dark text on pink here).
+          contrastThreshold: 4.5,
+          primary: { main: '#f06595' },
+          secondary: { main: '#9775fa' },
+          background: { default: '#0f0f14', paper: '#1a1a22' },
+        },
       },
     },
-    dark: {
-      palette: {
-        // Text on a coloured fill is light only where light text reaches 4.5:1 (dark text on pink here).
-        contrastThreshold: 4.5,
-        primary: { main: '#f06595' },
-        secondary: { main: '#9775fa' },
-        background: { default: '#0f0f14', paper: '#1a1a22' },
+    shape: { borderRadius: 10 },
+    components: {
+      // Dialogs are full-screen on phones (below `sm`), as `fullScreen` would make them, for every dialog.
+      MuiDialog: {
+        styleOverrides: {
+          paper: ({ theme }) => ({
+            [theme.breakpoints.down('sm')]: {
+              margin: 0,
+              width: '100%',
+              maxWidth: '100%',
+              height: '100%',
+              maxHeight: 'none',
+              borderRadius: 0,
+            },
+          }),
+        },
       },
     },
-  },
-  shape: { borderRadius: 10 },
-  components: {
-    // Dialogs are full-screen on phones (below `sm`), as `fullScreen` would make them, for every dialog.
-    MuiDialog: {
-      styleOverrides: {
-        paper: ({ theme }) => ({
-          [theme.breakpoints.down('sm')]: {
-            margin: 0,
-            width: '100%',
-            maxWidth: '100%',
-            height: '100%',
-            maxHeight: 'none',
-            borderRadius: 0,
-          },
-        }),
-      },
+    typography: {
+      fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+      button: { textTransform: 'none', fontWeight: 600 },
     },
-  },
-  typography: {
-    fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-    button: { textTransform: 'none', fontWeight: 600 },
-  },
-});
+  });
 
 /**
  * `noSsr`: the scheme is read in the first render, not after it. Otherwise the provider gives
@@ -65,7 +72,7 @@ export const theme = createTheme({
 export function AppThemeProvider({ children }: { children: ReactNode }) {
   return (
     <ThemeProvider
-      theme={theme}
+      theme={appTheme()}
       modeStorageKey={THEME_STORAGE_KEY}
       defaultMode="system"
       disableTransitionOnChange
