@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import cookieParser from 'cookie-parser';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
+import { THEME_SCRIPT } from '../domain/contracts/theme-script';
 import type { AppDependencies } from './dependencies';
 import { apiNotFound, errorHandler } from './http/errors';
 import { inputGuard } from './http/input-guard';
@@ -53,6 +55,8 @@ export function createApp(deps: AppDependencies): {
     helmet({
       contentSecurityPolicy: {
         directives: {
+          // Scripts from this origin, and the one inline script every page starts with, by its hash.
+          'script-src': ["'self'", `'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`],
           'img-src': ["'self'", 'data:', 'blob:', 'https:'],
           'media-src': ["'self'", 'blob:', 'https:'],
           'connect-src': ["'self'", 'ws:', 'wss:'],

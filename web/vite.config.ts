@@ -3,6 +3,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { THEME_SCRIPT } from '../domain/contracts/theme-script';
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 
@@ -27,10 +28,18 @@ function precompress(): Plugin {
   };
 }
 
+/** The theme's first script, inline at the top of the head (domain/contracts/theme-script.ts). */
+function themeScript(): Plugin {
+  return {
+    name: 'lively-theme-script',
+    transformIndexHtml: () => [{ tag: 'script', children: THEME_SCRIPT, injectTo: 'head' }],
+  };
+}
+
 /** The web client: built into web/dist (served by the API on the same origin). */
 export default defineConfig({
   root: path.resolve(__dirname),
-  plugins: [react(), precompress()],
+  plugins: [react(), themeScript(), precompress()],
   // '@/…' is web/src, '@contracts/…' the shared HTTP contracts (the one part of the server web may
   // import); the same two are in tsconfig.json (paths) and jest.config.js (moduleNameMapper).
   resolve: {

@@ -11,7 +11,7 @@ describe('the built web client’s files', () => {
   const script = 'console.log("a hashed chunk");'.repeat(50);
   mkdirSync(path.join(root, 'assets'));
   writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>Lively</title>');
-  writeFileSync(path.join(root, 'theme-init.js'), 'void 0;');
+  writeFileSync(path.join(root, 'app-boot.js'), 'void 0;');
   writeFileSync(path.join(root, 'assets', 'app-123.js'), script);
   writeFileSync(path.join(root, 'assets', 'app-123.js.gz'), gzipSync(script));
   writeFileSync(path.join(root, 'assets', 'plain-456.js'), 'void 1;');
@@ -50,7 +50,7 @@ describe('the built web client’s files', () => {
   });
 
   it('keeps an hour for files without a hash in their name', async () => {
-    const res = await web.get('/theme-init.js');
+    const res = await web.get('/app-boot.js');
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=3600');
   });

@@ -32,7 +32,7 @@ const ASSET_NAME = /^[\w.~-]+\.(js|css|svg)$/;
  * The built web client's files. Hashed assets are cached for a year as immutable; the build
  * writes a brotli and a gzip copy of each script and style beside it (web/vite.config.ts), sent
  * to browsers that accept them, so nothing is compressed per request. Other files (index.html,
- * theme-init.js) are revalidated after an hour at most.
+ * app-boot.js) are revalidated after an hour at most.
  */
 export function webAssets(webRoot: string): express.Router {
   const assets = path.join(webRoot, 'assets');

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { RENDERED_QUERIES_ID, TIME_ZONE_COOKIE } from '../../domain/contracts/member-pages';
+import { THEME_SCRIPT } from '../../domain/contracts/theme-script';
 import { registerMember, unsubscribedUser, type TestMember } from '../../ops/testing/chat-client';
 import { verifyIdentity } from '../../ops/testing/identity-verification';
 import type { TestStack } from '../../ops/testing/harness';
@@ -98,6 +100,11 @@ describeInBrowser('member pages rendered on the server', () => {
     // The date as the member's clock shows it, not the server's (they differ at this hour).
     expect(dayIn(postedAt, zone)).not.toBe(dayIn(postedAt, 'UTC'));
     expect(html).toContain(dayIn(postedAt, zone));
+    // The theme's script is inline (no round trip before the first paint), allowed by its hash only.
+    expect(html).toContain(`<script>${THEME_SCRIPT}</script>`);
+    const hash = createHash('sha256').update(THEME_SCRIPT).digest('base64');
+    expect(response.headers()['content-security-policy']).toContain(`script-src 'self' 'sha256-${hash}'`);
+    expect(await page.evaluate(() => document.documentElement.className)).toMatch(/\b(light|dark)\b/);
     await page.getByText(POST_TITLE).waitFor();
     await page.waitForTimeout(500); // effects after adoption
     expect(errors).toEqual([]);
