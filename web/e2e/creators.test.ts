@@ -161,8 +161,8 @@ describeInBrowser('creators and social journey', () => {
     await member.getByText('Twelve unreleased frames from last night.').waitFor();
     await member.getByRole('link', { name: 'Message', exact: true }).waitFor();
     expect(await member.getByTestId('locked-overlay').count()).toBe(0);
-    await member.getByRole('button', { name: 'Like' }).click();
-    await member.getByRole('button', { name: 'Unlike' }).waitFor();
+    await member.getByRole('button', { name: 'Like, 0 likes', exact: true }).click();
+    await member.getByRole('button', { name: 'Unlike, 1 like', exact: true }).waitFor();
     expect(await member.getByTestId('like-count').textContent()).toBe('1');
     await screenshot(member, 'creators-unlocked');
   });

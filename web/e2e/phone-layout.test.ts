@@ -136,7 +136,11 @@ describeInBrowser('phone layout on every route in every access state', () => {
       await visit(page, '/wallet');
       const controls = await page.evaluate(() =>
         [...document.querySelectorAll('header a, header button')]
-          .map((element) => ({ name: element.getAttribute('aria-label') ?? '', box: element.getBoundingClientRect() }))
+          // The bell's name carries its unread count ("Notifications, 3 unread").
+          .map((element) => ({
+            name: (element.getAttribute('aria-label') ?? '').replace(/, .* unread$/, ''),
+            box: element.getBoundingClientRect(),
+          }))
           .filter(({ box }) => box.width > 0)
           .map(({ name, box }) => ({ name, right: box.right, left: box.left, height: box.height, width: box.width })),
       );

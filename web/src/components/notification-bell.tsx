@@ -113,19 +113,24 @@ export function NotificationBell() {
 
   return (
     <>
-      <Box component="span" id="notification-unread" sx={{ display: 'none' }}>
-        {unreadCount ? `${unreadCount} unread` : 'No unread notifications'}
-      </Box>
       <Tooltip title="Notifications">
         <IconButton
-          aria-label="Notifications"
-          aria-describedby="notification-unread"
+          // The badge's number is in the name as shown (WCAG 2.5.3, label in name).
+          aria-label={unreadCount ? `Notifications, ${unreadCount > 99 ? '99+' : unreadCount} unread` : 'Notifications'}
           aria-haspopup="dialog"
           aria-expanded={anchor !== null}
           color="inherit"
           onClick={(event) => setAnchor(event.currentTarget)}
         >
-          <Badge badgeContent={unreadCount ?? 0} color="error" max={99} data-testid="notification-count">
+          <Badge
+            badgeContent={unreadCount ?? 0}
+            color="error"
+            max={99}
+            data-testid="notification-count"
+            // A hidden badge keeps its last number (for its fade): hidden outright, no word is shown
+            // that the bell's name lacks.
+            sx={{ '& .MuiBadge-invisible': { visibility: 'hidden' } }}
+          >
             <NotificationsNone />
           </Badge>
         </IconButton>

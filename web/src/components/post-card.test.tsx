@@ -39,7 +39,7 @@ describe('creator flows', () => {
   it('a failed like says so', async () => {
     installFakeFetch(() => ({ status: 500, body: {} }));
     renderWithApp(<PostCard post={{ ...lockedPost, locked: false, content: 'Hi', isPublic: true }} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Like' }));
+    fireEvent.click(screen.getByRole('button', { name: /^Like, 0 likes$/ }));
     expect(await screen.findByText('Failed to like post.')).toBeTruthy();
   });
 });

@@ -185,7 +185,8 @@ export function PostCard({
         <Stack direction="row" spacing={1} sx={{ mt: 1.5 }}>
           <Button
             size="small"
-            aria-label={liked.liked ? 'Unlike' : 'Like'}
+            // The count shown is in the name (WCAG 2.5.3, label in name): "Like, 2 likes".
+            aria-label={`${liked.liked ? 'Unlike' : 'Like'}, ${liked.count} ${liked.count === 1 ? 'like' : 'likes'}`}
             aria-pressed={liked.liked}
             disabled={isLoading || post.locked}
             onClick={toggleLike}

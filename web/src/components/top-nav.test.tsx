@@ -67,7 +67,7 @@ it("Profile opens a member's account page, and a creator's own creator page", ()
 it('has the search box, notifications, messages and chat', () => {
   renderWithApp(<TopNav user={member} />);
   expect(screen.getByPlaceholderText('Search creators...')).toBeTruthy();
-  expect(screen.getByLabelText('Notifications')).toBeTruthy();
+  expect(screen.getByRole('button', { name: /^Notifications/ })).toBeTruthy();
   expect(screen.getByLabelText('Messages').getAttribute('href')).toBe('/messages');
   expect(screen.getByLabelText('Chat').getAttribute('href')).toBe('/chat');
 });
