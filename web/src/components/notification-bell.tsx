@@ -94,6 +94,9 @@ function NotificationRow({ item, onOpen }: { item: NotificationItem; onOpen: (it
  * notification stream, and the list of notifications. Opening one marks it read and follows
  * its link.
  */
+/** The badge's largest number; more shows as "99+". */
+const MOST_SHOWN = 99;
+
 export function NotificationBell() {
   const navigate = useNavigate();
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
@@ -102,6 +105,7 @@ export function NotificationBell() {
   const [markRead] = useMarkNotificationsReadMutation();
   const unreadCount = query.data?.pages[0]?.unreadCount;
   useNotificationStream(unreadCount);
+  const shownCount = unreadCount && (unreadCount > MOST_SHOWN ? `${MOST_SHOWN}+` : String(unreadCount));
   const items = query.data?.pages.flatMap((page) => page.items) ?? [];
   const close = () => setAnchor(null);
 
@@ -116,7 +120,7 @@ export function NotificationBell() {
       <Tooltip title="Notifications">
         <IconButton
           // The badge's number is in the name as shown (WCAG 2.5.3, label in name).
-          aria-label={unreadCount ? `Notifications, ${unreadCount > 99 ? '99+' : unreadCount} unread` : 'Notifications'}
+          aria-label={shownCount ? `Notifications, ${shownCount} unread` : 'Notifications'}
           aria-haspopup="dialog"
           aria-expanded={anchor !== null}
           color="inherit"
@@ -125,7 +129,7 @@ export function NotificationBell() {
           <Badge
             badgeContent={unreadCount ?? 0}
             color="error"
-            max={99}
+            max={MOST_SHOWN}
             data-testid="notification-count"
             // A hidden badge keeps its last number (for its fade): hidden outright, no word is shown
             // that the bell's name lacks.
