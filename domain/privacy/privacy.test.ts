@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { readWholeLog } from '../../ops/testing/read-whole-log';
 import { createTestDatabase, type TestDatabase } from '../../ops/testing/test-database';
 import { userStream } from '../accounts/events';
 import { PostgresEventStore } from '../event-store/postgres-event-store';
@@ -84,7 +85,7 @@ describe('personal data in the log', () => {
     expect(await databaseText()).not.toContain('ann.lee@example.com');
 
     expect((await store.readStream(userStream(ann)))[0].data).toEqual(registered(ann).data);
-    const all = await store.readAll();
+    const all = await readWholeLog(store);
     expect(all.find((e) => e.type === 'MessageSent')!.data).toMatchObject({ content: 'Meet me at the blue door' });
   });
 
