@@ -124,6 +124,23 @@ describeInBrowser('member pages rendered on the server', () => {
     await page.waitForURL(`**/messages?user=${creator.userId}`);
   });
 
+  it('stills fades and ripples for a member whose system asks for less motion', async () => {
+    const buttonTransition = async (reducedMotion: 'reduce' | 'no-preference') => {
+      const still = await browser.newContext({ baseURL: stack.url, reducedMotion });
+      try {
+        const login = await newPage(still);
+        await login.goto('/login');
+        return await login
+          .getByRole('button', { name: 'Sign In' })
+          .evaluate((button) => getComputedStyle(button).transitionDuration);
+      } finally {
+        await still.close();
+      }
+    };
+    expect(await buttonTransition('no-preference')).toMatch(/^0\.25s/);
+    expect(new Set((await buttonTransition('reduce')).split(', '))).toEqual(new Set(['0.001s']));
+  });
+
   it('leaves the page to the browser for someone without site access, and for visitors', async () => {
     const lapsed = await unsubscribedUser(stack);
     const cookie = `lively.sid=${lapsed.token}; ${TIME_ZONE_COOKIE}=UTC`;

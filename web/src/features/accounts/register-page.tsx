@@ -22,6 +22,7 @@ import { registerErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
 import { PasswordField } from './password-field';
 import { useDocumentTitle } from '@/lib/use-document-title';
+import { prefersMotion } from '@/lib/motion';
 
 export const REDIRECT_AFTER_REGISTER_MS = 2000;
 const USER_REFRESH_ATTEMPTS = 10;
@@ -53,7 +54,8 @@ export function RegisterPage() {
 
   // The form is long: bring a server error into view.
   useEffect(() => {
-    if (formError) alertRef.current?.scrollIntoView?.({ block: 'center', behavior: 'smooth' });
+    if (formError)
+      alertRef.current?.scrollIntoView?.({ block: 'center', behavior: prefersMotion() ? 'smooth' : 'auto' });
   }, [formError]);
 
   const set =
