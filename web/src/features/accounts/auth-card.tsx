@@ -1,6 +1,8 @@
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
@@ -59,5 +61,22 @@ export function AuthCard({
         </CardContent>
       </Card>
     </Box>
+  );
+}
+
+/** A finished reset step: its icon, what happened, and the way back to sign in. */
+export function AuthOutcome({ title, icon, children }: { title: string; icon: ReactNode; children: ReactNode }) {
+  return (
+    <AuthCard title={title}>
+      <Stack spacing={3} sx={{ alignItems: 'center', mt: 2 }}>
+        {icon}
+        <Typography color="textSecondary" sx={{ textAlign: 'center' }}>
+          {children}
+        </Typography>
+        <Button component={RouterLink} to="/login" variant="contained" fullWidth>
+          Back to Login
+        </Button>
+      </Stack>
+    </AuthCard>
   );
 }

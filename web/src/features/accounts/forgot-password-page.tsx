@@ -9,7 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { resetRequestSchema } from '@contracts/accounts';
 import { errorMessage } from '@/lib/api';
-import { AuthCard } from './auth-card';
+import { AuthCard, AuthOutcome } from './auth-card';
 import { useResetPasswordRequestMutation } from './accounts-api';
 import { resetErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
@@ -44,17 +44,9 @@ export function ForgotPasswordPage() {
 
   if (sent) {
     return (
-      <AuthCard title="Check Your Email">
-        <Stack spacing={3} sx={{ alignItems: 'center', mt: 2 }}>
-          <MarkEmailReadOutlined color="primary" sx={{ fontSize: 56 }} />
-          <Typography color="textSecondary" sx={{ textAlign: 'center' }}>
-            If an account exists with that email, we&apos;ve sent you a password reset link.
-          </Typography>
-          <Button component={RouterLink} to="/login" variant="contained" fullWidth>
-            Back to Login
-          </Button>
-        </Stack>
-      </AuthCard>
+      <AuthOutcome title="Check Your Email" icon={<MarkEmailReadOutlined color="primary" sx={{ fontSize: 56 }} />}>
+        If an account exists with that email, we&apos;ve sent you a password reset link.
+      </AuthOutcome>
     );
   }
 

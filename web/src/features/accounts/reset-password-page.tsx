@@ -9,7 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { resetPasswordSchema } from '@contracts/accounts';
 import { errorMessage, serverErrorText } from '@/lib/api';
-import { AuthCard } from './auth-card';
+import { AuthCard, AuthOutcome } from './auth-card';
 import { useResetPasswordMutation } from './accounts-api';
 import { resetErrorText } from './error-messages';
 import { fieldErrors } from './field-errors';
@@ -52,17 +52,9 @@ export function ResetPasswordPage() {
 
   if (changed) {
     return (
-      <AuthCard title="Password Updated">
-        <Stack spacing={3} sx={{ alignItems: 'center', mt: 2 }}>
-          <CheckCircleOutline color="success" sx={{ fontSize: 56 }} />
-          <Typography color="textSecondary" sx={{ textAlign: 'center' }}>
-            Your password has been changed. You can now sign in with your new password.
-          </Typography>
-          <Button component={RouterLink} to="/login" variant="contained" fullWidth>
-            Back to Login
-          </Button>
-        </Stack>
-      </AuthCard>
+      <AuthOutcome title="Password Updated" icon={<CheckCircleOutline color="success" sx={{ fontSize: 56 }} />}>
+        Your password has been changed. You can now sign in with your new password.
+      </AuthOutcome>
     );
   }
 
