@@ -1,6 +1,7 @@
 import { CHAT_ERRORS, type ServerMessage } from '../domain/contracts/chat';
 import { comparePositions } from '../domain/event-store/port';
 import { startTestStack, type TestStack } from '../ops/testing/harness';
+import { eventually } from '../ops/testing/eventually';
 import { compileProfile } from './compatibility';
 import { MAX_MESSAGE_BYTES, startRealtimeServer } from './server';
 import { ChatClient, registerMember, unsubscribedUser, type TestMember } from '../ops/testing/chat-client';
@@ -13,15 +14,6 @@ afterAll(async () => {
   ChatClient.terminateAll();
   await stack.close();
 }, 30_000);
-
-const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 async function withProfile(
   member: TestMember,

@@ -144,7 +144,10 @@ it('switches a complete copy in while another is still being built', async () =>
   const waitingSlow: Projector = {
     ...slow,
     async apply(context, event) {
-      fastWasIn ??= !(await eventually(fastCopy, (copy) => !copy, 30_000));
+      fastWasIn ??= await eventually(fastCopy, (copy) => !copy, 30_000).then(
+        () => true,
+        () => false,
+      );
       await slow.apply(context, event);
     },
   };
