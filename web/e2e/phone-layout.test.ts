@@ -393,6 +393,17 @@ describeInBrowser('phone layout on every route in every access state', () => {
       '/chat',
       '/no-such-page',
     ]);
+    // The creator's name sits below the cover at every width (the cover would be painted over it).
+    for (const viewport of [PHONE, DESKTOP]) {
+      await page.setViewportSize(viewport);
+      await visit(page, `/creator/${creatorId}`);
+      const cover = await page.getByTestId('creator-cover').boundingBox();
+      const name = await page.getByRole('heading', { name: 'Cleo Phone' }).boundingBox();
+      expect({ width: viewport.width, nameBelowCover: !!cover && !!name && name.y >= cover.y + cover.height }).toEqual({
+        width: viewport.width,
+        nameBelowCover: true,
+      });
+    }
     await page.setViewportSize(PHONE);
     await visit(page, '/dashboard');
     await page.getByRole('button', { name: 'Create New Post' }).click();

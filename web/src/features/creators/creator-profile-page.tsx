@@ -95,11 +95,15 @@ export function CreatorProfilePage() {
     <Box sx={{ pb: 6 }}>
       <CoverBanner url={profile.coverImageUrl} data-testid="creator-cover" sx={{ height: { xs: 160, md: 240 } }} />
       <Container maxWidth="md">
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-end' }, mt: -7 }}>
+        {/* Only the avatar reaches up into the cover: the cover is positioned, so it would be
+            painted over the name beside the avatar. With a flex gap, the Stack leaves the avatar's
+            own margin alone. */}
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ alignItems: { sm: 'flex-end' } }}>
           <Avatar
             src={profile.profileImageUrl ?? undefined}
             alt="" // the name is beside it
             sx={{
+              mt: -7,
               width: 112,
               height: 112,
               border: 4,
