@@ -44,8 +44,6 @@ export async function signUpMember(
     (res) => res.status === 200 && res.body.subscriptionStatus === 'active',
     40_000,
   );
-  if (me.status !== 200 || me.body.subscriptionStatus !== 'active')
-    throw new Error(`sign-up of ${firstName} did not activate`);
   return { agent, id: me.body.id };
 }
 
