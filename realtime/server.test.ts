@@ -1,7 +1,7 @@
 import { CHAT_ERRORS, type ServerMessage } from '../domain/contracts/chat';
 import { comparePositions } from '../domain/event-store/port';
 import { startTestStack, type TestStack } from '../ops/testing/harness';
-import { eventually } from '../ops/testing/eventually';
+import { eventually as waitFor } from '../ops/testing/eventually';
 import { compileProfile } from './compatibility';
 import { MAX_MESSAGE_BYTES, startRealtimeServer } from './server';
 import { ChatClient, registerMember, unsubscribedUser, type TestMember } from '../ops/testing/chat-client';
@@ -14,6 +14,10 @@ afterAll(async () => {
   ChatClient.terminateAll();
   await stack.close();
 }, 30_000);
+
+/** The realtime service's effects show within seconds: these waits give up after 10 s. */
+const eventually = <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000) =>
+  waitFor(read, done, timeoutMs);
 
 async function withProfile(
   member: TestMember,
