@@ -20,7 +20,8 @@ function applyTheme(scheme: 'light' | 'dark', toggle: HTMLElement): void {
 
 const toggle = document.querySelector<HTMLElement>('[data-theme-toggle]');
 if (toggle) {
-  // the theme's inline script (domain/contracts/theme-script.ts) chose the scheme before the first paint; the label was rendered for light.
+  // The theme's inline script (domain/contracts/theme-script.ts) chose the scheme before the
+  // first paint; the label was rendered for light.
   const current = () => (document.documentElement.classList.contains('dark') ? 'dark' : 'light');
   applyTheme(current(), toggle);
   toggle.addEventListener('click', () => {

@@ -3,7 +3,10 @@ import LightModeOutlined from '@mui/icons-material/LightModeOutlined';
 import IconButton from '@mui/material/IconButton';
 import { useColorScheme, type Theme } from '@mui/material/styles';
 
-/** Which icon shows is up to the `dark` class on <html> (the theme's inline script sets it before the first paint). */
+/**
+ * Which icon shows is up to the `dark` class on <html> (the theme's inline script sets it before
+ * the first paint).
+ */
 const onlyInLight = (theme: Theme) => theme.applyStyles('dark', { display: 'none' });
 const onlyInDark = (theme: Theme) => ({ display: 'none', ...theme.applyStyles('dark', { display: 'inline-block' }) });
 
