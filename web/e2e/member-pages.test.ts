@@ -34,6 +34,7 @@ describeInBrowser('member pages rendered on the server', () => {
   const zone = farZone();
   const errors: string[] = [];
   const apiCalls: string[] = [];
+  const workers: string[] = [];
 
   jest.setTimeout(180_000);
 
@@ -63,6 +64,7 @@ describeInBrowser('member pages rendered on the server', () => {
       const url = new URL(request.url());
       if (url.pathname.startsWith('/api/')) apiCalls.push(url.pathname);
     });
+    page.on('worker', (worker) => workers.push(new URL(worker.url()).pathname));
   });
 
   afterAll(async () => {
@@ -89,6 +91,9 @@ describeInBrowser('member pages rendered on the server', () => {
     await page.waitForFunction((name) => document.cookie.includes(`${name}=`), TIME_ZONE_COOKIE);
     const cookies = await context.cookies(stack.url);
     expect(cookies.find((cookie) => cookie.name === TIME_ZONE_COOKIE)?.value).toBe(encodeURIComponent(zone));
+    // Named by a worker (Intl's first use is a long task on a phone), which the CSP lets start.
+    expect(workers).toEqual(['/time-zone.js']);
+    expect(errors).toEqual([]);
   });
 
   it('sends home rendered with the feed, in the member zone, and the browser adopts it as it is', async () => {

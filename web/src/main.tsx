@@ -14,9 +14,9 @@ void boot();
 
 /**
  * On a phone each step below is a long task (evaluating the modules that imported this one,
- * making the theme, filling the cache, the time zone's first use of Intl): run one after another
- * they were one task of half a second on a throttled CPU, which blocked a tap for all of it. Each
- * now runs in a task of its own, so the browser can answer input between them.
+ * making the theme, filling the cache): run one after another they were one task of half a
+ * second on a throttled CPU, which blocked a tap for all of it. Each now runs in a task of its
+ * own, so the browser can answer input between them; the time zone is named in a worker.
  */
 async function boot(): Promise<void> {
   await nextTask();
@@ -44,7 +44,7 @@ async function boot(): Promise<void> {
     startTransition(() => root.render(<App />));
   }
   // Only the next visit's server render needs it.
-  setTimeout(rememberTimeZone, 1000);
+  setTimeout(() => void rememberTimeZone(), 1000);
 }
 
 /** A new task: what follows runs after the browser has had its turn (input, paint). */
