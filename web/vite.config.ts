@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -36,10 +37,35 @@ function themeScript(): Plugin {
   };
 }
 
+const REACT_FACADE = '\0lively-react-esm';
+
+/**
+ * React is CommonJS, and the bundler wraps it anew for each module that imports it: 467 modules
+ * of the app and MUI, each copying React's exports onto an object of its own while a phone
+ * evaluates the app. Imports of 'react' get one ESM module instead, which wraps it once (the
+ * module evaluation task of home at 4x throttling: 244-399 ms before, 120-234 ms after).
+ */
+function reactAsOneModule(): Plugin {
+  return {
+    name: 'lively-react-as-one-module',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer, options) {
+      const required = (options as { kind?: string }).kind === 'require-call';
+      return source === 'react' && importer !== REACT_FACADE && !required ? REACT_FACADE : null;
+    },
+    load(id) {
+      if (id !== REACT_FACADE) return null;
+      const names = Object.keys(createRequire(__filename)('react')).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
+      return `import React from 'react';\nexport default React;\nexport const { ${names.join(', ')} } = React;\n`;
+    },
+  };
+}
+
 /** The web client: built into web/dist (served by the API on the same origin). */
 export default defineConfig({
   root: path.resolve(__dirname),
-  plugins: [react(), themeScript(), precompress()],
+  plugins: [reactAsOneModule(), react(), themeScript(), precompress()],
   // '@/…' is web/src, '@contracts/…' the shared HTTP contracts (the one part of the server web may
   // import); the same two are in tsconfig.json (paths) and jest.config.js (moduleNameMapper).
   resolve: {
