@@ -5,6 +5,8 @@
   var tag = document.currentScript;
   var entry = tag.getAttribute('data-entry');
   var files = (tag.getAttribute('data-preload') || '').split(' ').filter(Boolean);
+  // Each link starts a fetch (about 3 ms apiece on a phone's CPU), and so does the import: they
+  // run in two tasks, neither of them long.
   function load() {
     files.forEach(function (file) {
       var link = document.createElement('link');
@@ -13,7 +15,9 @@
       link.href = file;
       document.head.appendChild(link);
     });
-    import(entry);
+    window.setTimeout(function () {
+      import(entry);
+    }, 0);
   }
   // After the next frame: the page has been painted by then.
   window.requestAnimationFrame(function () {
