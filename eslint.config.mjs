@@ -38,7 +38,8 @@ export default tseslint.config(
     files: ['web/public/**/*.js'],
     languageOptions: {
       sourceType: 'script',
-      globals: { window: 'readonly', document: 'readonly', localStorage: 'readonly' },
+      // postMessage: time-zone.js is a worker's script.
+      globals: { window: 'readonly', document: 'readonly', localStorage: 'readonly', postMessage: 'readonly' },
     },
   },
   {
