@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { RENDERED_QUERIES_ID, TIME_ZONE_COOKIE } from '../../domain/contracts/member-pages';
 import { THEME_SCRIPT } from '../../domain/contracts/theme-script';
 import { registerMember, unsubscribedUser, type TestMember } from '../../ops/testing/chat-client';
+import { eventually } from '../../ops/testing/eventually';
 import { verifyIdentity } from '../../ops/testing/identity-verification';
 import type { TestStack } from '../../ops/testing/harness';
 import { describeInBrowser, launchBrowser, newPage, screenshot, startE2EStack } from './support';
@@ -54,6 +55,15 @@ describeInBrowser('member pages rendered on the server', () => {
       .post('/api/subscriptions')
       .send({ creatorId: creator.userId, tierId: 'default-basic' })
       .expect(201);
+    // Something for the member's bell to count.
+    await creator.agent
+      .post('/api/messages')
+      .send({ receiverId: member.userId, content: 'Thanks for subscribing' })
+      .expect(201);
+    await eventually(
+      () => member.agent.get('/api/notifications'),
+      (res) => res.body.unreadCount === 1,
+    );
     browser = await launchBrowser();
     context = await browser.newContext({ baseURL: stack.url, timezoneId: zone, viewport: { width: 390, height: 844 } });
     await context.addCookies([{ name: 'lively.sid', value: member.token, url: stack.url, httpOnly: true }]);
@@ -113,8 +123,13 @@ describeInBrowser('member pages rendered on the server', () => {
     await page.getByText(POST_TITLE).waitFor();
     await page.waitForTimeout(500); // effects after adoption
     expect(errors).toEqual([]);
-    // What the page came with is not asked for again (the top bar's own data is).
-    expect(apiCalls.filter((call) => /^\/api\/(auth\/user|feed|creators)$/.test(call))).toEqual([]);
+    // The bell comes counting, so its badge is drawn with the page and not added after adoption.
+    await page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
+    expect(html).toContain('aria-label="Notifications, 1 unread"');
+    // What the page came with, the top bar's bell included, is not asked for again.
+    expect(apiCalls.filter((call) => /^\/api\/(auth\/user|posts\/feed|creators|notifications)$/.test(call))).toEqual(
+      [],
+    );
     await screenshot(page, 'member-home-rendered-390');
   });
 

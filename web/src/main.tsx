@@ -6,6 +6,7 @@ import { rememberTimeZone } from '@/lib/time-zone-cookie';
 // The endpoints of the results a member's page comes with (app/member-page.tsx) must be known
 // before those results go into the cache.
 import '@/lib/creators-api';
+import '@/lib/notifications-api';
 import { App, knownVisitor, renderedWith } from './app/app';
 import { appTheme } from './app/theme';
 

@@ -3,6 +3,7 @@ import { prerender } from 'react-dom/static';
 import { matchPath } from 'react-router';
 import type { CurrentUser } from '@contracts/accounts';
 import type { MemberPageRequest, RenderedMemberPage, RenderedQuery } from '@contracts/member-pages';
+import { prefetchNotificationBell } from '@/components/notification-bell';
 import { prefetchCreatorPage } from '@/features/creators/creator-profile-page';
 import { prefetchHomePage } from '@/features/home/home-page';
 import { api, type ApiDispatch } from '@/lib/api';
@@ -48,7 +49,11 @@ export async function renderMemberPage(request: MemberPageRequest): Promise<Rend
       currentUserApi.endpoints.currentUser.initiate(undefined, { subscribe: false }),
     );
     if (!user || accessStateOf(user, false) !== 'subscribed') return null;
-    await page.prefetch(store.dispatch, page.match.params, user);
+    // The page's own data, and the top bar's.
+    await Promise.all([
+      page.prefetch(store.dispatch, page.match.params, user),
+      prefetchNotificationBell(store.dispatch),
+    ]);
     const failures: unknown[] = [];
     const rendered = await readerZone.run(request.timeZone, async () => {
       const { prelude } = await prerender(<App location={request.url} store={store} />, {

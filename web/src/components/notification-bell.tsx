@@ -28,7 +28,9 @@ import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import type { NotificationItem, NotificationKind } from '@contracts/notifications';
 import { timeAgo } from '@/lib/format';
+import type { ApiDispatch } from '@/lib/api';
 import {
+  notificationsApi,
   useMarkNotificationsReadMutation,
   useNotificationStream,
   useNotificationsInfiniteQuery,
@@ -87,6 +89,15 @@ function NotificationRow({ item, onOpen }: { item: NotificationItem; onOpen: (it
       )}
     </ListItemButton>
   );
+}
+
+/**
+ * The bell's first page, asked for before a server renders a member's page (app/member-page.tsx):
+ * the page then comes with its unread count, and nothing changes when the app adopts it (a badge
+ * appearing then was a re-render, and its styles made on a phone's CPU, right after adoption).
+ */
+export async function prefetchNotificationBell(dispatch: ApiDispatch): Promise<void> {
+  await dispatch(notificationsApi.endpoints.notifications.initiate(undefined, { subscribe: false }));
 }
 
 /**
