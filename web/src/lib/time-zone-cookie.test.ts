@@ -39,14 +39,16 @@ describe('rememberTimeZone', () => {
   });
 
   describe('in a browser with workers', () => {
-    /** A worker as the browser runs web/public/time-zone.js: it answers once, or fails to start. */
+    /** A worker as the browser runs web/public/time-zone.js: it answers once, fails to start, or is refused. */
     class ZoneWorker {
       static answer: string | null = 'Pacific/Auckland';
+      static refused = false;
       static started: string[] = [];
       static terminated = 0;
       onmessage: ((message: MessageEvent<unknown>) => void) | null = null;
       onerror: (() => void) | null = null;
       constructor(url: string) {
+        if (ZoneWorker.refused) throw new DOMException('Refused by policy', 'SecurityError');
         ZoneWorker.started.push(url);
         setTimeout(() =>
           ZoneWorker.answer === null
@@ -61,6 +63,7 @@ describe('rememberTimeZone', () => {
 
     beforeEach(() => {
       ZoneWorker.answer = 'Pacific/Auckland';
+      ZoneWorker.refused = false;
       ZoneWorker.started = [];
       ZoneWorker.terminated = 0;
       (globalThis as { Worker?: unknown }).Worker = ZoneWorker;
@@ -73,6 +76,13 @@ describe('rememberTimeZone', () => {
       expect(ZoneWorker.terminated).toBe(1);
       expect(asked).not.toHaveBeenCalled();
       expect(zoneCookie()).toBe(`${TIME_ZONE_COOKIE}=${encodeURIComponent('Pacific/Auckland')}`);
+    });
+
+    it('asks Intl itself when the browser refuses to make the worker', async () => {
+      ZoneWorker.refused = true;
+      await rememberTimeZone();
+      expect(asked).toHaveBeenCalledTimes(1);
+      expect(zoneCookie()).toBeDefined();
     });
 
     it('asks Intl itself when the worker cannot start', async () => {

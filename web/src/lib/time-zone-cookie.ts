@@ -21,7 +21,7 @@ export async function rememberTimeZone(): Promise<void> {
 }
 
 /**
- * Intl's first use in a page loads its time zone data: 25-40 ms on a desktop, a long task of
+ * Intl's first use in a page loads its time zone data: 25-40 ms on a desktop CPU, a long task of
  * 100-150 ms on a phone's CPU (measured at 4x throttling), on a member's first visit. A worker
  * asks in a thread of its own; where none can start, the page asks itself.
  */
@@ -29,7 +29,12 @@ function zoneName(): Promise<string | undefined> {
   const here = () => Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
   if (typeof Worker === 'undefined') return Promise.resolve(here());
   return new Promise((resolve) => {
-    const worker = new Worker(ZONE_WORKER);
+    let worker: Worker;
+    try {
+      worker = new Worker(ZONE_WORKER);
+    } catch {
+      return resolve(here()); // a browser that refuses it outright (its policy, say)
+    }
     const answer = (zone: string | undefined) => {
       worker.terminate();
       resolve(zone);
