@@ -208,12 +208,23 @@ describeInBrowser('media journey', () => {
       const img = document.querySelector<HTMLImageElement>('[aria-label^="Open photo"] img');
       return Boolean(img?.complete && img.naturalWidth > 0);
     });
+    // The video is its poster until pressed (no player built as the page loads): pressed, the
+    // player takes its place, focused, and plays.
+    expect(await member.locator('video').count()).toBe(0);
+    const play = member.getByRole('button', { name: /^Play video: Golden hour, moving/ });
+    await member.waitForFunction(() => {
+      const poster = document.querySelector<HTMLImageElement>('[aria-label^="Play video"] img');
+      return Boolean(poster?.complete && poster.naturalWidth > 0);
+    });
+    await screenshot(member, 'media-video-poster-1280');
+    await play.click();
     const video = member.locator('video');
     await video.waitFor();
+    expect(await video.evaluate((element) => element === document.activeElement)).toBe(true);
     // It plays: its time moves on by 0.3 s (within 10 s: a loaded machine decodes slowly).
     const played = await video.evaluate(async (element: HTMLVideoElement) => {
       element.muted = true;
-      await element.play();
+      if (element.paused) await element.play();
       const start = element.currentTime;
       for (let waited = 0; waited < 10_000 && element.currentTime <= start + 0.3; waited += 100)
         await new Promise((resolve) => setTimeout(resolve, 100));

@@ -33,14 +33,23 @@ const video = (id: string, entitled: boolean): MediaAttachment => ({
 const sources = () => [...document.querySelectorAll('img, video')].map((el) => el.getAttribute('src'));
 
 describe('MediaGallery', () => {
-  it('shows entitled photos by url, plays a video with its poster, and opens a lightbox', async () => {
+  it('shows entitled photos by url, a video as its poster until tapped, and opens a lightbox', async () => {
     renderWithApp(<MediaGallery media={[photo('a', true), photo('b', true), video('v', true)]} alt="Beach day" />);
+    // No player in the page until the member asks for one: only its poster, its length and a play button.
+    expect(document.querySelector('video')).toBeNull();
+    const play = screen.getByRole('button', { name: 'Play video: Beach day (3 of 3), 0:02' });
+    expect(play.querySelector('img')!.getAttribute('src')).toBe('/api/media/v/files/poster.jpg?sig=u');
+    expect(play.textContent).toBe('0:02');
+
+    fireEvent.click(play);
     const player = document.querySelector('video')!;
     expect(player.getAttribute('src')).toBe('/api/media/v/files/720p.mp4?sig=u');
     expect(player.getAttribute('poster')).toBe('/api/media/v/files/poster.jpg?sig=u');
     expect(player.hasAttribute('controls')).toBe(true);
-    expect(player.getAttribute('preload')).toBe('metadata');
+    expect(player.autoplay).toBe(true);
     expect(player.hasAttribute('playsinline')).toBe(true);
+    expect(player.getAttribute('aria-label')).toBe('Beach day (3 of 3)');
+    expect(screen.queryByRole('button', { name: /Play video/ })).toBeNull();
     expect(sources().some((src) => src?.includes('preview'))).toBe(false);
     expect(screen.queryByTestId('media-locked-overlay')).toBeNull();
 
@@ -118,5 +127,13 @@ describe('PostCard with uploaded media', () => {
       />,
     );
     expect(sources()).toEqual(['https://example.com/x.jpg']);
+    cleanup();
+    renderWithApp(
+      <PostCard
+        post={post({ locked: false, content: 'Old', mediaUrl: 'https://example.com/x.mp4', mediaType: 'video' })}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Play video: Sunset set' }));
+    expect(sources()).toEqual(['https://example.com/x.mp4']);
   });
 });

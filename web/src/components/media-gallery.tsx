@@ -9,6 +9,7 @@ import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import { useRef, useState, type ReactNode } from 'react';
 import type { MediaAttachment } from '@contracts/media';
+import { VideoPlayer } from './video-player';
 
 /** A photo's alt text: the post's or message's title and its place in the gallery. */
 const altOf = (alt: string, index: number, count: number) => (count > 1 ? `${alt} (${index + 1} of ${count})` : alt);
@@ -45,21 +46,6 @@ function tileSx(media: MediaAttachment, wide: boolean, single: boolean) {
 }
 
 const fill = { width: '100%', height: '100%', objectFit: 'cover' as const, display: 'block' };
-
-function Video({ media, label }: { media: MediaAttachment; label: string }) {
-  return (
-    <Box
-      component="video"
-      controls
-      playsInline
-      preload="metadata"
-      src={media.url}
-      poster={media.posterUrl ?? media.previewUrl}
-      aria-label={label}
-      sx={{ ...fill, objectFit: 'contain', bgcolor: 'common.black' }}
-    />
-  );
-}
 
 /** A blurred preview (the viewer is not entitled): the server made it, nothing to open. */
 function Preview({ media }: { media: MediaAttachment }) {
@@ -165,7 +151,7 @@ function Lightbox({
 
 /**
  * The photos and videos of a post or message (issue 18). Items the viewer is entitled to carry
- * `url`: photos open a lightbox, videos play in place. Others show the server's blurred preview,
+ * `url`: photos open a lightbox, videos play in place when tapped. Others show the server's blurred preview,
  * and `lockedOverlay` (the post's or message's own locked prompt) covers the gallery.
  */
 export function MediaGallery({
@@ -215,7 +201,12 @@ export function MediaGallery({
           if (item.kind === 'video')
             return (
               <Box key={item.id} sx={tile(index)}>
-                <Video media={item} label={label} />
+                <VideoPlayer
+                  src={item.url}
+                  poster={item.posterUrl ?? item.previewUrl}
+                  label={label}
+                  durationSeconds={item.durationSeconds}
+                />
               </Box>
             );
           return (

@@ -22,6 +22,7 @@ import { PostComments } from './post-comments';
 import { PostOwnerMenu } from './post-owner-menu';
 import { SafetyMenu } from './safety-menu';
 import { TipButton } from './tip-button';
+import { VideoPlayer } from './video-player';
 import { useCurrentUser } from '@/lib/current-user';
 import { refusalText } from '@/lib/safety-api';
 import { formatDate } from '@/lib/format';
@@ -30,7 +31,11 @@ import { formatDate } from '@/lib/format';
 function Media({ post }: { post: Post }) {
   if (!post.mediaUrl) return null;
   if (post.mediaType === 'video')
-    return <Box component="video" src={post.mediaUrl} controls sx={{ width: '100%', borderRadius: 1, mt: 1.5 }} />;
+    return (
+      <Box sx={{ aspectRatio: '16 / 9', borderRadius: 1, overflow: 'hidden', mt: 1.5 }}>
+        <VideoPlayer src={post.mediaUrl} label={post.title} />
+      </Box>
+    );
   return (
     <Box
       component="img"

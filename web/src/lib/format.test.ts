@@ -1,4 +1,5 @@
 import {
+  clockDuration,
   countOf,
   formatDate,
   formatDateTime,
@@ -81,5 +82,12 @@ describe('money and counts', () => {
     expect(countOf(1, 'post')).toBe('1 post');
     expect(countOf(2, 'post')).toBe('2 posts');
     expect(countOf(0, 'child', 'children')).toBe('0 children');
+  });
+
+  it('clockDuration writes a video length as players do', () => {
+    expect(clockDuration(7)).toBe('0:07');
+    expect(clockDuration(2.4)).toBe('0:02');
+    expect(clockDuration(754)).toBe('12:34');
+    expect(clockDuration(3725)).toBe('1:02:05');
   });
 });

@@ -9,6 +9,14 @@ export function countOf(count: number, singular: string, pluralForm = `${singula
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
+/** A video's length as players show it: 7 → "0:07", 754 → "12:34", 3725 → "1:02:05". */
+export function clockDuration(seconds: number): string {
+  const total = Math.max(0, Math.round(seconds));
+  const [hours, minutes, secs] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return hours > 0 ? `${hours}:${pad(minutes)}:${pad(secs)}` : `${minutes}:${pad(secs)}`;
+}
+
 /**
  * Dates: one way to write each kind of fact, in the reader's time zone, with fixed English month
  * names (the locale's own would differ between browsers, e.g. 'Sep' and 'Sept').
