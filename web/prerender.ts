@@ -70,6 +70,16 @@ function filesOf(manifest: Manifest, key: string, files = new Set<string>()): Se
   return files;
 }
 
+/**
+ * The app entry's files: its own, what it imports, and the two modules it imports dynamically to
+ * evaluate them in tasks of their own (web/src/main.tsx), which every app page needs.
+ */
+function appFiles(manifest: Manifest): Set<string> {
+  const files = filesOf(manifest, 'index.html');
+  for (const stage of manifest['index.html']!.dynamicImports ?? []) filesOf(manifest, stage, files);
+  return files;
+}
+
 const preloads = (files: Iterable<string>) =>
   [...files].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
 
@@ -85,7 +95,7 @@ function pageHtml(
   markup: string,
   head: string,
 ) {
-  const files = filesOf(manifest, tree === 'landing' ? 'src/landing-main.ts' : 'index.html');
+  const files = tree === 'landing' ? filesOf(manifest, 'src/landing-main.ts') : appFiles(manifest);
   for (const chunk of chunks) filesOf(manifest, chunk, files);
   const [entry, ...imports] = files;
   // The landing page's own small script loads at once; the app's after the first paint.
@@ -110,7 +120,7 @@ const appBoot = (entry: string, imports: string[]) =>
 
 /** index.html itself loading the app the same way (the signed-in app, and routes nothing was pre-rendered for). */
 function bootingShell(shell: string, manifest: Manifest): string {
-  const [entry, ...imports] = filesOf(manifest, 'index.html');
+  const [entry, ...imports] = appFiles(manifest);
   return shell
     .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
     .replace(/<script type="module"[^>]*><\/script>/, appBoot(entry, imports));
