@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import { membershipDecider } from '../../domain/membership/decider';
 import { membershipStream } from '../../domain/membership/events';
 import { handleCommand } from '../../domain/shared/command-handler';
@@ -73,8 +73,19 @@ describeInBrowser('accounts journeys', () => {
   }
 
   it('a visitor sees the landing page', async () => {
+    const scripts: Promise<number>[] = [];
+    const onScript = (response: Response) => {
+      if (response.url().endsWith('.js')) scripts.push(response.body().then((body) => body.length));
+    };
+    page.on('response', onScript);
     await page.goto('/');
     await page.getByRole('heading', { name: /Where creators and fans/ }).waitFor();
+    await page.waitForLoadState('networkidle');
+    page.off('response', onScript);
+    // The landing page is HTML and CSS with a small script: none of React or MUI comes with it.
+    const bytes = (await Promise.all(scripts)).reduce((sum, length) => sum + length, 0);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(bytes).toBeLessThan(30_000);
     for (const text of ['Premium Content', 'Age Verified', 'Monthly Billing', 'Exclusive Access', 'Ready to Join?']) {
       await page.getByText(text, { exact: true }).first().waitFor();
     }
