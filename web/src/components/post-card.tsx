@@ -11,7 +11,7 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { Post } from '@contracts/posts';
 import { toast } from './toast';
@@ -104,15 +104,26 @@ function LockedOverlay({ post, onSubscribe }: { post: Post; onSubscribe?: () => 
   );
 }
 
-export function PostCard({
-  post,
-  onSubscribe,
-  showAuthor = true,
-}: {
+interface PostCardProps {
   post: Post;
   onSubscribe?: () => void;
   showAuthor?: boolean;
-}) {
+}
+
+/**
+ * Each post is a Suspense boundary of its own: a page rendered on the server is adopted post by
+ * post (React hydrates each boundary in a commit of its own, the one tapped first), not in one
+ * commit for the whole feed, a long task on a phone.
+ */
+export function PostCard(props: PostCardProps) {
+  return (
+    <Suspense fallback={null}>
+      <PostCardContent {...props} />
+    </Suspense>
+  );
+}
+
+function PostCardContent({ post, onSubscribe, showAuthor = true }: PostCardProps) {
   const [like, { isLoading }] = useLikePostMutation();
   const [liked, setLiked] = useState({ liked: post.liked, count: post.likeCount });
   const [showComments, setShowComments] = useState(false);
