@@ -217,7 +217,12 @@ describeInBrowser('media journey', () => {
       return Boolean(poster?.complete && poster.naturalWidth > 0);
     });
     await screenshot(member, 'media-video-poster-1280');
-    await play.click();
+    // Reached by keyboard it shows a ring, and Enter plays it.
+    await play.focus();
+    await member.keyboard.press('Shift+Tab');
+    await member.keyboard.press('Tab');
+    expect(await play.evaluate((element) => getComputedStyle(element).outlineStyle)).toBe('solid');
+    await member.keyboard.press('Enter');
     const video = member.locator('video');
     await video.waitFor();
     expect(await video.evaluate((element) => element === document.activeElement)).toBe(true);

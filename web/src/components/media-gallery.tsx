@@ -9,6 +9,7 @@ import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import { useRef, useState, type ReactNode } from 'react';
 import type { MediaAttachment } from '@contracts/media';
+import { focusRing } from './focus-ring';
 import { VideoPlayer } from './video-player';
 
 /** A photo's alt text: the post's or message's title and its place in the gallery. */
@@ -214,7 +215,7 @@ export function MediaGallery({
               key={item.id}
               aria-label={`Open photo: ${label}`}
               onClick={() => setOpen(photos.indexOf(item))}
-              sx={tile(index)}
+              sx={{ ...tile(index), ...focusRing }}
             >
               <Box component="img" src={item.url} alt={label} loading="lazy" sx={fill} />
             </ButtonBase>

@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import { useState } from 'react';
 import { clockDuration } from '@/lib/format';
+import { focusRing } from './focus-ring';
 
 const fill = { width: '100%', height: '100%', display: 'block', bgcolor: 'common.black' };
 
@@ -48,7 +49,7 @@ export function VideoPlayer({
     <ButtonBase
       aria-label={`Play video: ${label}${length && `, ${length}`}`}
       onClick={() => setPlaying(true)}
-      sx={fill}
+      sx={{ ...fill, ...focusRing }}
     >
       {poster && <Box component="img" src={poster} alt="" loading="lazy" sx={{ ...fill, objectFit: 'contain' }} />}
       <PlayCircleOutline
