@@ -71,7 +71,7 @@ function filesOf(manifest: Manifest, key: string, files = new Set<string>()): Se
 }
 
 /**
- * The app entry's files: its own, what it imports, and the two modules it imports dynamically to
+ * The app entry's files: its own, what it imports, and the modules it imports dynamically to
  * evaluate them in tasks of their own (web/src/main.tsx), which every app page needs.
  */
 function appFiles(manifest: Manifest): Set<string> {

@@ -98,8 +98,8 @@ export default defineConfig({
             {
               // What the first scripts of a page import (the landing page's, and the app's entry,
               // web/src/main.tsx, with the bundler's helper for its dynamic imports): a small chunk
-              // of its own. Among the app's shared modules they
-              // came in a chunk that imports MUI, which both then loaded and evaluated at once.
+              // of its own. Grouped with the app's shared modules they came in a chunk that
+              // imports MUI, which both pages then loaded and evaluated at once.
               name: 'boot',
               test: /web[\\/]src[\\/]lib[\\/](logger|client-id|next-task)\.ts$|domain[\\/]contracts[\\/]log-levels\.ts$|vite[\\/]preload-helper/,
               priority: 1,
