@@ -152,8 +152,9 @@ function Lightbox({
 
 /**
  * The photos and videos of a post or message (issue 18). Items the viewer is entitled to carry
- * `url`: photos open a lightbox, videos play in place when tapped. Others show the server's blurred preview,
- * and `lockedOverlay` (the post's or message's own locked prompt) covers the gallery.
+ * `url`: photos open a lightbox, videos play in place when tapped. Others show the server's
+ * blurred preview, and `lockedOverlay` (the post's or message's own locked prompt) covers the
+ * gallery.
  */
 export function MediaGallery({
   media,

@@ -63,6 +63,7 @@ describe('VaultPage', () => {
     expect(within(first!).getByText('Ready')).toBeTruthy();
     expect(second!.querySelector('img')).toBeNull();
     expect(within(second!).getByText('Processing 40%')).toBeTruthy();
+    expect(within(second!).getByText(/^Video · .*0:02/)).toBeTruthy(); // its length as the player shows it
     expect((within(second!).getByRole('button', { name: 'Use in a post' }) as HTMLButtonElement).disabled).toBe(true);
 
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));

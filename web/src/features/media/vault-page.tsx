@@ -30,7 +30,7 @@ import { PageSpinner } from '@/components/page-spinner';
 import { toast } from '@/components/toast';
 import { errorMessage, isUnauthorized, serverErrorText } from '@/lib/api';
 import { useCurrentUser } from '@/lib/current-user';
-import { formatDate } from '@/lib/format';
+import { clockDuration, formatDate } from '@/lib/format';
 import { useDeleteMediaMutation, useMediaVaultQuery } from '@/lib/media-api';
 import { useDocumentTitle } from '@/lib/use-document-title';
 import { useMediaUpload } from '@/lib/use-media-upload';
@@ -46,7 +46,7 @@ const STATUS_CHIP: Record<MediaStatus, { label: string; color: 'default' | 'succ
 
 function describe(item: MediaItem): string {
   const size = item.width && item.height ? `${item.width}×${item.height}` : '';
-  const length = item.durationSeconds ? `${Math.round(item.durationSeconds)} s` : '';
+  const length = item.durationSeconds ? clockDuration(item.durationSeconds) : '';
   return [item.kind === 'video' ? 'Video' : 'Photo', size, length, formatDate(item.createdAt)]
     .filter(Boolean)
     .join(' · ');
