@@ -104,6 +104,18 @@ function LockedOverlay({ post, onSubscribe }: { post: Post; onSubscribe?: () => 
   );
 }
 
+/**
+ * A post off screen is neither laid out nor painted until it nears the viewport: a phone's first
+ * layout of a feed was among the longest tasks of its load. Until then it takes a height guessed
+ * from what it shows, then the height it last had, so the page's length barely moves as the
+ * member scrolls.
+ */
+const renderedNearViewport = (post: Post) =>
+  ({
+    contentVisibility: 'auto',
+    containIntrinsicSize: `auto ${post.hasMedia || post.mediaUrl ? 560 : 240}px`,
+  }) as const;
+
 interface PostCardProps {
   post: Post;
   onSubscribe?: () => void;
@@ -140,7 +152,7 @@ function PostCardContent({ post, onSubscribe, showAuthor = true }: PostCardProps
   };
 
   return (
-    <Card variant="outlined" data-testid="post-card" data-post-id={post.id}>
+    <Card variant="outlined" data-testid="post-card" data-post-id={post.id} sx={renderedNearViewport(post)}>
       <CardContent>
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 1 }}>
           {showAuthor && (
