@@ -101,7 +101,7 @@ export default defineConfig({
               // of its own. Grouped with the app's shared modules they came in a chunk that
               // imports MUI, which both pages then loaded and evaluated at once.
               name: 'boot',
-              test: /web[\\/]src[\\/]lib[\\/](logger|client-id|next-task)\.ts$|domain[\\/]contracts[\\/]log-levels\.ts$|vite[\\/]preload-helper/,
+              test: /web[\\/]src[\\/]lib[\\/](logger|client-id|next-task|load-chunk)\.ts$|domain[\\/]contracts[\\/]log-levels\.ts$|vite[\\/]preload-helper/,
               priority: 1,
             },
             {

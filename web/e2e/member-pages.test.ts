@@ -144,6 +144,25 @@ describeInBrowser('member pages rendered on the server', () => {
     await page.waitForURL(`**/messages?user=${creator.userId}`);
   });
 
+  it('reloads once when a chunk of the app is gone (a new build while the tab was open), then adopts the page', async () => {
+    let loads = 0;
+    const countLoad = (request: Request) => request.isNavigationRequest() && loads++;
+    page.on('request', countLoad);
+    // The first load finds the app's main chunk gone, as a tab opened before a deploy would.
+    await page.route(/\/assets\/start-in-browser-[\w-]+\.js$/, (route) =>
+      loads === 1 ? route.fulfill({ status: 404, body: 'gone' }) : route.continue(),
+    );
+    await page.goto('/home');
+    for (let waited = 0; loads < 2 && waited < 10_000; waited += 100) await page.waitForTimeout(100);
+    expect(loads).toBe(2);
+    await page.waitForFunction(() => !document.querySelector('[data-until-hydrated]'));
+    expect(await page.evaluate(() => sessionStorage.getItem('chunkReloadAt'))).toMatch(/^\d+$/);
+    await page.getByRole('button', { name: 'Notifications, 1 unread' }).click();
+    await page.keyboard.press('Escape');
+    page.off('request', countLoad);
+    await page.unroute(/\/assets\/start-in-browser-[\w-]+\.js$/);
+  });
+
   it('stills fades and ripples for a member whose system asks for less motion', async () => {
     const buttonTransition = async (reducedMotion: 'reduce' | 'no-preference') => {
       const still = await browser.newContext({ baseURL: stack.url, reducedMotion });

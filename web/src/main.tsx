@@ -1,3 +1,4 @@
+import { loadChunk } from '@/lib/load-chunk';
 import { installGlobalErrorLogging } from '@/lib/logger';
 import { nextTask } from '@/lib/next-task';
 
@@ -11,18 +12,18 @@ void boot();
  * evaluating MUI and the theme's modules (the largest chunk), making the theme, evaluating the
  * data layer, then React DOM and the app's modules, filling the cache, adopting the page. These
  * imports are the entry's only dynamic ones: the pages' HTML preloads their files with the
- * entry's (web/prerender.ts).
+ * entry's (web/prerender.ts). A chunk a new build removed reloads the page (`loadChunk`).
  */
 async function boot(): Promise<void> {
   await nextTask();
-  const { appTheme } = await import('./app/theme');
+  const { appTheme } = await loadChunk(() => import('./app/theme'));
   await nextTask();
   appTheme();
   await nextTask();
   // Redux Toolkit's query layer with the endpoints a member's page comes with results of.
-  await Promise.all([import('@/lib/creators-api'), import('@/lib/notifications-api')]);
+  await loadChunk(() => Promise.all([import('@/lib/creators-api'), import('@/lib/notifications-api')]));
   await nextTask();
-  const { startApp } = await import('./app/start-in-browser');
+  const { startApp } = await loadChunk(() => import('./app/start-in-browser'));
   await nextTask();
   await startApp(document.getElementById('root')!);
 }

@@ -5,27 +5,8 @@ import type { CurrentUser } from '@contracts/accounts';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { PageSpinner } from '@/components/page-spinner';
 import { useCurrentUser, type AccessState } from '@/lib/current-user';
+import { loadChunk } from '@/lib/load-chunk';
 import { logger } from '@/lib/logger';
-
-const CHUNK_RELOAD_KEY = 'chunkReloadAt';
-
-/**
- * Loads a page's chunk; if it is gone (a new build replaced it while the tab was open), loads
- * the page again once, at most every 10 s, instead of leaving the user on a spinner.
- */
-async function loadChunk<M>(load: () => Promise<M>): Promise<M> {
-  try {
-    return await load();
-  } catch (error) {
-    const last = Number(sessionStorage.getItem(CHUNK_RELOAD_KEY) ?? 0);
-    if (Date.now() - last > 10_000) {
-      sessionStorage.setItem(CHUNK_RELOAD_KEY, String(Date.now()));
-      window.location.reload();
-      return new Promise<M>(() => undefined);
-    }
-    throw error;
-  }
-}
 
 /** `element` for a lazily loaded page exported by name from a feature module. */
 export function lazyPage<M extends Record<string, unknown>>(
