@@ -21,7 +21,7 @@ async function boot(): Promise<void> {
   appTheme();
   await nextTask();
   // Redux Toolkit's query layer with the endpoints a member's page comes with results of.
-  await loadChunk(() => Promise.all([import('@/lib/creators-api'), import('@/lib/notifications-api')]));
+  await loadChunk(() => import('./app/rendered-endpoints'));
   await nextTask();
   const { startApp } = await loadChunk(() => import('./app/start-in-browser'));
   await nextTask();

@@ -3,11 +3,8 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RENDERED_QUERIES_ID } from '@contracts/member-pages';
 import { nextTask } from '@/lib/next-task';
 import { rememberTimeZone } from '@/lib/time-zone-cookie';
-// The endpoints of the results a member's page comes with (app/member-page.tsx) must be known
-// before those results go into the cache.
-import '@/lib/creators-api';
-import '@/lib/notifications-api';
 import { App, knownVisitor, renderedWith } from './app';
+import './rendered-endpoints';
 
 /**
  * The app takes over the page in the browser (loaded by web/src/main.tsx): it adopts the HTML the
