@@ -14,7 +14,7 @@ export interface Ticker {
 }
 
 export interface RunningTickers {
-  /** Runs every ticker once now (tests drive time with an injected clock). */
+  /** Runs every ticker once, each tick starting after this call (tests drive time with an injected clock). */
   runOnce(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -53,7 +53,12 @@ export function startTickers(
 
   return {
     async runOnce() {
-      await Promise.all(tickers.map(runTicker));
+      // A tick already under way read its state before this call: let it end, then tick afresh.
+      const afresh = async (ticker: Ticker) => {
+        await running.get(ticker.name);
+        await runTicker(ticker);
+      };
+      await Promise.all(tickers.map(afresh));
     },
     async stop() {
       stopped = true;
