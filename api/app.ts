@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import cookieParser from 'cookie-parser';
 import express, { type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
 import { THEME_SCRIPT } from '../domain/contracts/theme-script';
 import type { AppDependencies } from './dependencies';
 import { apiNotFound, errorHandler } from './http/errors';
@@ -9,6 +8,7 @@ import { inputGuard } from './http/input-guard';
 import { originCheck } from './http/origin-check';
 import { validatedParams } from './http/params';
 import { requestContext } from './http/request-context';
+import { securityHeaders } from './http/security-headers';
 import { webAssets, webPage } from './http/web-assets';
 import { createApi, type Api } from './kit';
 import { routeModules } from './routes';
@@ -52,7 +52,7 @@ export function createApp(deps: AppDependencies): {
   const metrics = createMetrics(api);
   app.use(metrics.middleware);
   app.use(
-    helmet({
+    securityHeaders({
       contentSecurityPolicy: {
         directives: {
           // Scripts from this origin, and the one inline script every page starts with, by its hash.
@@ -74,8 +74,8 @@ export function createApp(deps: AppDependencies): {
   apiRouter.use(cookieParser());
   apiRouter.use(originCheck(deps.allowedOrigins));
   apiRouter.use(inputGuard);
-  apiRouter.use(mediaFileRoutes(api)); // resolves its session with the entitlement: one round trip a file
   apiRouter.use(api.pageReads); // their reads resolve the session: one round trip a page-load GET
+  apiRouter.use(mediaFileRoutes(api)); // resolves its session with the entitlement: one round trip a file
   apiRouter.use(api.sessions.middleware());
   for (const module of routeModules) apiRouter.use(validatedParams(module(api)));
   apiRouter.use(validatedParams(api.pageReadParams));

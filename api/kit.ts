@@ -66,7 +66,7 @@ export function createApi(deps: AppDependencies): Api {
         } finally {
           await reader.admitted(); // a refusal of the gates is the answer, whatever else failed
         }
-        res.json(body);
+        sendJson(res, body);
       });
     },
     context: (req) => commandContext(req, deps.clock()),
@@ -78,6 +78,16 @@ export function createApi(deps: AppDependencies): Api {
     requireUser: (req, _res, next) => next(req.userId ? undefined : refuse.unauthorized()),
     secure: (req) => req.secure,
   };
+}
+
+/**
+ * A page read's answer: the JSON and its type, written at once. Express's `res.json` also parses
+ * and formats the content type, looks for a charset and checks freshness on every answer, which a
+ * page read's hot path does not need (no ETags; Node.js sets the length and drops a HEAD's body).
+ */
+function sendJson(res: Response, body: unknown): void {
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(body));
 }
 
 /** Runs express gates (middleware that calls `next` with a refusal or nothing) in turn. */

@@ -20,6 +20,25 @@ declare global {
 }
 
 const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const LOG = Symbol('the request logger, once made');
+type WithLog = Express.Request & { [LOG]?: Logger };
+
+/**
+ * `req.log` for every request of an app, as one accessor on the app's request prototype: defined
+ * on each request instead, the accessor gave every request an object shape of its own, and every
+ * later read of a request field took the slow path.
+ */
+function defineRequestLog(prototype: object, logger: Logger): void {
+  Object.defineProperty(prototype, 'log', {
+    configurable: true,
+    get(this: WithLog) {
+      return (this[LOG] ??= logger.child({ requestId: this.requestId, clientId: this.clientId, userId: this.userId }));
+    },
+    set(this: WithLog, value: Logger) {
+      this[LOG] = value;
+    },
+  });
+}
 
 /**
  * Gives every request an id (echoed as X-Request-Id), the client's id and a logger carrying both
@@ -27,22 +46,22 @@ const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * log only their closing line, which the base logger writes with the same fields.
  */
 export function requestContext(logger: Logger): RequestHandler {
+  const prototypes = new WeakSet<object>();
   return (req, res, next) => {
+    const prototype = Object.getPrototypeOf(req) as object; // the app's request prototype
+    if (!prototypes.has(prototype)) {
+      defineRequestLog(prototype, logger);
+      prototypes.add(prototype);
+    }
     req.requestId = randomUUID();
     const clientId = req.get('X-Client-Id');
     req.clientId = clientId && CLIENT_ID.test(clientId) ? clientId : null;
     req.userId = null;
     req.sessionId = null;
-    let log: Logger | undefined;
-    Object.defineProperty(req, 'log', {
-      configurable: true,
-      get: () => (log ??= logger.child({ requestId: req.requestId, clientId: req.clientId, userId: req.userId })),
-      set: (value: Logger) => void (log = value),
-    });
     res.setHeader('X-Request-Id', req.requestId);
+    if (!logger.isLevelEnabled('info')) return next(); // no closing line to write: no listener to add
     const started = process.hrtime.bigint();
     res.on('finish', () => {
-      if (!logger.isLevelEnabled('info')) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info(
         {
