@@ -113,7 +113,7 @@ function LockedOverlay({ post, onSubscribe }: { post: Post; onSubscribe?: () => 
 const renderedNearViewport = (post: Post) =>
   ({
     contentVisibility: 'auto',
-    containIntrinsicSize: `auto ${post.hasMedia || post.mediaUrl ? 560 : 240}px`,
+    containIntrinsicSize: `auto ${post.hasMedia ? 560 : 240}px`,
   }) as const;
 
 interface PostCardProps {
