@@ -81,13 +81,16 @@ export function createApi(deps: AppDependencies): Api {
 }
 
 /**
- * A page read's answer: the JSON and its type, written at once. Express's `res.json` also parses
- * and formats the content type, looks for a charset and checks freshness on every answer, which a
- * page read's hot path does not need (no ETags; Node.js sets the length and drops a HEAD's body).
+ * A page read's answer: the JSON, its type and length, written at once. Express's `res.json` also
+ * parses and formats the content type, looks for a charset and checks freshness on every answer,
+ * which a page read's hot path does not need (no ETags). The length is set here so that a HEAD,
+ * whose body Node.js drops, still says it.
  */
 function sendJson(res: Response, body: unknown): void {
+  const text = JSON.stringify(body);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify(body));
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** Runs express gates (middleware that calls `next` with a refusal or nothing) in turn. */

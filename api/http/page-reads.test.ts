@@ -97,6 +97,16 @@ describe('a page-load GET', () => {
     await balance('not-a-session').expect(401);
   });
 
+  it('answers JSON with its length, and a HEAD the same headers without the body', async () => {
+    const got = await member.agent.get('/api/crypto/balance').expect(200);
+    expect(got.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(got.headers['content-length'])).toBe(Buffer.byteLength(JSON.stringify(got.body)));
+    const head = await member.agent.head('/api/crypto/balance').expect(200);
+    expect(head.headers['content-length']).toBe(got.headers['content-length']);
+    expect(head.headers['content-type']).toBe(got.headers['content-type']);
+    expect(head.text ?? '').toBe('');
+  });
+
   it('ends the session of a suspended account at its first use, with a 401', async () => {
     const suspended = await signUpMember(stack, 'Sid');
     await stack.store.append(
