@@ -56,7 +56,8 @@ export const messagesProjector: Projector = {
   name: 'messages',
   // 4: AccountDeleted (issue 23).
   // 5: the thread's index, (sender, receiver, time) in place of (sender, time) (issue 24).
-  version: 5,
+  // 6: a sender's sold messages by price, from an index alone (issue 24: a creator's stats).
+  version: 6,
   tables: ['messages'],
   eventTypes: ['MessageSent', 'MessageUnlocked', 'ContentRemoved', 'AccountDeleted'],
   async createTables(db, schema) {
@@ -80,6 +81,9 @@ export const messagesProjector: Projector = {
       t.index(['sender_id', 'receiver_id', 'created_at', 'id']);
       t.index(['receiver_id', 'created_at']);
     });
+    // A creator's stats count the messages they sold per price; a few of each sender's messages.
+    await db.raw(`CREATE INDEX ON "${schema}"."messages" (sender_id) INCLUDE (price_cents)
+      WHERE is_paid AND is_unlocked AND receiver_id <> sender_id`);
   },
   async apply(context, event) {
     const { table } = context;
