@@ -1,11 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { IceServers } from '../domain/contracts/ice-servers';
+import { keptSecret, randomSecret } from './kept-secret';
 
 /**
  * Calls that connect everywhere (issue 20): a TURN relay for members behind NATs that STUN alone
@@ -113,24 +114,8 @@ export function turnConfig(dataDir: string, env: NodeJS.ProcessEnv = process.env
 
 /** The static-auth-secret: generated on first start and kept in the data folder, readable by its owner only. */
 export function turnSecret(dir: string): string {
-  const file = path.join(dir, 'turn-secret');
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // Written aside, then linked into place: the link fails if another process won the race.
-  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(aside, randomBytes(32).toString('base64url'), { mode: 0o600 });
-  try {
-    linkSync(aside, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    unlinkSync(aside);
-  }
-  return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true, mode: 0o700 }); // TURN's folder, its config included, is private
+  return keptSecret(dir, 'turn-secret', randomSecret);
 }
 
 /** TURN REST credentials for one user, valid `ttlSeconds` from `now`. */

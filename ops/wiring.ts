@@ -41,7 +41,8 @@ import { publishDuePosts, SCHEDULED_POSTS_TICK_MS } from '../domain/posts/comman
 import { scheduledPostsDueBy } from '../projections/posts';
 import { createFsStorage } from '../domain/media/fs-storage';
 import { createS3Storage } from '../domain/media/s3-storage';
-import { createMediaUrlSigner, mediaUrlSecret } from '../domain/media/signed-url';
+import { createMediaUrlSigner } from '../domain/media/signed-url';
+import { mediaUrlSecret } from './media-url-secret';
 import { createWatermarks, watermarkSecret } from '../domain/media/watermark';
 import { autoSuspendPolicy, mediaStorageConfig } from './config';
 import { autoSuspensionProcess } from '../domain/safety/auto-suspension-process';

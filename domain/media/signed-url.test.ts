@@ -1,7 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createMediaUrlSigner, mediaUrlSecret } from './signed-url';
+import { createMediaUrlSigner } from './signed-url';
 
 const SECRET = 'a-test-secret-that-is-long-enough-to-sign';
 
@@ -70,21 +67,5 @@ describe('signed media URLs', () => {
 
   it('refuses a short secret', () => {
     expect(() => createMediaUrlSigner('short', () => clock)).toThrow('at least 32');
-  });
-});
-
-describe('the media URL secret', () => {
-  it('comes from MEDIA_URL_SECRET, else is generated once and kept private in the data folder', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'lively-secret-'));
-    try {
-      expect(mediaUrlSecret(dataDir, { MEDIA_URL_SECRET: SECRET })).toBe(SECRET);
-      const generated = mediaUrlSecret(dataDir, {});
-      expect(generated.length).toBeGreaterThanOrEqual(40);
-      expect(mediaUrlSecret(dataDir, {})).toBe(generated);
-      expect((await readFile(join(dataDir, 'media-url-secret'), 'utf8')).trim()).toBe(generated);
-      expect((await stat(join(dataDir, 'media-url-secret'))).mode & 0o077).toBe(0);
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
   });
 });

@@ -1,6 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { MediaVariant } from './variants';
 
 /**
@@ -42,30 +40,4 @@ export function createMediaUrlSigner(secret: string, now: () => Date): MediaUrlS
       return Number(exp) < nowSeconds() ? 'expired' : 'ok';
     },
   };
-}
-
-/**
- * The signing secret: MEDIA_URL_SECRET when set (several API processes must share it), else one
- * generated on first start and kept in the data folder, readable by its owner only.
- */
-export function mediaUrlSecret(dataDir: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (env.MEDIA_URL_SECRET) return env.MEDIA_URL_SECRET;
-  const file = join(dataDir, 'media-url-secret');
-  try {
-    return readFileSync(file, 'utf8').trim();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  mkdirSync(dataDir, { recursive: true });
-  // Written aside, then linked into place: the link fails if another process won the race.
-  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(aside, randomBytes(32).toString('base64url'), { mode: 0o600 });
-  try {
-    linkSync(aside, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    unlinkSync(aside);
-  }
-  return readFileSync(file, 'utf8').trim();
 }

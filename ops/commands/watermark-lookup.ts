@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { mediaUrlSecret } from '../../domain/media/signed-url';
+import { mediaUrlSecret } from '../media-url-secret';
 import { normalizeCode, readViewerCode, viewerCode, watermarkSecret } from '../../domain/media/watermark';
 import { watermarkCandidates } from '../../projections/creators';
 import { displayName } from '../../projections/users';
