@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Knex } from 'knex';
+import type { ProjectionView } from '../../domain/contracts/system';
 import { formatPosition, type EventStore } from '../../domain/event-store/port';
 import { positionOf, type CheckpointRow } from '../../projections/engine/checkpoints';
 import type { Api } from '../kit';
@@ -12,6 +13,18 @@ export interface ProjectionHealth {
   /** Events in the log after the checkpoint (PostgreSQL log), or whether it is behind the head. */
   lag: number | null;
   caughtUp: boolean;
+}
+
+/** A projection's health as the System page and `ops status` show it. */
+export function projectionView(p: ProjectionHealth): ProjectionView {
+  const state = p.name.endsWith('@rebuild')
+    ? 'rebuilding'
+    : p.state === 'not started'
+      ? 'not started'
+      : p.caughtUp
+        ? 'caught up'
+        : 'behind';
+  return { name: p.name, version: p.version, checkpoint: p.checkpoint, lag: p.lag, state };
 }
 
 /** Per projection: its checkpoint and how far it is behind the head of the log. */

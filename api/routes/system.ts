@@ -15,7 +15,7 @@ import { requireRole } from '../http/access';
 import { redactEventData, redactEventMetadata } from '../http/event-redaction';
 import { parseWith } from '../http/validate';
 import type { Api } from '../kit';
-import { projectionHealth } from './health';
+import { projectionHealth, projectionView } from './health';
 
 /**
  * The admin System page's API (role admin): projection status and lag, blue/green rebuilds
@@ -45,19 +45,7 @@ export function systemRoutes(api: Api): Router {
     const view: SystemStatusView = {
       database: 'ok',
       eventStore: { kind: store.kind, status: 'ok', head: head ? formatPosition(head) : null },
-      projections: health.map((p) => ({
-        name: p.name,
-        version: p.version,
-        checkpoint: p.checkpoint,
-        lag: p.lag,
-        state: p.name.endsWith('@rebuild')
-          ? 'rebuilding'
-          : p.state === 'not started'
-            ? 'not started'
-            : p.caughtUp
-              ? 'caught up'
-              : 'behind',
-      })),
+      projections: health.map(projectionView),
       eventTypes: types.map((row: { type: string; count: string }) => ({ type: row.type, count: Number(row.count) })),
     };
     res.json(view);

@@ -1,18 +1,12 @@
 import type { Knex } from 'knex';
-import { projectionHealth } from '../../api/routes/health';
+import { projectionHealth, projectionView } from '../../api/routes/health';
+import type { ProjectionView } from '../../domain/contracts/system';
 import { formatPosition, type EventStore } from '../../domain/event-store/port';
 import { allProjectors } from '../../projections/engine/registry';
 import type { Connection, OpsCommand } from './command';
 import { table, thousands } from './format';
 
-export interface ProjectionStatus {
-  name: string;
-  version: number;
-  checkpoint: string;
-  /** Events in the log after the checkpoint; null where the store cannot count them. */
-  lag: number | null;
-  /** caught up | behind | not started | rebuilding */
-  state: string;
+export interface ProjectionStatus extends ProjectionView {
   /** Whether some process holds the projection's advisory lock (an active runner). */
   activeRunner: boolean;
 }
@@ -100,20 +94,7 @@ export async function collectStatus(
   const names = [...new Set([...registered, ...stored])];
   const locks = await heldLocks(db);
   const health = status.eventStore.status === 'ok' ? await projectionHealth(db, store, names) : [];
-  status.projections = health.map((p) => ({
-    name: p.name,
-    version: p.version,
-    checkpoint: p.checkpoint,
-    lag: p.lag,
-    state: p.name.endsWith('@rebuild')
-      ? 'rebuilding'
-      : p.state === 'not started'
-        ? 'not started'
-        : p.caughtUp
-          ? 'caught up'
-          : 'behind',
-    activeRunner: locks.has(runnerLockKey(p.name)),
-  }));
+  status.projections = health.map((p) => ({ ...projectionView(p), activeRunner: locks.has(runnerLockKey(p.name)) }));
   return status;
 }
 
