@@ -19,7 +19,7 @@ import { parseCents } from '@contracts/money';
 import { MAX_TIP_CENTS, MIN_TIP_CENTS, TIP_RANGE_TEXT, type TipSource } from '@contracts/tips';
 import { errorMessage, isUnauthorized } from '@/lib/api';
 import { useCryptoBalanceQuery } from '@/lib/crypto-balance-api';
-import { usd } from '@/lib/format';
+import { usd, usdShort } from '@/lib/format';
 import { useTipMutation } from '@/lib/tips-api';
 import { toast } from './toast';
 
@@ -97,7 +97,7 @@ export function TipDialog({ open, onClose, creatorId, creatorName, postId }: Tip
           >
             {PRESETS_CENTS.map((amount) => (
               <ToggleButton key={amount} value={String(amount)} sx={{ minHeight: 44 }}>
-                {usd(amount / 100).replace('.00', '')}
+                {usdShort(amount / 100)}
               </ToggleButton>
             ))}
             <ToggleButton value={CUSTOM} sx={{ minHeight: 44 }}>

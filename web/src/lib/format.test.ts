@@ -8,6 +8,7 @@ import {
   setReaderTimeZone,
   timeAgo,
   usd,
+  usdShort,
 } from './format';
 
 // Local times, so the expectations hold in any time zone the tests run in.
@@ -76,6 +77,14 @@ describe('money and counts', () => {
     expect(usd('12.3')).toBe('$12.30');
     expect(usd(null)).toBe('$0.00');
     expect(usd('x')).toBe('$0.00');
+  });
+
+  it("usdShort drops whole dollars' cents and puts the sign before the $", () => {
+    expect(usdShort(6)).toBe('$6');
+    expect(usdShort(2.5)).toBe('$2.50');
+    expect(usdShort(-2)).toBe('-$2');
+    expect(usdShort(-1.99)).toBe('-$1.99');
+    expect(usdShort(0)).toBe('$0');
   });
 
   it('countOf puts the noun in the right number', () => {

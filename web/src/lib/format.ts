@@ -4,6 +4,12 @@ export function usd(amount: string | number | undefined | null): string {
   return `$${(Number.isFinite(value) ? value : 0).toFixed(2)}`;
 }
 
+/** Dollars where space is short (chart axes, preset amounts): 6 → "$6", 2.5 → "$2.50", -2 → "-$2". */
+export function usdShort(amount: number): string {
+  const text = usd(Math.abs(amount)).replace(/\.00$/, '');
+  return amount < 0 ? `-${text}` : text;
+}
+
 /** 1 → "1 post", 2 → "2 posts" (English count with the noun in the right number). */
 export function countOf(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;

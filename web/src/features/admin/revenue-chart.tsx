@@ -3,10 +3,24 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import { BarChart } from '@mui/x-charts/BarChart';
-import { usd } from '@/lib/format';
+import type { RevenueDay } from '@contracts/admin';
+import { usd, usdShort } from '@/lib/format';
 import { useRevenueQuery } from './admin-api';
 
-/** The tooltip gives what went out as the amount paid ($15.00): the bar below zero already says which way. */
+/** What came in (stacked above zero) and what went out (below it), per day's field. */
+const CAME_IN = [
+  ['Platform fees', 'platformFees'],
+  ['Subscription revenue', 'subscriptionRevenue'],
+  ['Conversion fees', 'conversionFees'],
+  ['Payout fees', 'payoutFees'],
+] as const satisfies ReadonlyArray<readonly [string, keyof RevenueDay]>;
+const WENT_OUT = [
+  ['Refunds', 'refunds', '#dc2626'],
+  ['Chargeback fees', 'chargebackFees', '#f97316'],
+] as const satisfies ReadonlyArray<readonly [string, keyof RevenueDay, string]>;
+
+/** Tooltips in dollars; what went out as the amount paid ($15.00): the bar below zero already says which way. */
+const paidIn = (value: number | null) => usd(value ?? 0);
 const paidOut = (value: number | null) => usd(-(value ?? 0));
 
 /**
@@ -31,30 +45,22 @@ export function RevenueChart() {
             loading={isLoading}
             height={280}
             xAxis={[{ scaleType: 'band', data: days.map((day) => day.date.slice(5)) }]}
+            yAxis={[{ valueFormatter: usdShort, width: 56 }]}
             series={[
-              { label: 'Platform fees', data: days.map((day) => Number(day.platformFees)), stack: 'revenue' },
-              {
-                label: 'Subscription revenue',
-                data: days.map((day) => Number(day.subscriptionRevenue)),
+              ...CAME_IN.map(([label, key]) => ({
+                label,
+                data: days.map((day) => Number(day[key])),
                 stack: 'revenue',
-              },
-              { label: 'Conversion fees', data: days.map((day) => Number(day.conversionFees)), stack: 'revenue' },
-              { label: 'Payout fees', data: days.map((day) => Number(day.payoutFees)), stack: 'revenue' },
+                valueFormatter: paidIn,
+              })),
               // The API gives what was paid as positive amounts: negated, they stack below zero.
-              {
-                label: 'Refunds',
-                data: days.map((day) => -Number(day.refunds)),
+              ...WENT_OUT.map(([label, key, color]) => ({
+                label,
+                data: days.map((day) => -Number(day[key])),
                 stack: 'costs',
-                color: '#dc2626',
+                color,
                 valueFormatter: paidOut,
-              },
-              {
-                label: 'Chargeback fees',
-                data: days.map((day) => -Number(day.chargebackFees)),
-                stack: 'costs',
-                color: '#f97316',
-                valueFormatter: paidOut,
-              },
+              })),
             ]}
           />
         )}

@@ -1,6 +1,6 @@
 import { BarChart } from '@mui/x-charts/BarChart';
 import type { AnalyticsDay } from '@contracts/creator-insights';
-import { usd } from '@/lib/format';
+import { usd, usdShort } from '@/lib/format';
 
 const HEIGHT = 260;
 
@@ -26,7 +26,7 @@ export function EarningsChart({ daily }: { daily: AnalyticsDay[] }) {
       height={HEIGHT}
       hideLegend
       xAxis={xAxisOf(daily)}
-      yAxis={[{ valueFormatter: (cents: number) => usd(cents / 100).replace('.00', ''), width: 56 }]}
+      yAxis={[{ valueFormatter: (cents: number) => usdShort(cents / 100), width: 56 }]}
       series={[
         {
           label: 'Earnings',
