@@ -89,13 +89,21 @@ describeInBrowser('phone layout on every route in every access state', () => {
     await settle(page);
   }
 
+  /**
+   * Settled: the app has replaced its loading bar and shows no spinner or skeleton, at two looks
+   * 150 ms apart (the boot runs in steps, and a page's code or data may start loading right after a
+   * quiet moment: a single look once passed a console that was still loading). At most 10 s.
+   */
   async function settle(page: Page): Promise<void> {
-    await page
-      .waitForFunction(() => !document.querySelector('[role="progressbar"], .MuiSkeleton-root'), undefined, {
-        timeout: 5_000,
-      })
-      .catch(() => undefined);
-    await page.waitForTimeout(150);
+    const quiet = () =>
+      page
+        .evaluate(() => !document.querySelector('.app-loading, [role="progressbar"], .MuiSkeleton-root'))
+        .catch(() => false); // the page navigated meanwhile: not settled yet
+    const deadline = Date.now() + 10_000;
+    for (let looks = 0; looks < 2 && Date.now() < deadline;) {
+      looks = (await quiet()) ? looks + 1 : 0;
+      await page.waitForTimeout(looks === 2 ? 0 : 150);
+    }
   }
 
   async function expectFits(page: Page, what: string): Promise<void> {
