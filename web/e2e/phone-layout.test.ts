@@ -115,6 +115,12 @@ describeInBrowser('phone layout on every route in every access state', () => {
       throw new Error(`${what}: page is ${scrollWidth} px wide in a ${innerWidth} px window`);
   }
 
+  /** A page has one top-level heading: screen readers list and jump by headings. */
+  async function expectOneTitle(page: Page, what: string): Promise<void> {
+    const titles = await page.locator('h1').count();
+    if (titles !== 1) throw new Error(`${what}: ${titles} top-level headings (h1), not one`);
+  }
+
   async function shot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: path.join(SHOTS, `phone-${name.replace(/[^a-z0-9-]+/gi, '_')}.png`) });
   }
@@ -130,6 +136,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
         if (landsOn) await page.waitForURL((url) => url.pathname === landsOn);
         const what = `${state} ${route} at ${viewport.width}`;
         await expectFits(page, what);
+        await expectOneTitle(page, what);
         await shot(page, `${state}-${viewport.width}-${route.replace(creatorId, 'id')}`);
         if (viewport === PHONE) {
           violations.push(...(await seriousAxeViolations(page, `${state} ${route}`)));
@@ -337,6 +344,7 @@ describeInBrowser('phone layout on every route in every access state', () => {
     await page.getByRole('button', { name: 'Back to conversations' }).waitFor();
     await page.getByLabel('Message', { exact: true }).waitFor();
     expect(await page.getByText('Select a conversation').count()).toBe(0);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Cleo Phone'); // the thread is the page
     const send = await page.getByRole('button', { name: 'Send' }).boundingBox();
     expect(send && send.x + send.width <= PHONE.width && send.height >= 44).toBe(true);
     const box = await page.getByLabel('Message', { exact: true }).boundingBox();

@@ -76,6 +76,16 @@ function FeedPageList({
   );
 }
 
+/** Kept in the page for assistive technology, drawn nowhere. */
+const VISUALLY_HIDDEN = {
+  position: 'absolute',
+  width: '1px', // a number up to 1 would be a fraction of the parent in sx
+  height: '1px',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
 /** Home (SPEC §2): Become a Creator banner, Featured Creators, Your Feed. */
 export function HomePage() {
   useDocumentTitle('Home');
@@ -126,6 +136,10 @@ export function HomePage() {
         </Box>
       )}
       <Container maxWidth="lg" sx={{ position: 'relative', zIndex: 1, py: 4 }}>
+        {/* The page's title for screen readers: its sections are headed, the page had no heading of its own. */}
+        <Typography component="h1" sx={VISUALLY_HIDDEN}>
+          Home
+        </Typography>
         {user && !user.isCreator && (
           <Paper
             sx={{ p: 3, mb: 4, color: 'common.white', background: 'linear-gradient(135deg, #ec4899 0%, #7c3aed 100%)' }}

@@ -196,7 +196,8 @@ function Thread({
             <ArrowBack />
           </IconButton>
         )}
-        <Typography variant="h6" noWrap>
+        {/* On a phone the thread is the page (the list is hidden): its name is the page's heading. */}
+        <Typography variant="h6" component={onBack ? 'h1' : 'h2'} noWrap>
           {otherName}
         </Typography>
         {otherIsCreator && <TipButton creatorId={otherUserId} creatorName={otherName} />}
@@ -312,7 +313,7 @@ export function MessagesPage() {
               overflowY: 'auto',
             }}
           >
-            <Typography variant="h6" sx={{ p: 2 }}>
+            <Typography variant="h6" component="h1" sx={{ p: 2 }}>
               Messages
             </Typography>
             {!isLoading && conversations.length === 0 && (
