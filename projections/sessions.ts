@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { preparedQuery } from './engine/database';
-import type { UserRow } from './users';
+import { SESSION_USER_COLUMNS, type SessionUser } from './users';
 
 /**
  * Not a read model: `http_sessions` is the API's own table (made by `migrations/`, written by
@@ -19,13 +19,13 @@ export const hashSessionToken = (token: string) => createHash('sha256').update(t
 export interface ResolvedSession {
   sessionId: string;
   userId: string;
-  /** The user's `users` row; null while the read model does not hold it yet. */
-  user: UserRow | null;
+  /** The user's `users` row (the columns a request reads); null while the read model does not hold it yet. */
+  user: SessionUser | null;
 }
 
-/** The live session of a token's hash (`$1`): its id and user's id first, then the user's `users` row. */
+/** The live session of a token's hash (`$1`): its id and user's id first, then the user's columns a request reads. */
 export const SESSION_SQL = `
-SELECT s.id AS session_id, s.user_id AS session_user_id, u.*
+SELECT s.id AS session_id, s.user_id AS session_user_id, ${SESSION_USER_COLUMNS.map((column) => `u.${column}`).join(', ')}
 FROM http_sessions s LEFT JOIN users u ON u.id = s.user_id::uuid
 WHERE s.id = $1 AND s.expires_at > now()`;
 
@@ -38,7 +38,7 @@ export const isSessionToken = (token: string | undefined): token is string => Bo
  */
 export async function resolveSession(db: Knex, token: string | undefined): Promise<ResolvedSession | null> {
   if (!isSessionToken(token)) return null;
-  const [row] = await preparedQuery<UserRow & { session_id: string; session_user_id: string }>(
+  const [row] = await preparedQuery<SessionUser & { session_id: string; session_user_id: string }>(
     db,
     'lively-session',
     SESSION_SQL,
@@ -54,6 +54,6 @@ export function sessionOfRow(row: Record<string, unknown> | undefined): Resolved
   return {
     sessionId: sessionId as string,
     userId: userId as string,
-    user: user.id === null ? null : (user as UserRow),
+    user: user.id === null ? null : (user as SessionUser),
   };
 }

@@ -232,8 +232,36 @@ export interface UserRow {
   last_payment_date: Date | null;
   subscription_end_date: Date | null;
   created_at: Date;
+  standing: string;
+  suspended_until: Date | null;
+  pending_review: boolean;
   [column: string]: unknown;
 }
+
+/**
+ * The user's columns a signed-in request reads (who they are, their access and standing), looked
+ * up with its session on every request. Not the rest: password and reset hashes, login counters
+ * and profile text stay in the table, off every request.
+ */
+export const SESSION_USER_COLUMNS = [
+  'id',
+  'email',
+  'first_name',
+  'last_name',
+  'profile_image_url',
+  'role',
+  'is_active',
+  'is_creator',
+  'age_verified',
+  'subscription_status',
+  'last_payment_date',
+  'subscription_end_date',
+  'created_at',
+  'standing',
+  'suspended_until',
+  'pending_review',
+] as const;
+export type SessionUser = Pick<UserRow, (typeof SESSION_USER_COLUMNS)[number]>;
 
 /** The account's standing at `now` (a suspension past its end is over). */
 export function standingOf(row: { [column: string]: unknown }, now: Date): AccountStanding {
@@ -259,7 +287,7 @@ export async function isBanned(db: Knex, userId: string): Promise<boolean> {
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-export function toCurrentUser(row: UserRow): CurrentUser {
+export function toCurrentUser(row: SessionUser): CurrentUser {
   return {
     id: row.id,
     email: row.email,

@@ -4,7 +4,8 @@ import { eventually } from '../../ops/testing/eventually';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
 import { signUpMember, type TestMember } from '../../ops/testing/members';
 import { readAs, readWithSession, type PageStatement } from '../../projections/page-reads';
-import { hashSessionToken, SESSION_COOKIE } from '../../projections/sessions';
+import { hashSessionToken, resolveSession, SESSION_COOKIE } from '../../projections/sessions';
+import { SESSION_USER_COLUMNS } from '../../projections/users';
 
 jest.setTimeout(180_000);
 
@@ -57,6 +58,14 @@ describe('page statements', () => {
     ]);
     expect(session).toMatchObject({ sessionId: hashSessionToken(token), userId: member.id });
     expect(session?.user).toMatchObject({ id: member.id, first_name: 'Paige' });
+  });
+
+  it("carry the user's columns a request reads, never a password or reset hash", async () => {
+    const token = await openSession(member.id);
+    const { session } = await readWithSession(stack.db, token, NUMBERS, [10, 1]);
+    expect(Object.keys(session!.user!).sort()).toEqual([...SESSION_USER_COLUMNS].sort());
+    expect(session!.user).toMatchObject({ first_name: 'Paige', is_active: true, standing: 'active' });
+    expect(JSON.stringify(await resolveSession(stack.db, token))).not.toMatch(/password|reset/);
   });
 
   it('answer no rows, with the session, when the statement has none', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { UserRow } from '../../projections/users';
+import type { SessionUser } from '../../projections/users';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -14,7 +14,7 @@ declare global {
       userId: string | null;
       sessionId: string | null;
       /** The signed-in user's `users` row as the request began (loaded with the session). */
-      userRow?: UserRow | null;
+      userRow?: SessionUser | null;
     }
   }
 }
