@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { preparedQuery } from './engine/database';
-import { SESSION_USER_COLUMNS, type SessionUser } from './users';
+import { reviveSessionUser, SESSION_USER_COLUMNS, type SessionUser } from './users';
 
 /**
  * Not a read model: `http_sessions` is the API's own table (made by `migrations/`, written by
@@ -14,7 +14,7 @@ import { SESSION_USER_COLUMNS, type SessionUser } from './users';
 export const SESSION_COOKIE = 'lively.sid';
 
 /** The table holds only a hash of the cookie's token, so a leaked table opens no session. */
-export const hashSessionToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const hashSessionToken = (token: string) => hash('sha256', token);
 
 export interface ResolvedSession {
   sessionId: string;
@@ -47,13 +47,16 @@ export async function resolveSession(db: Knex, token: string | undefined): Promi
   return sessionOfRow(row);
 }
 
-/** A row of SESSION_SQL's columns as its session (null: none, or a row of nulls). */
-export function sessionOfRow(row: Record<string, unknown> | undefined): ResolvedSession | null {
+/**
+ * A row of SESSION_SQL's columns as its session (null: none, or a row of nulls); as JSON (the page
+ * reads' viewer, `json`), its timestamps are text until revived.
+ */
+export function sessionOfRow(row: Record<string, unknown> | undefined, json = false): ResolvedSession | null {
   if (!row || row.session_id == null) return null;
   const { session_id: sessionId, session_user_id: userId, ...user } = row;
   return {
     sessionId: sessionId as string,
     userId: userId as string,
-    user: user.id === null ? null : (user as SessionUser),
+    user: user.id === null ? null : json ? reviveSessionUser(user) : (user as SessionUser),
   };
 }

@@ -263,6 +263,23 @@ export const SESSION_USER_COLUMNS = [
 ] as const;
 export type SessionUser = Pick<UserRow, (typeof SESSION_USER_COLUMNS)[number]>;
 
+const SESSION_USER_TIMESTAMPS = [
+  'last_payment_date',
+  'subscription_end_date',
+  'created_at',
+  'suspended_until',
+] as const satisfies ReadonlyArray<(typeof SESSION_USER_COLUMNS)[number]>;
+
+/**
+ * A SessionUser's columns that came as one JSON object (the page reads' viewer): its timestamps,
+ * text in JSON, are dates again. Revives the object it is given, which it then returns.
+ */
+export function reviveSessionUser(json: Record<string, unknown>): SessionUser {
+  for (const column of SESSION_USER_TIMESTAMPS)
+    if (typeof json[column] === 'string') json[column] = new Date(json[column] as string);
+  return json as unknown as SessionUser;
+}
+
 /** The account's standing at `now` (a suspension past its end is over). */
 export function standingOf(row: { [column: string]: unknown }, now: Date): AccountStanding {
   const until = row.suspended_until ? new Date(row.suspended_until as string | Date) : null;

@@ -65,6 +65,10 @@ describe('page statements', () => {
     const { session } = await readWithSession(stack.db, token, NUMBERS, [10, 1]);
     expect(Object.keys(session!.user!).sort()).toEqual([...SESSION_USER_COLUMNS].sort());
     expect(session!.user).toMatchObject({ first_name: 'Paige', is_active: true, standing: 'active' });
+    // The same user, column for column and type for type, as the session lookup of its own reads it
+    // (page reads carry the user as JSON: its timestamps come back as dates).
+    expect(session!.user).toEqual((await resolveSession(stack.db, token))!.user);
+    expect(session!.user!.created_at).toBeInstanceOf(Date);
     expect(JSON.stringify(await resolveSession(stack.db, token))).not.toMatch(/password|reset/);
   });
 
