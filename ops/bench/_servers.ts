@@ -1,13 +1,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '../net';
+import type { Cores } from './_cores';
 
 /** The product and a trivial express server, each in a process of its own, like in production. */
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts `node args…` and resolves once `readyUrl` answers (below 500). */
-export function startProcess(args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, {
+/** Starts `node args…` (on `cores`' server core) and resolves once `readyUrl` answers (below 500). */
+export function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  readyUrl: string,
+  cores?: Cores,
+): Promise<ChildProcess> {
+  const [command, commandArgs] = cores ? cores.serverCommand(process.execPath, args) : [process.execPath, args];
+  const child = spawn(command, commandArgs, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -26,7 +33,10 @@ export function startProcess(args: string[], env: Record<string, string>, readyU
 }
 
 /** The whole product (ops/start.ts) on `databaseUrl`; `/api/health` answering means it is up. */
-export async function startProduct(databaseUrl: string): Promise<{ baseUrl: string; child: ChildProcess }> {
+export async function startProduct(
+  databaseUrl: string,
+  cores?: Cores,
+): Promise<{ baseUrl: string; child: ChildProcess }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const tsx = path.resolve(__dirname, '../../node_modules/tsx/dist/loader.mjs');
@@ -47,6 +57,7 @@ export async function startProduct(databaseUrl: string): Promise<{ baseUrl: stri
     [...profile, '--import', tsx, path.resolve(__dirname, '../start.ts')],
     env,
     `${baseUrl}/api/health`,
+    cores,
   );
   return { baseUrl, child };
 }
@@ -59,13 +70,14 @@ app.listen(Number(process.env.PORT), '127.0.0.1');
 `;
 
 /** The baseline: one express route answering `{ ok: true }`. */
-export async function startTrivialServer(): Promise<{ url: string; child: ChildProcess }> {
+export async function startTrivialServer(cores?: Cores): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/ping`;
   const child = await startProcess(
     ['-e', TRIVIAL_SERVER],
     { PORT: String(port), NODE_PATH: path.resolve(__dirname, '../../node_modules') },
     url,
+    cores,
   );
   return { url, child };
 }

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type autocannon from 'autocannon';
 import type { Knex } from 'knex';
 import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
@@ -7,6 +8,7 @@ import { migrateToLatest } from '../../projections/migrations';
 import { parseArgs } from '../commands/command';
 import { DEMO_PASSWORD } from '../seed/names';
 import { startReactionsAtHead } from '../seed/reactions';
+import { pinBenchmark } from './_cores';
 import { largeSeedDatabase } from './_large-seed';
 import { cannon, fmt, paced, printRow, rotating, settle } from './_load';
 import { startProduct, startTrivialServer, stopProcesses } from './_servers';
@@ -18,8 +20,9 @@ import { startProduct, startTrivialServer, stopProcesses } from './_servers';
  * the crypto balance and history, the member's subscriptions, notifications, and a creator's
  * payouts dashboard), signed in as seeded members and creators, each at a steady rate and flat
  * out, beside a trivial express route measured in the same run (flat out again right after each
- * route). The product runs in its own process. Targets: p99 < 25 ms at the steady rate; flat out
- * >= 20% of the trivial route.
+ * route). The product runs in its own process, on a core of its own like the trivial route
+ * (`_cores.ts`; `--unpinned` leaves every process to the scheduler). Targets: p99 < 25 ms at the
+ * steady rate; flat out >= 20% of the trivial route.
  * `--only <part of a label>` measures the matching routes alone; API_BENCH_PROFILE=<dir> writes
  * the product's CPU profile there when it stops.
  */
@@ -128,6 +131,16 @@ function routes(members: Viewer[], creators: Viewer[], feed: Target[]): Array<[s
   ];
 }
 
+/** A server process's CPU time so far (user and system, every thread), from /proc; 0 elsewhere. */
+function cpuSeconds(server: ChildProcess): number {
+  try {
+    const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime: clock ticks of 1/100 s
+  } catch {
+    return 0;
+  }
+}
+
 export async function run(args: string[]): Promise<void> {
   const { options } = parseArgs(args);
   const rate = Number(options.rate ?? 200);
@@ -135,14 +148,16 @@ export async function run(args: string[]): Promise<void> {
   const count = Number(options.viewers ?? 20);
   const flat = Number(options.flat ?? 5);
   const only = typeof options.only === 'string' ? options.only : undefined;
+  const cores = pinBenchmark({ unpinned: options.unpinned === true });
   const database = await largeSeedDatabase({ reseed: options.reseed === true });
+  const placed = await cores.movePostgres(database.url);
   const children: ChildProcess[] = [];
   const store = new PostgresEventStore({ connectionString: database.url, poolSize: 2 });
   const db = openReadDatabase(database.url, 2);
   await migrateToLatest(db);
   try {
     await startReactionsAtHead(store, db);
-    const product = await startProduct(database.url);
+    const product = await startProduct(database.url, cores);
     children.push(product.child);
     await settle(store, db); // a first start builds every read model from the log
     const { members, creators } = await viewers(db, product.baseUrl, count);
@@ -158,22 +173,25 @@ export async function run(args: string[]): Promise<void> {
     console.log(
       `api benchmark on ${fmt(Number(stats.events))} events (${fmt(Number(stats.users))} users, ${fmt(Number(stats.creators))} creators, ${fmt(Number(stats.posts))} posts), ${members.length} signed-in members and ${creators.length} creators; ${rate} req/s for ${duration} s, flat out for ${flat} s`,
     );
+    console.log(`cores: ${cores.plan}; ${placed}`);
 
-    const trivial = await startTrivialServer();
+    const trivial = await startTrivialServer(cores);
     children.push(trivial.child);
-    const measure = async (url: string, requests?: autocannon.Request[]) => {
+    const measure = async (url: string, server: ChildProcess, requests?: autocannon.Request[]) => {
       await cannon({ url, connections: 10, duration: 2, requests }); // warm-up
       const steady = await paced({ url, rate, duration, requests });
-      return { steady, max: await cannon({ url, connections: 10, duration: flat, requests }) };
+      const cpuBefore = cpuSeconds(server);
+      const max = await cannon({ url, connections: 10, duration: flat, requests });
+      return { steady, max, cpuPerRequest: (cpuSeconds(server) - cpuBefore) / (max.rps * flat) };
     };
     const chosen = routes(members, creators, feed).filter(([label]) => !only || label.includes(only));
-    const baseline = await measure(trivial.url);
+    const baseline = await measure(trivial.url, trivial.child);
     printRow(`baseline: trivial express route @${rate}/s`, baseline.steady);
     printRow('baseline: trivial express route, max', baseline.max);
     const verdicts: string[] = [];
     for (const [label, targets] of chosen) {
       if (!targets.length) throw new Error(`${label}: no seeded viewer has a target`);
-      const { steady, max } = await measure(product.baseUrl, [rotating(targets)]);
+      const { steady, max, cpuPerRequest } = await measure(product.baseUrl, product.child, [rotating(targets)]);
       // The VM's speed drifts within minutes: each route's share is of the trivial route measured
       // flat out right after it.
       const trivialNow = await cannon({ url: trivial.url, connections: 10, duration: flat });
@@ -183,11 +201,11 @@ export async function run(args: string[]): Promise<void> {
       const share = max.rps / trivialNow.rps;
       const met = steady.p99 < 25 && share >= 0.2 && !steady.non2xx && !max.non2xx;
       verdicts.push(
-        `${label.padEnd(36)} p99 ${steady.p99.toFixed(1).padStart(6)} ms, ${fmt(max.rps).padStart(6)} req/s, ${(share * 100).toFixed(1).padStart(5)}% of the trivial route's ${fmt(trivialNow.rps)}: ${met ? 'met' : 'NOT met'}`,
+        `${label.padEnd(36)} p99 ${steady.p99.toFixed(1).padStart(6)} ms, ${fmt(max.rps).padStart(6)} req/s, ${(share * 100).toFixed(1).padStart(5)}% of the trivial route's ${fmt(trivialNow.rps)}: ${met ? 'met' : 'NOT met'} (CPU ${fmt(cpuPerRequest * 1e6)} µs a request)`,
       );
     }
     console.log(
-      `\ntargets (p99 < 25 ms at ${rate}/s; flat out >= 20% of the trivial route measured right after each; at the start ${fmt(baseline.max.rps)} req/s):`,
+      `\ntargets (p99 < 25 ms at ${rate}/s; flat out >= 20% of the trivial route measured right after each; at the start ${fmt(baseline.max.rps)} req/s, CPU ${fmt(baseline.cpuPerRequest * 1e6)} µs a request):`,
     );
     for (const line of verdicts) console.log(`  ${line}`);
   } finally {
