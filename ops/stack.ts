@@ -1,4 +1,3 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import type { Logger } from 'pino';
 import { createApp } from '../api/app';
 import { startMetricsServer } from '../api/routes/metrics';
 import type { AppDependencies } from '../api/dependencies';
+import { createHttpServer } from '../api/http/server';
 import { createLogger } from '../api/logger';
 import { openEventStore } from '../domain/event-store';
 import type { EventStore } from '../domain/event-store/port';
@@ -131,7 +131,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     metricsToken: options.metricsToken ?? null,
   };
   const { app, metrics } = createApp(deps);
-  const server = http.createServer(app);
+  const server = createHttpServer(app);
   const proxy = createProxyServer({ target: `http://127.0.0.1:${realtime.port}`, ws: true, xfwd: true });
   proxy.on('error', (_error, _req, socket) => {
     if ('destroy' in socket) socket.destroy();
