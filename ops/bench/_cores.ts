@@ -22,15 +22,39 @@ export interface Cores {
   plan: string;
   /** `node` arguments prefixed so the server starts on its own core. */
   serverCommand(command: string, args: string[]): [string, string[]];
-  /** Moves a local PostgreSQL (its postmaster and every backend, later ones too) to the load cores. */
-  movePostgres(databaseUrl: string): Promise<string>;
+  /**
+   * Moves a local PostgreSQL (its postmaster and every backend, later ones too) to the load cores;
+   * says where it runs, and its postmaster's pid when it runs here.
+   */
+  movePostgres(databaseUrl: string): Promise<{ placed: string; postmaster: number | null }>;
 }
 
 const UNPINNED: Cores = {
   plan: 'processes left to the scheduler',
   serverCommand: (command, args) => [command, args],
-  movePostgres: async () => 'PostgreSQL left to the scheduler',
+  movePostgres: async (databaseUrl) => ({
+    placed: 'PostgreSQL left to the scheduler',
+    postmaster: await postmasterPid(databaseUrl),
+  }),
 };
+
+/** CPU time so far (user and system, every thread) of processes, from /proc; 0 for one gone. */
+export function cpuSeconds(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime, in clock ticks of 1/100 s
+    } catch {
+      // gone, or not Linux
+    }
+  }
+  return ticks / 100;
+}
+
+/** A local PostgreSQL's processes: the postmaster and its backends. */
+export const postgresProcesses = (postmaster: number | null) =>
+  postmaster === null ? [] : [postmaster, ...childrenOf(postmaster)];
 
 function taskset(args: string[]): boolean {
   try {
@@ -78,11 +102,11 @@ export function pinBenchmark(options: { unpinned?: boolean } = {}): Cores {
     plan: `the server measured alone on core 0; the load generator and PostgreSQL on core${cores === 2 ? '' : 's'} ${load}`,
     serverCommand: (command, args) => ['taskset', ['-c', '0', command, ...args]],
     async movePostgres(databaseUrl) {
-      const pid = await postmasterPid(databaseUrl);
-      if (pid === null) return 'PostgreSQL not on this machine: left where it runs';
+      const postmaster = await postmasterPid(databaseUrl);
+      if (postmaster === null) return { placed: 'PostgreSQL not on this machine: left where it runs', postmaster };
       // Backends forked from now on inherit the postmaster's cores; the running ones are moved.
-      for (const process of [pid, ...childrenOf(pid)]) taskset(['-a', '-p', '-c', load, String(process)]);
-      return `PostgreSQL (postmaster ${pid}) on core${cores === 2 ? '' : 's'} ${load}`;
+      for (const pid of postgresProcesses(postmaster)) taskset(['-a', '-p', '-c', load, String(pid)]);
+      return { placed: `PostgreSQL (postmaster ${postmaster}) on core${cores === 2 ? '' : 's'} ${load}`, postmaster };
     },
   };
 }

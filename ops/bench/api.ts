@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import type autocannon from 'autocannon';
 import type { Knex } from 'knex';
 import { PostgresEventStore } from '../../domain/event-store/postgres-event-store';
@@ -8,7 +7,7 @@ import { migrateToLatest } from '../../projections/migrations';
 import { parseArgs } from '../commands/command';
 import { DEMO_PASSWORD } from '../seed/names';
 import { startReactionsAtHead } from '../seed/reactions';
-import { pinBenchmark } from './_cores';
+import { cpuSeconds, pinBenchmark, postgresProcesses } from './_cores';
 import { largeSeedDatabase } from './_large-seed';
 import { cannon, fmt, paced, printRow, rotating, settle } from './_load';
 import { startProduct, startTrivialServer, stopProcesses } from './_servers';
@@ -131,16 +130,6 @@ function routes(members: Viewer[], creators: Viewer[], feed: Target[]): Array<[s
   ];
 }
 
-/** A server process's CPU time so far (user and system, every thread), from /proc; 0 elsewhere. */
-function cpuSeconds(server: ChildProcess): number {
-  try {
-    const fields = readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime: clock ticks of 1/100 s
-  } catch {
-    return 0;
-  }
-}
-
 export async function run(args: string[]): Promise<void> {
   const { options } = parseArgs(args);
   const rate = Number(options.rate ?? 200);
@@ -150,7 +139,7 @@ export async function run(args: string[]): Promise<void> {
   const only = typeof options.only === 'string' ? options.only : undefined;
   const cores = pinBenchmark({ unpinned: options.unpinned === true });
   const database = await largeSeedDatabase({ reseed: options.reseed === true });
-  const placed = await cores.movePostgres(database.url);
+  const { placed, postmaster } = await cores.movePostgres(database.url);
   const children: ChildProcess[] = [];
   const store = new PostgresEventStore({ connectionString: database.url, poolSize: 2 });
   const db = openReadDatabase(database.url, 2);
@@ -180,9 +169,16 @@ export async function run(args: string[]): Promise<void> {
     const measure = async (url: string, server: ChildProcess, requests?: autocannon.Request[]) => {
       await cannon({ url, connections: 10, duration: 2, requests }); // warm-up
       const steady = await paced({ url, rate, duration, requests });
-      const cpuBefore = cpuSeconds(server);
+      const postgres = postgresProcesses(postmaster); // the pool's backends, open by now
+      const before = [cpuSeconds([server.pid!]), cpuSeconds(postgres)];
       const max = await cannon({ url, connections: 10, duration: flat, requests });
-      return { steady, max, cpuPerRequest: (cpuSeconds(server) - cpuBefore) / (max.rps * flat) };
+      const perRequest = (seconds: number) => (seconds * 1e6) / (max.rps * flat);
+      return {
+        steady,
+        max,
+        serverCpu: perRequest(cpuSeconds([server.pid!]) - before[0]),
+        postgresCpu: perRequest(cpuSeconds(postgres) - before[1]),
+      };
     };
     const chosen = routes(members, creators, feed).filter(([label]) => !only || label.includes(only));
     const baseline = await measure(trivial.url, trivial.child);
@@ -191,7 +187,9 @@ export async function run(args: string[]): Promise<void> {
     const verdicts: string[] = [];
     for (const [label, targets] of chosen) {
       if (!targets.length) throw new Error(`${label}: no seeded viewer has a target`);
-      const { steady, max, cpuPerRequest } = await measure(product.baseUrl, product.child, [rotating(targets)]);
+      const { steady, max, serverCpu, postgresCpu } = await measure(product.baseUrl, product.child, [
+        rotating(targets),
+      ]);
       // The VM's speed drifts within minutes: each route's share is of the trivial route measured
       // flat out right after it.
       const trivialNow = await cannon({ url: trivial.url, connections: 10, duration: flat });
@@ -201,11 +199,11 @@ export async function run(args: string[]): Promise<void> {
       const share = max.rps / trivialNow.rps;
       const met = steady.p99 < 25 && share >= 0.2 && !steady.non2xx && !max.non2xx;
       verdicts.push(
-        `${label.padEnd(36)} p99 ${steady.p99.toFixed(1).padStart(6)} ms, ${fmt(max.rps).padStart(6)} req/s, ${(share * 100).toFixed(1).padStart(5)}% of the trivial route's ${fmt(trivialNow.rps)}: ${met ? 'met' : 'NOT met'} (CPU ${fmt(cpuPerRequest * 1e6)} µs a request)`,
+        `${label.padEnd(36)} p99 ${steady.p99.toFixed(1).padStart(6)} ms, ${fmt(max.rps).padStart(6)} req/s, ${(share * 100).toFixed(1).padStart(5)}% of the trivial route's ${fmt(trivialNow.rps)}: ${met ? 'met' : 'NOT met'} (CPU µs a request: ${fmt(serverCpu)} product, ${fmt(postgresCpu)} PostgreSQL)`,
       );
     }
     console.log(
-      `\ntargets (p99 < 25 ms at ${rate}/s; flat out >= 20% of the trivial route measured right after each; at the start ${fmt(baseline.max.rps)} req/s, CPU ${fmt(baseline.cpuPerRequest * 1e6)} µs a request):`,
+      `\ntargets (p99 < 25 ms at ${rate}/s; flat out >= 20% of the trivial route measured right after each; at the start ${fmt(baseline.max.rps)} req/s, CPU ${fmt(baseline.serverCpu)} µs a request):`,
     );
     for (const line of verdicts) console.log(`  ${line}`);
   } finally {
