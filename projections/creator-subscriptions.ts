@@ -159,6 +159,17 @@ export const creatorSubscriptionsProjector: Projector = {
 };
 
 /**
+ * How many members subscribe to `creator` while their period runs at `now` (SQL expressions), as
+ * an index-only count of rows. A member has at most one running row per creator: a run's stream
+ * is the member's with the creator, which refuses a new run while one is active, and a run's
+ * `end_date` never passes the point at which the stream lets the next one start (a refund ends it
+ * at the refund). So counting rows counts members, without grouping them (a third of home's
+ * database time when it grouped).
+ */
+export const runningSubscribersSql = (creator: string, now: string) =>
+  `(SELECT count(*) FROM creator_subscriptions s WHERE s.creator_id = ${creator} AND s.end_date > ${now})`;
+
+/**
  * The member-creator pairs whose subscription needs the renewal process now: a charge attempt
  * is due, or access ran out without renewal (to expire). The stream re-checks each.
  */

@@ -6,6 +6,7 @@ import type { CreatorRegistered, CreatorWatermarkSet, TierData } from '../domain
 import { FALLBACK_TIERS } from '../domain/creators/fallback-tiers';
 import { publicMediaUrl, type ProfileImageSetData } from '../domain/media/profile-images';
 import { splitEarnings } from '../domain/payouts/money';
+import { runningSubscribersSql } from './creator-subscriptions';
 import { forgettingAccounts } from './engine/forgetting-accounts';
 import { rowPerEvent, type Row } from './engine/keyed-rows';
 import type { Projector } from './engine/projector';
@@ -156,13 +157,6 @@ function creatorView(row: CreatorRow): Creator {
 }
 
 /**
- * How many members subscribe to `creator` while their period runs at `now` (SQL expressions):
- * told apart by grouping (hashed), cheaper than count(DISTINCT) (sorted).
- */
-const runningSubscribers = (creator: string, now: string) => `(SELECT count(*) FROM (SELECT s.subscriber_id
-    FROM creator_subscriptions s WHERE s.creator_id = ${creator} AND s.end_date > ${now} GROUP BY s.subscriber_id) d)`;
-
-/**
  * A creator's card, as a page statement without a viewer: `$2` is now (subscribers are counted
  * while their period runs). `verified` is a subquery of its own, so that over a list PostgreSQL
  * probes the index per card rather than hashing the whole table.
@@ -170,7 +164,7 @@ const runningSubscribers = (creator: string, now: string) => `(SELECT count(*) F
 const CREATOR_CARD = `SELECT c.user_id, c.bio, c.cover_image_url, u.first_name, u.last_name, u.profile_image_url,
     (SELECT min(t.price_cents) FROM subscription_tiers t WHERE t.creator_id = c.user_id) AS min_price,
     (SELECT count(*) FROM posts p WHERE p.creator_id = c.user_id) AS post_count,
-    ${runningSubscribers('c.user_id', '$2')} AS subscriber_count,
+    ${runningSubscribersSql('c.user_id', '$2')} AS subscriber_count,
     (SELECT ${verifiedColumn('c.user_id::uuid')}) AS verified
   FROM creators c JOIN users u ON u.id = c.user_id::uuid`;
 
@@ -289,7 +283,7 @@ export async function creatorTiers(read: PageRead, creatorId: string): Promise<T
  */
 const CREATOR_STATS: PageStatement = {
   name: 'creator-stats',
-  text: `SELECT p.posts, p.interactions, ${runningSubscribers('c.user_id', '$3')} AS subscribers,
+  text: `SELECT p.posts, p.interactions, ${runningSubscribersSql('c.user_id', '$3')} AS subscribers,
     (SELECT coalesce(json_agg(json_build_array(price_cents, sales)), '[]') FROM (
       SELECT price_cents, count(*) AS sales FROM (
         SELECT price_cents FROM creator_subscriptions WHERE creator_id = $2

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ShowcaseCreator, ShowcaseImage } from '../domain/contracts/showcase';
 import { publicMediaUrl } from '../domain/media/profile-images';
 import { IMAGE_WIDTHS, type MediaVariant } from '../domain/media/variants';
+import { runningSubscribersSql } from './creator-subscriptions';
 import { displayName, isDeactivated } from './users';
 
 /**
@@ -61,10 +62,7 @@ export async function showcaseCreators(db: Knex, now: Date, limit: number): Prom
       'av.media_id as avatar_id',
       'av.media as avatar',
     )
-    .orderByRaw(
-      '(SELECT count(DISTINCT s.subscriber_id) FROM creator_subscriptions s WHERE s.creator_id = c.user_id AND s.end_date > ?) DESC',
-      [now],
-    )
+    .orderByRaw(`${runningSubscribersSql('c.user_id', '?')} DESC`, [now])
     .orderBy([{ column: 'c.registered_at' }, { column: 'c.user_id' }])
     // A few spare rows: a suspended creator or an item without a usable variant is left out below.
     .limit(limit * 2)) as ShowcaseRow[];

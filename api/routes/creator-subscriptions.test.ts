@@ -260,6 +260,22 @@ describe('creator subscriptions over time', () => {
     await member.agent.post(`/api/subscriptions/${lateStart.id}/refund`).send({}).expect(404);
   });
 
+  it("a member who subscribes again after a refund counts once on the creator's card and stats", async () => {
+    const own = await register('Cara');
+    await own.agent.post('/api/creators/register').send({ bio: 'Counted once' }).expect(201);
+    const member = await register('Rita');
+    const first = await subscribe(member.agent, own.id);
+    await member.agent.post(`/api/subscriptions/${first.id}/refund`).send({}).expect(200);
+    await subscribe(member.agent, own.id);
+    await stack.settle();
+    const runs = await stack.db('creator_subscriptions').where({ creator_id: own.id, subscriber_id: member.id });
+    expect(runs.map((run) => run.status).sort()).toEqual(['active', 'refunded']);
+    const card = await member.agent.get(`/api/creators/${own.id}`).expect(200);
+    expect(card.body.subscriberCount).toBe(1);
+    const stats = await own.agent.get(`/api/creators/${own.id}/stats`).expect(200);
+    expect(stats.body.subscriberCount).toBe(1);
+  });
+
   it("a banned creator's subscribers are not charged again: the renewal fails and runs out", async () => {
     const member = await register('Bea');
     const other = await register('Olga');
