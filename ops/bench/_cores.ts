@@ -24,9 +24,10 @@ export interface Cores {
   serverCommand(command: string, args: string[]): [string, string[]];
   /**
    * Moves a local PostgreSQL (its postmaster and every backend, later ones too) to the load cores;
-   * says where it runs, and its postmaster's pid when it runs here.
+   * says where it runs, and its postmaster's pid when it runs here. `restore` gives it every core
+   * again (a server the run found running, such as `npm start`'s, outlives the run).
    */
-  movePostgres(databaseUrl: string): Promise<{ placed: string; postmaster: number | null }>;
+  movePostgres(databaseUrl: string): Promise<{ placed: string; postmaster: number | null; restore(): void }>;
 }
 
 const UNPINNED: Cores = {
@@ -35,6 +36,7 @@ const UNPINNED: Cores = {
   movePostgres: async (databaseUrl) => ({
     placed: 'PostgreSQL left to the scheduler',
     postmaster: await postmasterPid(databaseUrl),
+    restore: () => undefined,
   }),
 };
 
@@ -103,10 +105,18 @@ export function pinBenchmark(options: { unpinned?: boolean } = {}): Cores {
     serverCommand: (command, args) => ['taskset', ['-c', '0', command, ...args]],
     async movePostgres(databaseUrl) {
       const postmaster = await postmasterPid(databaseUrl);
-      if (postmaster === null) return { placed: 'PostgreSQL not on this machine: left where it runs', postmaster };
+      if (postmaster === null)
+        return { placed: 'PostgreSQL not on this machine: left where it runs', postmaster, restore: () => undefined };
       // Backends forked from now on inherit the postmaster's cores; the running ones are moved.
-      for (const pid of postgresProcesses(postmaster)) taskset(['-a', '-p', '-c', load, String(pid)]);
-      return { placed: `PostgreSQL (postmaster ${postmaster}) on core${cores === 2 ? '' : 's'} ${load}`, postmaster };
+      const moveTo = (list: string) => {
+        for (const pid of postgresProcesses(postmaster)) taskset(['-a', '-p', '-c', list, String(pid)]);
+      };
+      moveTo(load);
+      return {
+        placed: `PostgreSQL (postmaster ${postmaster}) on core${cores === 2 ? '' : 's'} ${load}`,
+        postmaster,
+        restore: () => moveTo(`0-${cores - 1}`),
+      };
     },
   };
 }

@@ -139,7 +139,7 @@ export async function run(args: string[]): Promise<void> {
   const only = typeof options.only === 'string' ? options.only : undefined;
   const cores = pinBenchmark({ unpinned: options.unpinned === true });
   const database = await largeSeedDatabase({ reseed: options.reseed === true });
-  const { placed, postmaster } = await cores.movePostgres(database.url);
+  const { placed, postmaster, restore } = await cores.movePostgres(database.url);
   const children: ChildProcess[] = [];
   const store = new PostgresEventStore({ connectionString: database.url, poolSize: 2 });
   const db = openReadDatabase(database.url, 2);
@@ -207,6 +207,7 @@ export async function run(args: string[]): Promise<void> {
     );
     for (const line of verdicts) console.log(`  ${line}`);
   } finally {
+    restore();
     await stopProcesses(children);
     await db.destroy();
     await store.close();
