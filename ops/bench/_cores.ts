@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -67,16 +67,19 @@ function taskset(args: string[]): boolean {
   }
 }
 
-/** The postmaster's direct children (the backends and PostgreSQL's own workers). */
+/** The postmaster's direct children (the backends and PostgreSQL's own workers), from /proc. */
 function childrenOf(pid: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return []; // pgrep answers 1 when there are none
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      if (parent === pid) children.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
   }
+  return children;
 }
 
 /** The postmaster's pid, when the server runs on this machine (its data folder is readable here). */
