@@ -22,9 +22,9 @@ const MARKER = 'lively_page_row';
 /**
  * The statement's rows beside a viewer (`viewerSql`, one row or none, naming its user id
  * `session_user_id`), with a marker column between them, in the statement's order. The viewer is
- * one JSON column, and only the first row carries it: the driver describes and parses two columns
- * on every request instead of the user's 18, and a page of rows does not repeat the user's row. A
- * row of nulls but the viewer when the statement has none.
+ * one JSON column, and only the first row carries it: the driver describes and parses one viewer
+ * column on every request instead of 19, and a page of rows does not repeat the user's row. A row
+ * of nulls but the viewer when the statement has none.
  */
 const besideViewer = (viewerSql: string, text: string) => `WITH lively_viewer AS (${viewerSql}),
 lively_page AS (SELECT row_number() OVER () AS ${MARKER}, q.* FROM (
