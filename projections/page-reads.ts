@@ -92,5 +92,5 @@ export async function readWithSession<Row>(
     hashSessionToken(token),
     ...values,
   ]);
-  return { session: sessionOfRow(viewer, true), rows: rows as Row[] };
+  return { session: sessionOfRow(viewer), rows: rows as Row[] };
 }

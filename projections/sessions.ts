@@ -48,15 +48,15 @@ export async function resolveSession(db: Knex, token: string | undefined): Promi
 }
 
 /**
- * A row of SESSION_SQL's columns as its session (null: none, or a row of nulls); as JSON (the page
- * reads' viewer, `json`), its timestamps are text until revived.
+ * A row of SESSION_SQL's columns as its session (null: none, or a row of nulls), from the driver's
+ * row or from JSON (the page reads' viewer, whose timestamps come as text and are revived).
  */
-export function sessionOfRow(row: Record<string, unknown> | undefined, json = false): ResolvedSession | null {
+export function sessionOfRow(row: Record<string, unknown> | undefined): ResolvedSession | null {
   if (!row || row.session_id == null) return null;
   const { session_id: sessionId, session_user_id: userId, ...user } = row;
   return {
     sessionId: sessionId as string,
     userId: userId as string,
-    user: user.id === null ? null : json ? reviveSessionUser(user) : (user as SessionUser),
+    user: user.id === null ? null : reviveSessionUser(user),
   };
 }

@@ -271,8 +271,8 @@ const SESSION_USER_TIMESTAMPS = [
 ] as const satisfies ReadonlyArray<(typeof SESSION_USER_COLUMNS)[number]>;
 
 /**
- * A SessionUser's columns that came as one JSON object (the page reads' viewer): its timestamps,
- * text in JSON, are dates again. Revives the object it is given, which it then returns.
+ * A SessionUser's columns, its timestamps as dates: text ones (the page reads' viewer comes as
+ * JSON) are revived, dates are left. Revives the object it is given, which it then returns.
  */
 export function reviveSessionUser(json: Record<string, unknown>): SessionUser {
   for (const column of SESSION_USER_TIMESTAMPS)
