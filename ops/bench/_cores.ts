@@ -40,19 +40,30 @@ const UNPINNED: Cores = {
   }),
 };
 
-/** CPU time so far (user and system, every thread) of processes, from /proc; 0 for one gone. */
-export function cpuSeconds(pids: number[]): number {
+/**
+ * CPU time so far (user and system, every thread) of processes, from /proc; 0 for one gone.
+ * With `reaped`, also that of their children that ended and were waited for.
+ */
+export function cpuSeconds(pids: number[], options: { reaped?: boolean } = {}): number {
   let ticks = 0;
   for (const pid of pids) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
       ticks += Number(fields[11]) + Number(fields[12]); // utime, stime, in clock ticks of 1/100 s
+      if (options.reaped) ticks += Number(fields[13]) + Number(fields[14]); // cutime, cstime
     } catch {
       // gone, or not Linux
     }
   }
   return ticks / 100;
 }
+
+/**
+ * A local PostgreSQL's CPU time so far: its backends', and through the postmaster's reaped
+ * children, that of the backends and workers (parallel index builds, say) that have ended.
+ */
+export const postgresCpuSeconds = (postmaster: number) =>
+  cpuSeconds([postmaster], { reaped: true }) + cpuSeconds(childrenOf(postmaster));
 
 /** A local PostgreSQL's processes: the postmaster and its backends. */
 export const postgresProcesses = (postmaster: number | null) =>
@@ -83,7 +94,7 @@ function childrenOf(pid: number): number[] {
 }
 
 /** The postmaster's pid, when the server runs on this machine (its data folder is readable here). */
-async function postmasterPid(databaseUrl: string): Promise<number | null> {
+export async function postmasterPid(databaseUrl: string): Promise<number | null> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {

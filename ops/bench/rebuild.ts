@@ -7,6 +7,7 @@ import { allProjectors } from '../../projections/engine/registry';
 import { parseArgs } from '../commands/command';
 import { rebuildAll } from '../commands/rebuild';
 import { LARGE_DATABASE, largeSeedDatabase, SEALED_DATABASE, sealedLargeSeedDatabase } from './_large-seed';
+import { postgresCpuSeconds, postmasterPid } from './_cores';
 import { sealedStore } from './_sealed';
 
 /**
@@ -99,12 +100,33 @@ async function measure(
     );
     const projectors = timed(allProjectors);
     const rebuilder = await open();
-    let result;
+    const postmaster = await postmasterPid(url);
+    const cpu = () => ({ node: process.cpuUsage(), postgres: postmaster ? postgresCpuSeconds(postmaster) : null });
+    let result, spent;
     try {
-      result = await rebuildAll({ store: rebuilder.store, db }, projectors.wrapped, (line) => console.log(`  ${line}`));
+      result = await rebuildAll(
+        { store: rebuilder.store, db },
+        projectors.wrapped,
+        (line) => console.log(`  ${line}`),
+        {
+          around: async (rebuild) => {
+            const before = cpu();
+            const rebuilt = await rebuild();
+            const after = cpu();
+            const { user, system } = process.cpuUsage(before.node);
+            spent = {
+              node: (user + system) / 1e6,
+              postgres: after.postgres === null ? null : after.postgres - before.postgres!,
+            };
+            return rebuilt;
+          },
+        },
+      );
     } finally {
       await rebuilder.close();
     }
+    const postgres = spent!.postgres === null ? 'not on this machine' : `${spent!.postgres.toFixed(1)} s`;
+    console.log(`  CPU of the rebuild: this process ${spent!.node.toFixed(1)} s, PostgreSQL ${postgres}`);
     console.log(`  time in apply per read model (side by side): ${projectors.slowest().join(', ')}`);
     const { building, indexing, switching } = result.phases;
     console.log(
