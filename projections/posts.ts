@@ -337,11 +337,12 @@ export function decodeCursor(text: string | undefined): Cursor | null {
 }
 
 /**
- * The feed's page statement for the viewer (`$1`) at `$2`: `$3` posts a source, `$4` in all;
- * `$5, $6` are the cursor (created_at, id) of the last post already shown.
+ * The feed's page statement for the viewer (`$1`) at `$2`: `$3` posts (a page and one more, which
+ * says a next page exists) from each source and in all; `$4, $5` are the cursor (created_at, id)
+ * of the last post already shown.
  */
 function feedStatement(withCursor: boolean): PageStatement {
-  const before = withCursor ? 'AND (p.created_at, p.id) < ($5::timestamptz, $6::text)' : '';
+  const before = withCursor ? 'AND (p.created_at, p.id) < ($4::timestamptz, $5::text)' : '';
   const text = `WITH readable AS (
       SELECT DISTINCT s.creator_id FROM creator_subscriptions s WHERE s.subscriber_id = $1 AND s.end_date > $2
       UNION SELECT $1::text
@@ -352,7 +353,7 @@ function feedStatement(withCursor: boolean): PageStatement {
         (SELECT q.id, q.created_at FROM readable c CROSS JOIN LATERAL (
            SELECT p.id, p.created_at FROM posts p WHERE p.creator_id = c.creator_id AND NOT p.is_public AND p.listed ${before}
            ORDER BY p.created_at DESC, p.id DESC LIMIT $3) q)
-      ) x ORDER BY created_at DESC, id DESC LIMIT $4
+      ) x ORDER BY created_at DESC, id DESC LIMIT $3
     )
     SELECT ${decorate('$1')}
     FROM page JOIN posts f ON f.id = page.id
@@ -377,7 +378,7 @@ export async function feedPage(
 ): Promise<FeedPage> {
   const cursor = decodeCursor(options.cursor);
   const limit = options.limit;
-  const values: unknown[] = [now, limit, limit + 1];
+  const values: unknown[] = [now, limit + 1];
   if (cursor) values.push(cursor.at, cursor.id);
   const rows = await read<PostRow>(cursor ? FEED_NEXT : FEED_FIRST, values);
   const page = rows.slice(0, limit);

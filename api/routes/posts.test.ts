@@ -255,3 +255,33 @@ describe('deleting comments', () => {
     expect((await subscriber.agent.get(`/api/posts/${post.id}`).expect(200)).body.commentCount).toBe(0);
   });
 });
+
+describe('paging through the feed', () => {
+  /** Every page of `who`'s feed, `limit` posts a page, following each page's cursor to the end. */
+  async function pagedFeed(who: Member, limit: number): Promise<string[]> {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: Record<string, unknown> = cursor ? { limit, cursor } : { limit };
+      const page = (await who.agent.get('/api/posts/feed').query(query).expect(200)).body;
+      expect(page.posts.length).toBeLessThanOrEqual(limit);
+      seen.push(...ids(page.posts));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return seen;
+  }
+
+  it('reaches every post page by page, also when they all come from one source', async () => {
+    // A member without subscriptions reads public posts only: one source of posts.
+    const newcomer = await member('Nia');
+    for (const title of ['First light', 'Second take', 'Third act'])
+      await creator.agent.post('/api/posts').send({ title, content: 'Open to all', isPublic: true }).expect(201);
+    const all = ids((await newcomer.agent.get('/api/posts/feed').query({ limit: 50 }).expect(200)).body.posts);
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    expect(await pagedFeed(newcomer, 1)).toEqual(all);
+    expect(await pagedFeed(newcomer, 2)).toEqual(all);
+    // A subscriber's feed mixes the creator's locked posts in: the same, page by page.
+    const full = ids((await subscriber.agent.get('/api/posts/feed').query({ limit: 50 }).expect(200)).body.posts);
+    expect(await pagedFeed(subscriber, 1)).toEqual(full);
+  });
+});
