@@ -259,7 +259,6 @@ export interface PostRow {
   comment_count: number;
   first_name: string | null;
   last_name: string | null;
-  email: string | null;
   profile_image_url: string | null;
   liked: boolean;
   /** Uploaded media in order (the media read model's items attached to the post). */
@@ -299,7 +298,7 @@ const POST_MEDIA = `CASE WHEN f.media_ids IS NULL THEN '[]'::json ELSE ${attache
  * a knex query, `$n` in a prepared one) liked it; `f` is the post alias.
  */
 const decorate = (viewer: string) => `f.id, f.creator_id, f.title, f.content, f.media_url, f.media_type, f.is_public,
-  f.created_at, f.like_count, f.comment_count, u.first_name, u.last_name, u.email, u.profile_image_url,
+  f.created_at, f.like_count, f.comment_count, u.first_name, u.last_name, u.profile_image_url,
   EXISTS (SELECT 1 FROM post_likes l WHERE l.post_id = f.id AND l.user_id = ${viewer}) AS liked, ${POST_MEDIA} AS media`;
 
 /**
@@ -311,7 +310,7 @@ const decorate = (viewer: string) => `f.id, f.creator_id, f.title, f.content, f.
 const CREATOR_POSTS: PageStatement = {
   name: 'creator-posts',
   text: `WITH creator AS MATERIALIZED (
-    SELECT c.user_id, u.first_name, u.last_name, u.email, u.profile_image_url,
+    SELECT c.user_id, u.first_name, u.last_name, u.profile_image_url,
       c.user_id = $1 OR EXISTS (SELECT 1 FROM creator_subscriptions s
         WHERE s.subscriber_id = $1 AND s.creator_id = c.user_id AND s.end_date > $3) AS readable
     FROM creators c LEFT JOIN users u ON u.id = c.user_id::uuid WHERE c.user_id = $2
@@ -440,7 +439,7 @@ function scheduledRows(db: Knex) {
     .select(
       db.raw(`f.id, f.creator_id, f.title, f.content, f.media_url, f.media_type, f.is_public,
         f.scheduled_at AS created_at, f.scheduled_at, 0 AS like_count, 0 AS comment_count, false AS liked,
-        u.first_name, u.last_name, u.email, u.profile_image_url, ${POST_MEDIA} AS media`),
+        u.first_name, u.last_name, u.profile_image_url, ${POST_MEDIA} AS media`),
     );
 }
 
@@ -480,7 +479,7 @@ export async function postComments(db: Knex, postId: string): Promise<Comment[]>
     .where('c.post_id', postId)
     .orderBy([{ column: 'c.created_at' }, { column: 'c.id' }])
     .limit(500)
-    .select('c.*', 'u.first_name', 'u.last_name', 'u.email');
+    .select('c.*', 'u.first_name', 'u.last_name');
   return rows.map((row) => ({
     id: row.id,
     postId: row.post_id,
