@@ -65,6 +65,29 @@ export function cpuSeconds(pids: number[], options: { reaped?: boolean } = {}): 
 export const postgresCpuSeconds = (postmaster: number) =>
   cpuSeconds([postmaster], { reaped: true }) + cpuSeconds(childrenOf(postmaster));
 
+/** What a measure took: wall seconds, and CPU seconds in this process and in PostgreSQL. */
+export interface Spent {
+  seconds: number;
+  node: number;
+  /** Null when PostgreSQL runs elsewhere (no /proc to read). */
+  postgres: number | null;
+}
+
+/** Runs `work` and says what it took (PostgreSQL's CPU read from its postmaster, when local). */
+export async function spent(postmaster: number | null, work: () => Promise<void>): Promise<Spent> {
+  const pgBefore = postmaster ? postgresCpuSeconds(postmaster) : 0;
+  const nodeBefore = process.cpuUsage();
+  const started = performance.now();
+  await work();
+  const seconds = (performance.now() - started) / 1000;
+  const { user, system } = process.cpuUsage(nodeBefore);
+  return {
+    seconds,
+    node: (user + system) / 1e6,
+    postgres: postmaster ? postgresCpuSeconds(postmaster) - pgBefore : null,
+  };
+}
+
 /** A local PostgreSQL's processes: the postmaster and its backends. */
 export const postgresProcesses = (postmaster: number | null) =>
   postmaster === null ? [] : [postmaster, ...childrenOf(postmaster)];
