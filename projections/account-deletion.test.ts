@@ -539,6 +539,9 @@ describe('AccountDeleted', () => {
     expect(await db('subscription_tiers').pluck('creator_id')).toEqual([bruno]);
     expect(await db('posts').pluck('id')).toEqual([brunoPost]);
     expect(await db('scheduled_posts').count('* as n')).toEqual([{ n: '0' }]);
+    // As an author she is gone; his posts keep his name.
+    expect(await db('post_authors').orderBy('user_id').pluck('user_id')).not.toContain(zelda);
+    expect(await db('posts').where({ id: brunoPost }).first()).toMatchObject({ author_first_name: 'Bruno' });
     expect(await postComments(db, brunoPost)).toMatchObject([
       { userId: zelda, userName: DELETED_USER_NAME, content: REMOVED },
     ]);

@@ -19,6 +19,7 @@ import { ledgerProjector } from './ledger';
 import { sampleMoneyHistory } from '../domain/ledger/testing/sample-history';
 import { creatorSubscriptionsProjector } from './creator-subscriptions';
 import { projectionContext, type Projector } from './engine/projector';
+import { registerPerson, setAvatar } from './engine/testing/people';
 import { dumpTables, replayTwice } from './engine/testing/replay-twice';
 
 let store: PostgresEventStore;
@@ -95,7 +96,9 @@ beforeAll(async () => {
     await creditBalance(store, member, { amountCents: 1000, reason: 'crypto conversion', reference: `c${i}` }, context);
   await spendBalance(store, a, { amountCents: 299, reason: 'message_unlock', reference: 'u1' }, context);
   // Likes toggled back and forth on two posts, at different times, with a comment in between.
-  for (const postId of ['post-1', 'post-2'])
+  // The author registered before both, and set a picture between them (on the first, and the second has it).
+  await registerPerson(store, c, 'Cara', 'Author', at);
+  for (const postId of ['post-1', 'post-2']) {
     await handleCommand(
       store,
       postStream(postId),
@@ -103,6 +106,8 @@ beforeAll(async () => {
       { type: 'PublishPost', postId, creatorId: c, title: 'T', content: 'C', mediaUrl: null, isPublic: true, at },
       context,
     );
+    if (postId === 'post-1') await setAvatar(store, c, 'avatar-1', at);
+  }
   // A post waiting for its time (issue 21): the scheduled posts' table.
   await handleCommand(
     store,

@@ -1,3 +1,4 @@
+import type { UserRegisteredData } from '../domain/accounts/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import type { PostLiked, PostPublished } from '../domain/posts/events';
 import { bulkInsert } from './engine/bulk-insert';
@@ -8,8 +9,24 @@ const isLike = (event: RecordedEvent) => event.type === 'PostLiked' || event.typ
 const isNewPost = (event: RecordedEvent) =>
   event.type === 'PostPublished' && !(event.data as PostPublished['data']).fromSchedule;
 
-/** The row a PostPublished inserts (an existing post keeps its row). */
-export function postRow(event: RecordedEvent) {
+/** A member as an author, from their registration: their picture comes later (AvatarSet). */
+export const authorRow = (d: UserRegisteredData): Author => ({
+  user_id: d.userId,
+  first_name: d.firstName,
+  last_name: d.lastName,
+  image_url: null,
+});
+
+/** A `post_authors` row. */
+export interface Author extends Record<string, unknown> {
+  user_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  image_url: string | null;
+}
+
+/** The row a PostPublished inserts (an existing post keeps its row), with its author's name and picture. */
+export function postRow(event: RecordedEvent, author: Author | undefined) {
   const data = event.data as PostPublished['data'];
   return {
     id: data.postId,
@@ -23,7 +40,21 @@ export function postRow(event: RecordedEvent) {
     last_revision: event.revision.toString(),
     // Uploaded media in order (jsonb: bulk inserts take the value; knex inserts take JSON text).
     media_ids: data.mediaIds?.length ? data.mediaIds : null,
+    author_first_name: author?.first_name ?? null,
+    author_last_name: author?.last_name ?? null,
+    author_image_url: author?.image_url ?? null,
   };
+}
+
+/** New posts in one insert, their authors read in one query. */
+async function insertPosts(context: ProjectionContext, events: RecordedEvent[]): Promise<void> {
+  const creators = [...new Set(events.map((event) => (event.data as PostPublished['data']).creatorId))];
+  const { rows } = await context.trx.raw(`SELECT * FROM ${context.ref('post_authors')} WHERE user_id = ANY(?)`, [
+    creators,
+  ]);
+  const authors = new Map((rows as Author[]).map((author) => [author.user_id, author]));
+  const posts = events.map((event) => postRow(event, authors.get((event.data as PostPublished['data']).creatorId)));
+  await bulkInsert(context, 'posts', posts, { conflict: ['id'] });
 }
 
 /**
@@ -72,8 +103,9 @@ async function applyLikes(context: ProjectionContext, events: RecordedEvent[]): 
 }
 
 /**
- * A batch of the posts projector: runs of likes at once, runs of new posts in one insert (the
- * first of one id wins, as ON CONFLICT DO NOTHING one by one), every other event one by one.
+ * A batch of the posts projector: runs of likes at once, runs of new posts and of registrations
+ * each in one insert (the first of one key wins, as ON CONFLICT DO NOTHING one by one), every
+ * other event one by one.
  */
 export async function applyPostsBatch(
   context: ProjectionContext,
@@ -81,14 +113,24 @@ export async function applyPostsBatch(
   applyOne: (context: ProjectionContext, event: RecordedEvent) => Promise<void>,
 ): Promise<void> {
   let run: RecordedEvent[] = [];
-  let runOf: 'likes' | 'posts' | null = null;
+  let runOf: 'likes' | 'posts' | 'authors' | null = null;
   const flush = async () => {
     if (runOf === 'likes') await applyLikes(context, run);
-    if (runOf === 'posts') await bulkInsert(context, 'posts', run.map(postRow), { conflict: ['id'] });
+    if (runOf === 'posts') await insertPosts(context, run);
+    if (runOf === 'authors') {
+      const authors = run.map((event) => authorRow(event.data as UserRegisteredData));
+      await bulkInsert(context, 'post_authors', authors, { conflict: ['user_id'] });
+    }
     run = [];
   };
   for (const event of events) {
-    const of = isLike(event) ? 'likes' : isNewPost(event) ? 'posts' : null;
+    const of = isLike(event)
+      ? 'likes'
+      : isNewPost(event)
+        ? 'posts'
+        : event.type === 'UserRegistered'
+          ? 'authors'
+          : null;
     if (of !== runOf) await flush();
     runOf = of;
     if (of) run.push(event);

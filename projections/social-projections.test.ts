@@ -13,6 +13,7 @@ import { creatorSubscriptionsProjector } from './creator-subscriptions';
 import { creatorsProjector } from './creators';
 import { messagesProjector } from './messages';
 import { postsProjector } from './posts';
+import { registerPerson, setAvatar } from './engine/testing/people';
 import { replayTwice } from './engine/testing/replay-twice';
 import { readWholeLog } from '../ops/testing/read-whole-log';
 
@@ -80,6 +81,7 @@ beforeAll(async () => {
     },
     context,
   );
+  await registerPerson(store, c, 'Cara', 'Author', at);
   await handleCommand(
     store,
     postStream(p),
@@ -87,6 +89,7 @@ beforeAll(async () => {
     { type: 'PublishPost', postId: p, creatorId: c, title: 'T', content: 'C', mediaUrl: null, isPublic: false, at },
     context,
   );
+  await setAvatar(store, c, 'avatar-1', at);
   for (const userId of [m, c, m])
     await handleCommand(store, postStream(p), postDecider, { type: 'ToggleLike', postId: p, userId, at }, context);
   await handleCommand(

@@ -6,6 +6,9 @@ import sharp from 'sharp';
 import type { MediaItem } from '../../domain/contracts/media';
 import type { ProfileImageResult } from '../../domain/contracts/profile-media';
 import { createMemoryStorage } from '../../domain/media/testing/memory-storage';
+import { postDecider } from '../../domain/posts/decider';
+import { postStream } from '../../domain/posts/events';
+import { handleCommand } from '../../domain/shared/command-handler';
 import { findCreator } from '../../projections/creators';
 import { readAs } from '../../projections/page-reads';
 import { startTestStack, type TestStack } from '../../ops/testing/harness';
@@ -71,6 +74,21 @@ async function fetchSignedOut(url: string) {
 describe('avatar and cover from media', () => {
   it('sets the avatar from a square crop, shown in the profile and served to anyone signed out', async () => {
     const creator = await person(stack, 'creator');
+    const post = (title: string) => {
+      const postId = randomUUID();
+      const publish = { postId, creatorId: creator.userId, title, content: 'Hello', mediaUrl: null, isPublic: true };
+      return handleCommand(
+        stack.store,
+        postStream(postId),
+        postDecider,
+        { type: 'PublishPost', ...publish, at: new Date() },
+        {
+          actorId: creator.userId,
+          now: new Date(),
+        },
+      );
+    };
+    await post('Before the picture');
     const item = await uploadReady(creator.agent);
     const set = await creator.agent
       .put('/api/me/avatar')
@@ -85,6 +103,11 @@ describe('avatar and cover from media', () => {
     expect(me.body.profileImageUrl).toBe(result.url);
     // The creator card and page read the same field.
     expect((await findCreator(readAs(stack.db, null), new Date(), creator.userId))?.profileImageUrl).toBe(result.url);
+    // Their posts carry it (as a page of posts shows it), those from before it and those after.
+    await post('After the picture');
+    expect(await stack.settle()).toBe(true);
+    const pictures = await stack.db('posts').where({ creator_id: creator.userId }).pluck('author_image_url');
+    expect(pictures).toEqual([result.url, result.url]);
 
     const { res, image, size } = await fetchSignedOut(result.url);
     expect(res.headers['content-type']).toBe('image/webp');
@@ -99,6 +122,21 @@ describe('avatar and cover from media', () => {
 
   it("sets a creator's cover with the crop's aspect, shown on the creator's page", async () => {
     const creator = await person(stack, 'creator');
+    const post = (title: string) => {
+      const postId = randomUUID();
+      const publish = { postId, creatorId: creator.userId, title, content: 'Hello', mediaUrl: null, isPublic: true };
+      return handleCommand(
+        stack.store,
+        postStream(postId),
+        postDecider,
+        { type: 'PublishPost', ...publish, at: new Date() },
+        {
+          actorId: creator.userId,
+          now: new Date(),
+        },
+      );
+    };
+    await post('Before the picture');
     const item = await uploadReady(creator.agent);
     const set = await creator.agent
       .put('/api/creators/me/cover')
