@@ -7,6 +7,7 @@ import type { Projector } from '../../projections/engine/projector';
 import { allProjectors } from '../../projections/engine/registry';
 import { parseArgs } from '../commands/command';
 import { rebuildAll } from '../commands/rebuild';
+import { logSliceOf, REBUILD_PAGE } from '../../projections/engine/rebuild';
 import { LARGE_DATABASE, largeSeedDatabase, SEALED_DATABASE, sealedLargeSeedDatabase } from './_large-seed';
 import { postmasterPid, spent, type Spent } from './_cores';
 import { sealedStore } from './_sealed';
@@ -31,14 +32,18 @@ const REBUILD_SHARE = 0.5;
 const BATCH = 5000;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-/** Reads the whole log once, in the batches a rebuild reads, and does nothing with it. */
-async function readAll(store: EventStore): Promise<number> {
+/**
+ * Reads the whole log once and does nothing with it: every event whole, `BATCH` at a time, or
+ * as a rebuild reads it (`asRebuild`: its page size, and only what its read models read).
+ */
+async function readAll(store: EventStore, asRebuild = false): Promise<number> {
+  const [pageSize, slice] = asRebuild ? [REBUILD_PAGE, logSliceOf(allProjectors)] : [BATCH, {}];
   let after: Position | null = null;
   let events = 0;
   for (;;) {
-    const batch = await store.readAll({ after, maxCount: BATCH });
+    const batch = await store.readAll({ after, maxCount: pageSize, ...slice });
     events += batch.length;
-    if (batch.length < BATCH) return events;
+    if (batch.length < pageSize) return events;
     after = batch[batch.length - 1].position;
   }
 }
@@ -162,31 +167,40 @@ const privateStore = (url: string) => async () => {
 
 /**
  * The floor of any rebuild of these read models on this machine, measured beside it: the CPU of
- * the raw read-all and of the write floor (see writeFloor) spread over every core, as if nothing
- * else ran and nothing waited. Issue 24's target (50% of the read-all's rate) is printed beside it.
+ * reading the log as a rebuild reads it and of the write floor (see writeFloor), spread over
+ * every core as if nothing else ran and nothing waited. Issue 24's target (50% of the raw
+ * read-all's rate) is printed beside it.
  */
 async function reportFloor(url: string, plain: Measured): Promise<void> {
   const cores = os.availableParallelism();
+  const postmaster = await postmasterPid(url);
+  const reader = await plainStore(url)();
+  let read: Spent;
+  try {
+    read = await spent(postmaster, async () => void (await readAll(reader.store, true)));
+  } finally {
+    await reader.close();
+  }
+  console.log(`  the log read as a rebuild reads it: ${read.seconds.toFixed(1)} s; CPU: ${cpuOf(read)}`);
   const tables = allProjectors.flatMap((projector) => projector.tables);
-  const floor = await writeFloor(url, tables, await postmasterPid(url), cores);
+  const floor = await writeFloor(url, tables, postmaster, cores);
   console.log(
     `  write floor: the ${tables.length} tables' ${fmt(floor.rows)} final rows (${fmt(floor.bytes / 1e6)} MB of COPY text) copied into empty tables, then their ${floor.indexes} indexes made, ${cores} at a time: ${floor.spent.seconds.toFixed(1)} s; CPU: ${cpuOf(floor.spent)}`,
   );
   const percentOfRaw = (seconds: number) => `${((plain.raw.spent.seconds / seconds) * 100).toFixed(1)}%`;
   const share = percentOfRaw(plain.result.seconds);
   const met = plain.rate >= REBUILD_SHARE * plain.rawRate ? 'PASS' : 'FAIL';
-  const { raw } = plain;
-  if (raw.spent.postgres === null || floor.spent.postgres === null) {
+  if (read.postgres === null || floor.spent.postgres === null) {
     console.log(`\nrebuild ${share} of the read-all's rate, target >= ${REBUILD_SHARE * 100}%: ${met}`);
     return;
   }
-  const cpu = raw.spent.node + raw.spent.postgres + floor.spent.node + floor.spent.postgres;
-  const best = Math.max(cpu / cores, raw.spent.seconds, floor.spent.seconds);
+  const cpu = { read: read.node + read.postgres, write: floor.spent.node + floor.spent.postgres };
+  const best = Math.max((cpu.read + cpu.write) / cores, read.seconds, floor.spent.seconds);
   console.log(
-    `\nfloor of a rebuild here: the read-all's CPU (${(raw.spent.node + raw.spent.postgres).toFixed(1)} s) and the write floor's (${(floor.spent.node + floor.spent.postgres).toFixed(1)} s) over ${cores} cores = ${best.toFixed(1)} s at best, ${percentOfRaw(best)} of the read-all's rate`,
+    `\nfloor of a rebuild here: the CPU of its read (${cpu.read.toFixed(1)} s) and of the write floor (${cpu.write.toFixed(1)} s) over ${cores} cores = ${best.toFixed(1)} s at best, ${percentOfRaw(best)} of the raw read-all's rate`,
   );
   console.log(
-    `rebuild ${share} of the read-all's rate (${plain.result.seconds.toFixed(1)} s), target >= ${REBUILD_SHARE * 100}%: ${met}; no rebuild of these read models exceeds ${percentOfRaw(best)} on this machine`,
+    `rebuild ${share} of the raw read-all's rate (${plain.result.seconds.toFixed(1)} s), target >= ${REBUILD_SHARE * 100}%: ${met}; no rebuild of these read models exceeds ${percentOfRaw(best)} on this machine`,
   );
 }
 

@@ -23,7 +23,9 @@ export interface RebuildProgress {
   phase: 'building' | 'switching' | 'done';
 }
 
-const BATCH = 20_000;
+/** Events a rebuild reads at a time. */
+export const REBUILD_PAGE = 20_000;
+const BATCH = REBUILD_PAGE;
 
 /** What a rebuild reads of the log: the events its projectors apply, with the metadata they read. */
 interface LogSlice {
@@ -32,10 +34,11 @@ interface LogSlice {
 }
 
 const typesOf = (projectors: Projector[]) => [...new Set(projectors.flatMap((projector) => projector.eventTypes))];
-const sliceFor = (builds: Build[]): LogSlice => ({
-  types: typesOf(builds.map((build) => build.projector)),
+export const logSliceOf = (projectors: Projector[]): LogSlice => ({
+  types: typesOf(projectors),
   metadataKeys: PROJECTION_METADATA_KEYS,
 });
+const sliceFor = (builds: Build[]) => logSliceOf(builds.map((build) => build.projector));
 
 async function countEvents(db: Knex, types: string[]): Promise<number> {
   const result = await db
