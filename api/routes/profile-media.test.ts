@@ -71,24 +71,24 @@ async function fetchSignedOut(url: string) {
   return { res, image: await sharp(res.body).stats(), size: await sharp(res.body).metadata() };
 }
 
+/** A public post by the creator, published as the posts context records it. */
+function publishPublicPost(creatorId: string, title: string) {
+  const postId = randomUUID();
+  const publish = { postId, creatorId, title, content: 'Hello', mediaUrl: null, isPublic: true };
+  const context = { actorId: creatorId, now: new Date() };
+  return handleCommand(
+    stack.store,
+    postStream(postId),
+    postDecider,
+    { type: 'PublishPost', ...publish, at: new Date() },
+    context,
+  );
+}
+
 describe('avatar and cover from media', () => {
   it('sets the avatar from a square crop, shown in the profile and served to anyone signed out', async () => {
     const creator = await person(stack, 'creator');
-    const post = (title: string) => {
-      const postId = randomUUID();
-      const publish = { postId, creatorId: creator.userId, title, content: 'Hello', mediaUrl: null, isPublic: true };
-      return handleCommand(
-        stack.store,
-        postStream(postId),
-        postDecider,
-        { type: 'PublishPost', ...publish, at: new Date() },
-        {
-          actorId: creator.userId,
-          now: new Date(),
-        },
-      );
-    };
-    await post('Before the picture');
+    await publishPublicPost(creator.userId, 'Before the picture');
     const item = await uploadReady(creator.agent);
     const set = await creator.agent
       .put('/api/me/avatar')
@@ -104,7 +104,7 @@ describe('avatar and cover from media', () => {
     // The creator card and page read the same field.
     expect((await findCreator(readAs(stack.db, null), new Date(), creator.userId))?.profileImageUrl).toBe(result.url);
     // Their posts carry it (as a page of posts shows it), those from before it and those after.
-    await post('After the picture');
+    await publishPublicPost(creator.userId, 'After the picture');
     expect(await stack.settle()).toBe(true);
     const pictures = await stack.db('posts').where({ creator_id: creator.userId }).pluck('author_image_url');
     expect(pictures).toEqual([result.url, result.url]);
@@ -122,21 +122,6 @@ describe('avatar and cover from media', () => {
 
   it("sets a creator's cover with the crop's aspect, shown on the creator's page", async () => {
     const creator = await person(stack, 'creator');
-    const post = (title: string) => {
-      const postId = randomUUID();
-      const publish = { postId, creatorId: creator.userId, title, content: 'Hello', mediaUrl: null, isPublic: true };
-      return handleCommand(
-        stack.store,
-        postStream(postId),
-        postDecider,
-        { type: 'PublishPost', ...publish, at: new Date() },
-        {
-          actorId: creator.userId,
-          now: new Date(),
-        },
-      );
-    };
-    await post('Before the picture');
     const item = await uploadReady(creator.agent);
     const set = await creator.agent
       .put('/api/creators/me/cover')
