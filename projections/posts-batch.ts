@@ -9,14 +9,6 @@ const isLike = (event: RecordedEvent) => event.type === 'PostLiked' || event.typ
 const isNewPost = (event: RecordedEvent) =>
   event.type === 'PostPublished' && !(event.data as PostPublished['data']).fromSchedule;
 
-/** A member as an author, from their registration: their picture comes later (AvatarSet). */
-export const authorRow = (d: UserRegisteredData): Author => ({
-  user_id: d.userId,
-  first_name: d.firstName,
-  last_name: d.lastName,
-  image_url: null,
-});
-
 /** A `post_authors` row. */
 export interface Author extends Record<string, unknown> {
   user_id: string;
@@ -24,6 +16,14 @@ export interface Author extends Record<string, unknown> {
   last_name: string | null;
   image_url: string | null;
 }
+
+/** A member as an author, from their registration: their picture comes later (AvatarSet). */
+export const authorRow = (d: UserRegisteredData): Author => ({
+  user_id: d.userId,
+  first_name: d.firstName,
+  last_name: d.lastName,
+  image_url: null,
+});
 
 /** The row a PostPublished inserts (an existing post keeps its row), with its author's name and picture. */
 export function postRow(event: RecordedEvent, author: Author | undefined) {
@@ -102,6 +102,15 @@ async function applyLikes(context: ProjectionContext, events: RecordedEvent[]): 
   await bulkInsert(context, 'post_likes', added, { conflict: ['post_id', 'user_id'] });
 }
 
+type RunKind = 'likes' | 'posts' | 'authors';
+
+/** The run an event joins; null for one applied by itself. */
+function runOf(event: RecordedEvent): RunKind | null {
+  if (isLike(event)) return 'likes';
+  if (isNewPost(event)) return 'posts';
+  return event.type === 'UserRegistered' ? 'authors' : null;
+}
+
 /**
  * A batch of the posts projector: runs of likes at once, runs of new posts and of registrations
  * each in one insert (the first of one key wins, as ON CONFLICT DO NOTHING one by one), every
@@ -113,26 +122,20 @@ export async function applyPostsBatch(
   applyOne: (context: ProjectionContext, event: RecordedEvent) => Promise<void>,
 ): Promise<void> {
   let run: RecordedEvent[] = [];
-  let runOf: 'likes' | 'posts' | 'authors' | null = null;
+  let kind: RunKind | null = null;
   const flush = async () => {
-    if (runOf === 'likes') await applyLikes(context, run);
-    if (runOf === 'posts') await insertPosts(context, run);
-    if (runOf === 'authors') {
+    if (kind === 'likes') await applyLikes(context, run);
+    if (kind === 'posts') await insertPosts(context, run);
+    if (kind === 'authors') {
       const authors = run.map((event) => authorRow(event.data as UserRegisteredData));
       await bulkInsert(context, 'post_authors', authors, { conflict: ['user_id'] });
     }
     run = [];
   };
   for (const event of events) {
-    const of = isLike(event)
-      ? 'likes'
-      : isNewPost(event)
-        ? 'posts'
-        : event.type === 'UserRegistered'
-          ? 'authors'
-          : null;
-    if (of !== runOf) await flush();
-    runOf = of;
+    const of = runOf(event);
+    if (of !== kind) await flush();
+    kind = of;
     if (of) run.push(event);
     else await applyOne(context, event);
   }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { AccountDeletedData } from '../domain/accounts/events';
+import type { AccountDeletedData, UserRegisteredData } from '../domain/accounts/events';
 import type { RecordedEvent } from '../domain/event-store/port';
 import { REMOVED } from '../domain/privacy/personal-data';
 import type { Comment, FeedPage, Post } from '../domain/contracts/posts';
@@ -12,7 +12,6 @@ import type {
   PostLiked,
   PostScheduled,
 } from '../domain/posts/events';
-import type { UserRegisteredData } from '../domain/accounts/events';
 import { publicMediaUrl, type ProfileImageSetData } from '../domain/media/profile-images';
 import type { ContentRemoved, UserBanned } from '../domain/safety/events';
 import { readableCreatorIds } from './creator-subscriptions';

@@ -1,7 +1,7 @@
 import { userStream } from '../../../domain/accounts/events';
 import type { EventStore } from '../../../domain/event-store/port';
 
-/** A member registered as `firstName lastName` at `at` (the events a sign-up records, as the read models see them). */
+/** A member registered as `firstName lastName` at `at`: the event a sign-up records, as the read models see it. */
 export async function registerPerson(store: EventStore, userId: string, firstName: string, lastName: string, at: Date) {
   const data = {
     userId,
