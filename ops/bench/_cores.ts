@@ -73,23 +73,20 @@ export interface Spent {
   postgres: number | null;
 }
 
-/** Runs `work` and says what it took (PostgreSQL's CPU read from its postmaster, when local). */
-export async function spent(postmaster: number | null, work: () => Promise<void>): Promise<Spent> {
+/** Runs `work`, and says what it gave and what it took (PostgreSQL's CPU read from its postmaster, when local). */
+export async function withCost<T>(postmaster: number | null, work: () => Promise<T>): Promise<[T, Spent]> {
   const pgBefore = postmaster ? postgresCpuSeconds(postmaster) : 0;
   const nodeBefore = process.cpuUsage();
   const started = performance.now();
-  await work();
+  const result = await work();
   const seconds = (performance.now() - started) / 1000;
   const { user, system } = process.cpuUsage(nodeBefore);
-  return {
-    seconds,
-    node: (user + system) / 1e6,
-    postgres: postmaster ? postgresCpuSeconds(postmaster) - pgBefore : null,
-  };
+  const postgres = postmaster ? postgresCpuSeconds(postmaster) - pgBefore : null;
+  return [result, { seconds, node: (user + system) / 1e6, postgres }];
 }
 
 /** A local PostgreSQL's processes: the postmaster and its backends. */
-export const postgresProcesses = (postmaster: number | null) =>
+const postgresProcesses = (postmaster: number | null) =>
   postmaster === null ? [] : [postmaster, ...childrenOf(postmaster)];
 
 function taskset(args: string[]): boolean {

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Client } from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import { spent, type Spent } from './_cores';
+import { withCost, type Spent } from './_cores';
 
 async function connect(url: string): Promise<Client> {
   const client = new Client({ connectionString: url });
@@ -59,7 +59,7 @@ export async function writeFloor(
     }
     const size = (table: string) => texts.get(table)!.reduce((sum, chunk) => sum + chunk.length, 0);
     const largestFirst = [...tables].sort((a, b) => size(b) - size(a));
-    const cost = await spent(postmaster, async () => {
+    const [, cost] = await withCost(postmaster, async () => {
       await spread(clients, largestFirst, (client, table) =>
         pipeline(Readable.from(texts.get(table)!), client.query(copyFrom(`COPY ${schema}."${table}" FROM STDIN`))),
       );

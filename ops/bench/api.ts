@@ -7,7 +7,7 @@ import { migrateToLatest } from '../../projections/migrations';
 import { parseArgs } from '../commands/command';
 import { DEMO_PASSWORD } from '../seed/names';
 import { startReactionsAtHead } from '../seed/reactions';
-import { cpuSeconds, pinBenchmark, postgresProcesses } from './_cores';
+import { cpuSeconds, pinBenchmark, postgresCpuSeconds } from './_cores';
 import { largeSeedDatabase } from './_large-seed';
 import { cannon, fmt, paced, printRow, rotating, settle } from './_load';
 import { startProduct, startTrivialServer, stopProcesses } from './_servers';
@@ -169,15 +169,15 @@ export async function run(args: string[]): Promise<void> {
     const measure = async (url: string, server: ChildProcess, requests?: autocannon.Request[]) => {
       await cannon({ url, connections: 10, duration: 2, requests }); // warm-up
       const steady = await paced({ url, rate, duration, requests });
-      const postgres = postgresProcesses(postmaster); // the pool's backends, open by now
-      const before = [cpuSeconds([server.pid!]), cpuSeconds(postgres)];
+      const postgres = () => (postmaster === null ? 0 : postgresCpuSeconds(postmaster));
+      const before = [cpuSeconds([server.pid!]), postgres()];
       const max = await cannon({ url, connections: 10, duration: flat, requests });
       const perRequest = (seconds: number) => (seconds * 1e6) / (max.rps * flat);
       return {
         steady,
         max,
         serverCpu: perRequest(cpuSeconds([server.pid!]) - before[0]),
-        postgresCpu: perRequest(cpuSeconds(postgres) - before[1]),
+        postgresCpu: perRequest(postgres() - before[1]),
       };
     };
     const chosen = routes(members, creators, feed).filter(([label]) => !only || label.includes(only));
